@@ -1,0 +1,37 @@
+# mahjong-table — every target creates or reuses .venv and installs the project idempotently.
+PY      ?= python3
+VENV    := .venv
+VPY     := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+JOBS    ?= 2
+
+.PHONY: run test test-long bench lint hw-test clean venv
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(VPY) || $(PY) -m venv $(VENV)
+	@$(VPY) -m pip install -q --upgrade pip
+	@$(VPY) -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	@$(VENV)/bin/mahjong-table demo
+
+test: $(STAMP)
+	@MT_TEST_SIZE=small $(VPY) -m pytest -n $(JOBS)
+
+test-long: $(STAMP)
+	@MT_TEST_SIZE=long $(VPY) -m pytest -n $(JOBS) --timeout=3600
+
+bench: $(STAMP)
+	@$(VPY) -m bench.run
+
+lint: $(STAMP)
+	@$(VPY) -m ruff check .
+
+hw-test: $(STAMP)
+	@$(VPY) -m pytest hw_tests $(HW_ARGS)
+
+clean:
+	rm -rf $(VENV) bench/out .pytest_cache

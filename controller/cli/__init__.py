@@ -1,0 +1,71 @@
+"""The ``mahjong-table`` command line.
+
+Each sub-command lives in its own module of this package and exposes ``register(subparsers)``, which adds
+its parser and sets ``func`` (called with the parsed namespace, returning an exit code). Modules import
+their heavy dependencies inside the handler, so ``--help`` stays fast on a Pi.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# The sub-command modules, in the order ``--help`` lists them. A module that is not there yet is skipped.
+COMMAND_MODULES = (
+    "demo",
+    "score",
+    "hands",  # waits, shanten
+    "deal",
+    "play",
+    "table",  # technician commands against the MCU (firmware_bridge)
+    "emulator",
+    "tiles",  # tile classifier: enroll, classify
+    "calibrate",
+    "vision",
+    "config",
+    "serve",
+)
+
+
+class CliError(Exception):
+    """An error the user caused: printed as one line, exit code 2, never a traceback."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="mahjong-table",
+        description="Camera-refereed automatic mahjong table: rules engine, table controller, vision.",
+        epilog="Run 'mahjong-table COMMAND --help' for a command's options.",
+    )
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(f"controller.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"controller.cli.{name}":
+                continue
+            raise
+        mod.register(sub)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not getattr(args, "func", None):
+        ap.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except CliError as exc:
+        print(f"mahjong-table: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,2 @@
+"""Hardware-in-the-loop tests: the MCU emulator and gpiozero mock pins by default, the real table with
+``--hw=real``."""

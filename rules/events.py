@@ -1,0 +1,405 @@
+"""The event schema: the one language spoken between the parts of mahjong-table (pure data, no I/O).
+
+Every event is an immutable dataclass with
+  * ``t_mono`` — seconds on the table's shared monotonic clock (camera frames, GPIO presses and the MCU
+    link are all stamped on it, so claim windows can be timed across them), and
+  * ``t_wall`` — Unix wall-clock time, for humans and the hall.
+
+``to_json``/``from_json`` give a versioned, JSON-serialisable dict: ``{"type": ..., "v": SCHEMA_VERSION,
+...fields}``. Tiles are notation strings (``"5m"``, ``"0p"``, ``"x"`` for a face-down tile of unknown
+identity; see docs/ARCHITECTURE.md); seats are 0..3 (0 = East); a meld's source is a *relative* seat
+(``"left"``, ``"opposite"``, ``"right"``) as the camera sees it.
+
+Three families:
+  * game events — what happened in the hand (the game state machine's log),
+  * observation events — what the camera saw,
+  * device events — what the table hardware and buttons reported.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+SCHEMA_VERSION = 1
+
+RELATIVE_SOURCES = ("left", "opposite", "right")
+
+
+def relative_source(seat: int, from_seat: int, n_seats: int = 4) -> str:
+    """Where ``from_seat`` sits as seen from ``seat`` (turn order E→S→W→N; the left player plays just before)."""
+    d = (from_seat - seat) % n_seats
+    return {n_seats - 1: "left", 1: "right"}.get(d, "opposite")
+
+
+_REGISTRY: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Base of every event. Sub-classes set ``TYPE`` (the wire name) and ``FAMILY``."""
+
+    TYPE: ClassVar[str] = "event"
+    FAMILY: ClassVar[str] = "base"
+
+    t_mono: float = 0.0
+    t_wall: float = 0.0
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "TYPE" in cls.__dict__:
+            if cls.TYPE in _REGISTRY:
+                raise TypeError(f"duplicate event type {cls.TYPE!r}")
+            _REGISTRY[cls.TYPE] = cls
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.TYPE, "v": SCHEMA_VERSION}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            d[f.name] = _jsonable(v)
+        return d
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Event:
+        """Rebuild an event from :meth:`to_json` output. Raises ``ValueError`` on an unknown type/version."""
+        t = d.get("type")
+        cls = _REGISTRY.get(t)  # type: ignore[arg-type]
+        if cls is None:
+            raise ValueError(f"unknown event type {t!r}")
+        v = d.get("v", SCHEMA_VERSION)
+        if v > SCHEMA_VERSION:
+            raise ValueError(f"event {t!r} has schema version {v}, this build reads up to {SCHEMA_VERSION}")
+        names = {f.name: f for f in dataclasses.fields(cls)}
+        kwargs = {}
+        for k, val in d.items():
+            if k in ("type", "v"):
+                continue
+            if k not in names:
+                raise ValueError(f"event {t!r} has no field {k!r}")
+            kwargs[k] = _from_jsonable(val)
+        return cls(**kwargs)
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, tuple | list):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    return v
+
+
+def _from_jsonable(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_from_jsonable(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _from_jsonable(x) for k, x in v.items()}
+    return v
+
+
+def event_types() -> dict[str, type[Event]]:
+    """Every registered event type by wire name."""
+    return dict(_REGISTRY)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Game events
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEvent(Event):
+    FAMILY: ClassVar[str] = "game"
+    hand_id: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandStarted(GameEvent):
+    TYPE: ClassVar[str] = "hand_started"
+    profile: str
+    n_players: int = 4
+    dealer: int = 0
+    round_wind: str = "1z"
+    hand_number: int = 0
+    seats: tuple[str, ...] = ()  # player ids by seat
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceRolled(GameEvent):
+    TYPE: ClassVar[str] = "dice_rolled"
+    seat: int  # who threw
+    values: tuple[int, ...]
+    purpose: str = "break"  # "break", "break2", "seating", ...
+    source: str = "electronic"  # "electronic" (Pi CSPRNG) or "camera" (physical dice read)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WallBroken(GameEvent):
+    TYPE: ClassVar[str] = "wall_broken"
+    wall_side: int  # seat whose wall is broken
+    stack: int  # stack index counted from that wall's right end, as the profile counts
+    position: int  # index into the wall-order sequence where drawing starts
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dealt(GameEvent):
+    TYPE: ClassVar[str] = "dealt"
+    seat: int
+    tiles: tuple[str, ...]  # "x" for each tile the observer cannot see
+
+
+@dataclass(frozen=True, kw_only=True)
+class Drew(GameEvent):
+    TYPE: ClassVar[str] = "drew"
+    seat: int
+    tile: str = "x"
+    source: str = "wall"  # "wall", "replacement" (kong/flower), "dead_wall"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FlowerDeclared(GameEvent):
+    TYPE: ClassVar[str] = "flower_declared"
+    seat: int
+    tile: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class MissingSuitDeclared(GameEvent):
+    TYPE: ClassVar[str] = "missing_suit_declared"
+    seat: int
+    suit: str  # "m", "p" or "s"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Discarded(GameEvent):
+    TYPE: ClassVar[str] = "discarded"
+    seat: int
+    tile: str
+    tsumogiri: bool | None = None  # the drawn tile itself (None = not known)
+    riichi: bool = False  # sideways riichi declaration discard
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claimed(GameEvent):
+    """A claim announced on a discard (before arbitration): ``kind`` chow/pung/kong/hu."""
+
+    TYPE: ClassVar[str] = "claimed"
+    seat: int
+    kind: str
+    from_seat: int
+    tile: str
+    tiles: tuple[str, ...] = ()  # tiles shown from the hand for the meld
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldMade(GameEvent):
+    """A meld that arbitration granted: ``kind`` chow/pung/kong_open/kong_concealed/kong_added."""
+
+    TYPE: ClassVar[str] = "meld_made"
+    seat: int
+    kind: str
+    tiles: tuple[str, ...]
+    from_seat: int | None = None
+    claimed_tile: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RiichiDeclared(GameEvent):
+    TYPE: ClassVar[str] = "riichi_declared"
+    seat: int
+    double: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class DoraRevealed(GameEvent):
+    TYPE: ClassVar[str] = "dora_revealed"
+    indicator: str
+    kind: str = "kan"  # "initial", "kan", "ura"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Won(GameEvent):
+    TYPE: ClassVar[str] = "won"
+    seat: int
+    tile: str
+    from_seat: int | None = None  # None = self-drawn
+    hand: str = ""  # the revealed hand in notation
+    robbing_kong: bool = False
+    kong_replacement: bool = False
+    last_tile: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandRevealed(GameEvent):
+    TYPE: ClassVar[str] = "hand_revealed"
+    seat: int
+    tiles: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExhaustiveDraw(GameEvent):
+    TYPE: ClassVar[str] = "exhaustive_draw"
+    tenpai: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Payment(Event):
+    """One line of a settlement: ``payer`` pays ``amount`` to ``payee`` (``None`` = the pot/the table)."""
+
+    TYPE: ClassVar[str] = "payment"
+    FAMILY: ClassVar[str] = "settlement"
+    payer: int | None
+    payee: int | None
+    amount: int
+    reason: str
+    rule: str = ""  # seed reference, e.g. "000 §2.7.2"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settled(GameEvent):
+    TYPE: ClassVar[str] = "settled"
+    payments: tuple[dict[str, Any], ...] = ()  # Payment.to_json() dicts
+    deltas: tuple[int, ...] = ()  # per seat
+
+
+@dataclass(frozen=True, kw_only=True)
+class Violation(GameEvent):
+    """An illegal action or claim: reported and played on, never an exception."""
+
+    TYPE: ClassVar[str] = "violation"
+    seat: int | None
+    code: str  # machine-readable, e.g. "chow_not_from_left"
+    rule: str  # seed reference
+    message: str
+    deferred: bool = False  # found at the reveal, against the recorded history
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandEnded(GameEvent):
+    TYPE: ClassVar[str] = "hand_ended"
+    next_dealer: int
+    reason: str = ""
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Observation events (the camera)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObservationEvent(Event):
+    FAMILY: ClassVar[str] = "observation"
+    frame: int = -1  # camera frame number
+
+
+@dataclass(frozen=True, kw_only=True)
+class PondTileSeen(ObservationEvent):
+    TYPE: ClassVar[str] = "pond_tile_seen"
+    seat: int
+    index: int  # position in that seat's pond, discard order
+    tile: str
+    sideways: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class PondTileRemoved(ObservationEvent):
+    TYPE: ClassVar[str] = "pond_tile_removed"
+    seat: int
+    index: int
+    tile: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldSeen(ObservationEvent):
+    TYPE: ClassVar[str] = "meld_seen"
+    seat: int
+    kind: str  # chow/pung/kong_open/kong_concealed/kong_added
+    tiles: tuple[str, ...]  # "x" for face-down tiles
+    claimed_index: int | None = None  # which tile lies sideways
+    source: str | None = None  # "left" / "opposite" / "right" / None (concealed)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TilesRevealed(ObservationEvent):
+    TYPE: ClassVar[str] = "tiles_revealed"
+    seat: int
+    tiles: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class FlowerSeen(ObservationEvent):
+    TYPE: ClassVar[str] = "flower_seen"
+    seat: int
+    tile: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceRead(ObservationEvent):
+    TYPE: ClassVar[str] = "dice_read"
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardSeen(ObservationEvent):
+    """A Sichuan hu card ("1"/"2"/"3") or MPL missing-suit card on the table."""
+
+    TYPE: ClassVar[str] = "card_seen"
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class StickSeen(ObservationEvent):
+    TYPE: ClassVar[str] = "stick_seen"
+    seat: int
+    kind: str  # "riichi", "honba"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Device events (the table's MCU and the Pi's GPIO)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceEvent(Event):
+    FAMILY: ClassVar[str] = "device"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShuffleProgress(DeviceEvent):
+    TYPE: ClassVar[str] = "shuffle_progress"
+    stacks_built: tuple[int, ...]  # per side
+    stacks_target: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceDone(DeviceEvent):
+    TYPE: ClassVar[str] = "device_done"
+    operation: str  # "collect", "shuffle", "raise", "lower", "dice", ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceFault(DeviceEvent):
+    TYPE: ClassVar[str] = "device_fault"
+    code: str  # e.g. "shuffle_timeout", "lift_limit_timeout"
+    part: str  # e.g. "lift2", "chain"
+    message: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SensorChanged(DeviceEvent):
+    TYPE: ClassVar[str] = "sensor_changed"
+    sensor: str
+    value: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ButtonPressed(DeviceEvent):
+    TYPE: ClassVar[str] = "button_pressed"
+    button: str  # "start", "dice", "call", "judge", ...
+    seat: int | None = None
+    call: str | None = None  # chow/pung/kong/hu/riichi/flower for a call panel
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinkState(DeviceEvent):
+    TYPE: ClassVar[str] = "link_state"
+    state: str  # "up", "down", "mcu_reset"
+    detail: str = ""

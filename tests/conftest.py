@@ -1,0 +1,28 @@
+"""Shared test configuration.
+
+One size knob for the whole suite: ``MT_TEST_SIZE`` = ``small`` (``make test``, the default) or
+``long`` (``make test-long``). Tests ask :func:`scaled` for their counts so the same test runs small in
+CI and at full size before an issue is resolved.
+"""
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+SIZE = os.environ.get("MT_TEST_SIZE", "small")
+LONG = SIZE == "long"
+
+
+def scaled(small: int, long: int) -> int:
+    """Pick the count for the current test size."""
+    return long if LONG else small
+
+
+settings.register_profile(
+    "small", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "long", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("long" if LONG else "small")
