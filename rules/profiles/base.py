@@ -1,0 +1,240 @@
+"""The profile interface, scoring side: what ``mahjong-table score`` and the referee ask of a rule set.
+
+A profile is one object (no global state) answering:
+
+* ``check_hand(hand)`` — rule errors of the tile set (a fifth copy, a joker outside Red, a red five in
+  MCR, a flower among concealed tiles...), separate from notation syntax errors;
+* ``score(hand, ctx)`` — is the hand a legal win in this profile, its fans and points (:class:`ScoreResult`);
+* ``waits(hand)`` / ``shanten(hand)`` — with the profile's shapes and its rule on waiting on a tile whose
+  four copies the player holds.
+
+``context_fields`` lists the context a profile reads (``self_drawn``, ``seat_wind``...): the CLI turns
+them into flags and JSON fields, and rejects unknown fields. The game side of the interface (walls,
+claims, settlement, rotation, standings) lives in ``rules.game`` (Foundation II).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.notation import Hand
+from rules.shapes import STANDARD_SHAPES, Shape, shanten, waits
+from rules.tiles import KINDS, N_KINDS, Tile, counts34
+
+
+class ContextError(ValueError):
+    """A context field with a bad value, or an unknown field."""
+
+
+@dataclass(frozen=True)
+class ContextField:
+    """One context field: ``kind`` is bool, int, tile, tiles, suit, seat or str."""
+
+    name: str
+    kind: str
+    default: Any = None
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+
+    def coerce(self, value: Any) -> Any:
+        k = self.kind
+        bad = ContextError(f"field {self.name!r}: {value!r} is not a valid {k}")
+        if value is None:
+            return None
+        if k == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+                return value.lower() in ("true", "1", "yes")
+            raise bad
+        if k in ("int", "seat"):
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise bad
+            try:
+                v = int(value)
+            except ValueError:
+                raise bad from None
+            if k == "seat" and not 0 <= v <= 3:
+                raise ContextError(f"field {self.name!r}: seat must be 0..3, not {v}")
+            return v
+        if k == "tile":
+            try:
+                return Tile.parse(str(value))
+            except ValueError:
+                raise bad from None
+        if k == "tiles":
+            if isinstance(value, str):
+                value = value.replace(",", " ").split()
+            if not isinstance(value, list | tuple):
+                raise bad
+            try:
+                return tuple(Tile.parse(str(v)) for v in value)
+            except ValueError:
+                raise bad from None
+        if k == "suit":
+            if value not in ("m", "p", "s"):
+                raise ContextError(f"field {self.name!r}: suit must be m, p or s, not {value!r}")
+            return value
+        if self.choices and value not in self.choices:
+            raise ContextError(f"field {self.name!r}: {value!r} is not one of {', '.join(map(str, self.choices))}")
+        return value
+
+
+# Fields whose meaning is shared by every profile that uses them (NOTATION.md "Context fields").
+SELF_DRAWN = ContextField("self_drawn", "bool", False, "the winning tile was self-drawn")
+SEAT_WIND = ContextField("seat_wind", "tile", None, "the winner's seat wind (1z-4z)")
+ROUND_WIND = ContextField("round_wind", "tile", None, "the prevalent (round) wind (1z-4z)")
+LAST_TILE = ContextField("last_tile", "bool", False, "won on the last tile of the wall")
+KONG_REPLACEMENT = ContextField("kong_replacement", "bool", False, "won on a kong replacement tile")
+ROBBING_KONG = ContextField("robbing_kong", "bool", False, "won by robbing a kong")
+
+
+@dataclass
+class FanEntry:
+    name: str
+    value: int
+    count: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)  # profile keys, e.g. {"no": 3} or {"id": "kong"}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "value": self.value, "count": self.count, **self.extra}
+
+
+@dataclass
+class ScoreResult:
+    """The answer to ``score``; ``to_json`` gives the object documented in docs/score-json.md."""
+
+    valid: bool
+    reason: str | None = None
+    fans: list[FanEntry] = field(default_factory=list)
+    total_fan: int = 0
+    points: dict[str, Any] = field(default_factory=lambda: {"total": 0})
+    extra: dict[str, Any] = field(default_factory=dict)  # profile fields named as in its vectors
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"ok": True, "valid": self.valid}
+        if not self.valid:
+            d["reason"] = self.reason or "not a winning hand"
+        d["fans"] = [f.to_json() for f in self.fans]
+        d["total_fan"] = self.total_fan
+        d.update(self.extra)
+        d["points"] = dict(self.points)
+        return d
+
+
+def invalid(reason: str, **extra: Any) -> ScoreResult:
+    return ScoreResult(valid=False, reason=reason, extra=dict(extra))
+
+
+class Profile:
+    """Base class of the rule profiles. Sub-classes set the class attributes and implement ``score``."""
+
+    name: str = ""
+    title: str = ""
+    seed: str = ""  # seed document id, e.g. "000"
+    players: tuple[int, ...] = (4,)
+    shapes: frozenset[Shape] = STANDARD_SHAPES
+    quads_as_two_pairs: bool = False  # seven pairs may hold four identical tiles as two pairs
+    allows_jokers: bool = False
+    allows_red_fives: bool = False
+    allows_flowers: bool = False
+    suits: str = "mpsz"  # suits in the tile set (Sichuan: "mps")
+    context_fields: tuple[ContextField, ...] = ()
+
+    # --- context --------------------------------------------------------------------------------------
+    def context(self, fields: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate and complete a context mapping (unknown fields are an error)."""
+        known = {f.name: f for f in self.context_fields}
+        out = {f.name: f.default for f in self.context_fields}
+        for k, v in fields.items():
+            if k not in known:
+                raise ContextError(f"unknown field {k!r} for profile {self.name}")
+            out[k] = known[k].coerce(v)
+        return out
+
+    # --- tile-set rule checks -------------------------------------------------------------------------
+    def check_hand(self, hand: Hand) -> list[str]:
+        """Rule errors of this profile's tile set; empty when the tiles are possible in this profile."""
+        errs: list[str] = []
+        tiles = list(hand.all_concealed) + [t for m in hand.melds for t in m.tiles]
+        for t in tiles + list(hand.flowers):
+            s = t.suit
+            if t.is_joker and not self.allows_jokers:
+                errs.append(f"a joker is not part of the {self.name} tile set")
+            elif t.is_red and not self.allows_red_fives:
+                errs.append(f'a red five ("{t}") is not part of the {self.name} tile set')
+            elif t.is_flower and not self.allows_flowers:
+                errs.append(f'flowers ("{t}") are not part of the {self.name} tile set')
+            elif s in "mpsz" and s not in self.suits:
+                errs.append(f'"{t}" is not part of the {self.name} tile set (suits: {self.suits})')
+        for t in hand.all_concealed:
+            if t.is_flower:
+                errs.append(f'a flower ("{t}") cannot stay among the concealed tiles; put it after "|"')
+            if t.is_unknown:
+                errs.append('an unknown tile "x" cannot be scored')
+        c = counts34(tiles)
+        for k in range(N_KINDS):
+            if c[k] > 4:
+                errs.append(f'{c[k]} copies of "{KINDS[k]}" (a set has four)')
+        reds: dict[str, int] = {}
+        for t in tiles:
+            if t.is_red:
+                reds[t.suit] = reds.get(t.suit, 0) + 1
+        for s, n in reds.items():
+            if n > 1:
+                errs.append(f'{n} red fives "0{s}" (a set has one)')
+        fl = [str(f) for f in hand.flowers]
+        for f in set(fl):
+            if fl.count(f) > 1:
+                errs.append(f'flower "{f}" appears {fl.count(f)} times')
+        out: list[str] = []
+        for e in errs:
+            if e not in out:
+                out.append(e)
+        return out
+
+    def check_tile_count(self, hand: Hand, with_winning: bool) -> str | None:
+        want = 14 if with_winning else 13
+        n = hand.tile_count
+        if n != want:
+            return f"the hand has {n} tiles counting each set as three; {want} expected"
+        return None
+
+    # --- shapes ---------------------------------------------------------------------------------------
+    def waits(self, hand: Hand) -> list[Tile]:
+        """Tiles that complete a 13-tile hand (shape only; situational rules are the referee's)."""
+        c = counts34(hand.concealed)
+        return [KINDS[k] for k in waits(c, len(hand.melds), self.shapes, self.quads_as_two_pairs)]
+
+    def shanten(self, hand: Hand) -> int:
+        c = counts34(hand.all_concealed)
+        return shanten(c, len(hand.melds), self.shapes, self.quads_as_two_pairs)
+
+    # --- scoring --------------------------------------------------------------------------------------
+    def score(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def score_checked(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+        """Rule checks, then ``score``. ``ctx`` must come from :meth:`context`."""
+        errs = self.check_hand(hand)
+        if errs:
+            return invalid("; ".join(errs))
+        if hand.winning is None:
+            return invalid('the hand has no winning tile (add "+ TILE")')
+        bad = self.check_tile_count(hand, with_winning=True)
+        if bad:
+            return invalid(bad)
+        return self.score(hand, ctx)
+
+
+def best_of(results: Iterable[ScoreResult]) -> ScoreResult | None:
+    """The valid result with the highest ``points['total']`` (then ``total_fan``)."""
+    best = None
+    for r in results:
+        if not r.valid:
+            continue
+        key = (r.points.get("total", 0), r.total_fan)
+        if best is None or key > best[0]:
+            best = (key, r)
+    return best[1] if best else None

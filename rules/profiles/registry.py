@@ -1,0 +1,66 @@
+"""Profiles by name. Each profile lives in its own module and is imported on first use."""
+from __future__ import annotations
+
+import importlib
+
+from rules.profiles.base import Profile
+
+# name -> (module, class). A profile whose module is not there yet is "not implemented yet".
+PROFILES: dict[str, tuple[str, str]] = {
+    "sichuan-mpl2025": ("rules.profiles.sichuan", "SichuanMPL2025"),
+    "sichuan-wmsg": ("rules.profiles.sichuan", "SichuanWMSG"),
+    "mcr": ("rules.profiles.mcr", "MCR"),
+    "mcr-siamese": ("rules.profiles.mcr", "MCRSiamese"),
+    "riichi-ema2016": ("rules.profiles.riichi", "RiichiEMA2016"),
+    "red": ("rules.profiles.red", "Red"),
+    "basic": ("rules.profiles.basic", "Basic"),
+}
+
+
+class UnknownProfile(KeyError):
+    def __str__(self) -> str:
+        return f"unknown profile {self.args[0]!r} (known: {', '.join(PROFILES)})"
+
+
+class NotImplementedProfile(LookupError):
+    def __str__(self) -> str:
+        return f"profile {self.args[0]} is not implemented yet"
+
+
+_cache: dict[str, Profile] = {}
+
+
+def get(name: str) -> Profile:
+    """The profile object for ``name``; raises :class:`UnknownProfile` / :class:`NotImplementedProfile`."""
+    if name in _cache:
+        return _cache[name]
+    if name not in PROFILES:
+        raise UnknownProfile(name)
+    mod_name, cls_name = PROFILES[name]
+    try:
+        mod = importlib.import_module(mod_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == mod_name:
+            raise NotImplementedProfile(name) from None
+        raise
+    cls = getattr(mod, cls_name, None)
+    if cls is None:
+        raise NotImplementedProfile(name)
+    prof = cls()
+    _cache[name] = prof
+    return prof
+
+
+def names() -> list[str]:
+    return list(PROFILES)
+
+
+def implemented() -> list[str]:
+    out = []
+    for n in PROFILES:
+        try:
+            get(n)
+        except NotImplementedProfile:
+            continue
+        out.append(n)
+    return out
