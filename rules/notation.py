@@ -10,7 +10,7 @@ is the profile's rule check. Syntax errors are :class:`ParseError` with a 1-base
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from rules.tiles import JOKER, TILES, UNKNOWN, Tile, sort_tiles
 
@@ -26,7 +26,7 @@ class ParseError(ValueError):
         super().__init__(f"at column {column}: {reason}")
 
 
-class MeldKind(str, Enum):
+class MeldKind(StrEnum):
     CHOW = "chow"
     PUNG = "pung"
     KONG_OPEN = "kong_open"  # claimed kong [1111p]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 from itertools import permutations
 
@@ -31,7 +31,7 @@ PUNG = "pung"
 _GROUP_OFFSETS = (0, 9, 18, 27)
 
 
-class Shape(str, Enum):
+class Shape(StrEnum):
     REGULAR = "regular"
     SEVEN_PAIRS = "seven_pairs"
     THIRTEEN_ORPHANS = "thirteen_orphans"
