@@ -238,6 +238,8 @@ class _Scanner:
                 self.i += 1
                 continue
             if digits:
+                if not (ch in "jx" or ch.isspace() or ch in stop or ch in "[]()+|"):
+                    raise ParseError(self.col(), f'unexpected character "{ch}"')
                 d0 = digits[0][1]
                 run = "".join(d for d, _ in digits)
                 raise ParseError(d0 + 1, f'"{run}" has no suit letter (m, p, s, z or f)')

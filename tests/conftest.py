@@ -19,10 +19,12 @@ def scaled(small: int, long: int) -> int:
     return long if LONG else small
 
 
+_SUPPRESS = [HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large]
+
 settings.register_profile(
-    "small", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "small", max_examples=200, deadline=None, suppress_health_check=_SUPPRESS
 )
 settings.register_profile(
-    "long", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "long", max_examples=5000, deadline=None, suppress_health_check=_SUPPRESS
 )
 settings.load_profile("long" if LONG else "small")

@@ -51,7 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
-    args = ap.parse_args(argv)
+    # A sub-command that sets ``accepts_extra`` (e.g. ``score``: its context flags depend on the profile)
+    # receives the arguments argparse did not know as ``args.extra``; any other command rejects them.
+    args, extra = ap.parse_known_args(argv)
+    if extra:
+        if not getattr(args, "accepts_extra", False):
+            ap.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     if not getattr(args, "func", None):
         ap.print_help()
         return 0

@@ -1,0 +1,175 @@
+"""``mahjong-table score``: score a winning hand under a rule profile.
+
+    mahjong-table score --profile mcr "123m456p789s11122z + 1z" --self-drawn
+    mahjong-table score --profile riichi-ema2016 --json "23456m67888p234s + 1m" --self-drawn --dora-indicators 1p
+    mahjong-table score --profile sichuan-mpl2025 --jsonl < hands.jsonl
+
+Context flags are the profile's context fields (``--fields`` lists them): ``--self-drawn``,
+``--seat-wind 1z``, ``--dora-indicators 1p,3m``... JSON lines name the same fields with underscores:
+``{"hand": "...", "self_drawn": true}``; ``"id"`` is echoed back and ``"profile"`` overrides ``--profile``
+for that line. The result format is documented in docs/score-json.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from controller.cli import CliError
+
+DEFAULT_PROFILE = "basic"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    ap = sub.add_parser(
+        "score",
+        help="score a winning hand (readable, --json, or --jsonl batches)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("hand", nargs="?", help='the hand in mpsz notation, e.g. "123m456p789s11122z + 1z"')
+    ap.add_argument("--profile", "-p", default=DEFAULT_PROFILE, help=f"rule profile (default {DEFAULT_PROFILE})")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--jsonl", action="store_true", help="read one JSON object per line on stdin, write one per line")
+    ap.add_argument("--fields", action="store_true", help="list the profile's context fields and exit")
+    ap.set_defaults(func=run, accepts_extra=True)
+
+
+# ------------------------------------------------------------------------------------------------------
+# The engine side, shared by every output mode
+
+
+def score_object(profile_name: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Score one request (``{"hand": ..., context...}``); always returns a result object, never raises."""
+    from rules.notation import ParseError, format_hand, parse_hand
+    from rules.profiles import registry
+    from rules.profiles.base import ContextError
+
+    out: dict[str, Any] = {}
+    fields = dict(fields)
+    if "id" in fields:
+        out["id"] = fields.pop("id")
+    name = fields.pop("profile", profile_name)
+    try:
+        profile = registry.get(name)
+    except (registry.UnknownProfile, registry.NotImplementedProfile) as exc:
+        return {**out, "ok": False, "error": str(exc)}
+    if "hand" not in fields:
+        return {**out, "ok": False, "error": 'missing field "hand"'}
+    text = fields.pop("hand")
+    if not isinstance(text, str):
+        return {**out, "ok": False, "error": 'field "hand" must be a string'}
+    try:
+        hand = parse_hand(text)
+    except ParseError as exc:
+        return {**out, "ok": False, "error": f"bad hand: {exc}"}
+    try:
+        ctx = profile.context(fields)
+    except ContextError as exc:
+        return {**out, "ok": False, "error": str(exc)}
+    result = profile.score_checked(hand, ctx).to_json()
+    return {**out, "hand": format_hand(hand), "profile": profile.name, **result}
+
+
+def _profile_or_error(name: str):
+    from rules.profiles import registry
+
+    try:
+        return registry.get(name)
+    except (registry.UnknownProfile, registry.NotImplementedProfile) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _context_parser(profile) -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=f"mahjong-table score --profile {profile.name}", add_help=False)
+    for f in profile.context_fields:
+        flag = "--" + f.name.replace("_", "-")
+        if f.kind == "bool":
+            ap.add_argument(flag, dest=f.name, nargs="?", const="true", default=None, help=f.help)
+        else:
+            ap.add_argument(flag, dest=f.name, default=None, help=f.help)
+    return ap
+
+
+def _context_from_flags(profile, extra: list[str]) -> dict[str, Any]:
+    ap = _context_parser(profile)
+    try:
+        ns, unknown = ap.parse_known_args(extra)
+    except SystemExit:
+        raise CliError(f"bad context flags for profile {profile.name}: {' '.join(extra)}") from None
+    if unknown:
+        raise CliError(
+            f"unknown option(s) for profile {profile.name}: {' '.join(unknown)} "
+            f"(see: mahjong-table score --profile {profile.name} --fields)"
+        )
+    return {k: v for k, v in vars(ns).items() if v is not None}
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.jsonl:  # every line is answered, even when the profile is unknown or not implemented yet
+        if args.hand or args.extra or args.fields:
+            raise CliError("--jsonl reads hands from stdin: give no hand or context flags on the command line")
+        return _run_jsonl(args.profile)
+    profile = _profile_or_error(args.profile)
+    if args.fields:
+        print(f"context fields of {profile.name} ({profile.title}):")
+        for f in profile.context_fields:
+            default = "" if f.default in (None, False, ()) else f" (default {f.default})"
+            print(f"  --{f.name.replace('_', '-'):<22} {f.kind:<6} {f.help}{default}")
+        return 0
+    if not args.hand:
+        raise CliError('give a hand, e.g. mahjong-table score "123m456p789s11122z + 1z" (or --jsonl)')
+    fields = _context_from_flags(profile, args.extra)
+    res = score_object(args.profile, {"hand": args.hand, **fields})
+    if args.json:
+        print(json.dumps(res, ensure_ascii=False))
+        return 0 if res.get("ok") else 2
+    if not res.get("ok"):
+        raise CliError(res["error"])
+    print(render(res))
+    return 0
+
+
+def _run_jsonl(profile_name: str) -> int:
+    out = sys.stdout
+    for lineno, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            res: dict[str, Any] = {"ok": False, "error": f"line {lineno}: bad JSON: {exc.msg} at column {exc.colno}"}
+        else:
+            if not isinstance(obj, dict):
+                res = {"ok": False, "error": f"line {lineno}: expected a JSON object"}
+            else:
+                try:
+                    res = score_object(profile_name, obj)
+                except Exception as exc:  # a bug must not stop the batch; it is reported on its line
+                    res = {"ok": False, "error": f"line {lineno}: internal error: {exc!r}"}
+        out.write(json.dumps(res, ensure_ascii=False) + "\n")
+        out.flush()
+    return 0
+
+
+def render(res: dict[str, Any]) -> str:
+    """A readable breakdown of a result object."""
+    lines = [f"{res['hand']}    [{res['profile']}]"]
+    if not res["valid"]:
+        lines.append(f"not a win: {res.get('reason', '')}")
+        return "\n".join(lines)
+    fans = res.get("fans", [])
+    width = max((len(f["name"]) for f in fans), default=10)
+    for f in fans:
+        count = f" x{f['count']}" if f.get("count", 1) != 1 else ""
+        lines.append(f"  {f['name']:<{width}}  {f['value']:>3}{count}")
+    lines.append(f"  {'total':<{width}}  {res.get('total_fan', 0):>3}")
+    skip = {"ok", "valid", "fans", "total_fan", "points", "hand", "profile", "id", "reason"}
+    for k, v in res.items():
+        if k not in skip and not isinstance(v, list | dict):
+            lines.append(f"  {k}: {v}")
+    pts = res.get("points", {})
+    rest = ", ".join(f"{k} {v}" for k, v in pts.items() if k != "total")
+    lines.append(f"points: {pts.get('total', 0)}" + (f" ({rest})" if rest else ""))
+    return "\n".join(lines)
