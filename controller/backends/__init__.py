@@ -1,0 +1,75 @@
+"""Table back-ends behind one interface: the serial MCU (``mcu``) and direct GPIO (``gpio``).
+
+Both raise :class:`BackendFault` with the same fault codes and part names (those of docs/protocol.md),
+so the table service handles a jammed lift the same way whichever board drives the motors.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.events import DeviceEvent, ShuffleProgress
+
+Listener = Callable[[DeviceEvent], None]
+Progress = Callable[[ShuffleProgress], None]
+
+
+class BackendFault(Exception):
+    """An operation ended in a table fault: ``code`` and ``part`` as in docs/protocol.md."""
+
+    def __init__(self, code: str, part: str, message: str):
+        self.code = code
+        self.part = part
+        self.message = message
+        super().__init__(message)
+
+
+class TableBackend:
+    """What the table service needs from the motors and sensors. Every method is a coroutine that
+    returns when the operation is done or raises :class:`BackendFault`."""
+
+    name = "abstract"
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def add_listener(self, fn: Listener) -> None:
+        self._listeners.append(fn)
+
+    def _emit(self, ev: DeviceEvent) -> None:
+        for fn in list(self._listeners):
+            fn(ev)
+
+    async def start(self) -> dict[str, Any]:  # returns capabilities
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def configure(self, tile_count: int, stacks: tuple[int, ...]) -> None:
+        raise NotImplementedError
+
+    async def collect(self) -> None:
+        raise NotImplementedError
+
+    async def shuffle(self, progress: Progress | None = None) -> None:
+        raise NotImplementedError
+
+    async def raise_walls(self) -> None:
+        raise NotImplementedError
+
+    async def lower_walls(self) -> None:
+        raise NotImplementedError
+
+    async def dice(self, pulse_ms: int = 600) -> None:
+        raise NotImplementedError
+
+    async def indicators(self, turn: int | None, dealer: int | None) -> None:
+        raise NotImplementedError
+
+    async def estop(self) -> None:
+        raise NotImplementedError
+
+    def motors_running(self) -> set[str]:
+        """Motors currently powered (emulators and the GPIO back-end know; used by tests)."""
+        return set()

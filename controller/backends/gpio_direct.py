@@ -1,0 +1,336 @@
+"""The direct-GPIO back-end: for retrofitted tables without a controller board.
+
+The Pi drives the motor drivers and reads the limit switches, counters and lid switch itself through
+gpiozero (OutputDevice, DigitalInputDevice), with the same operations, timings and faults as the MCU
+(docs/protocol.md). The pins sit on their own GPIO chip (an MCP23017 expander exposed as a Linux
+gpiochip by its device-tree overlay, read through lgpio), so the Pi's header keeps the human interface.
+
+:class:`GpioTableSim` is this back-end's emulator twin: a thread that watches the motor outputs on a
+gpiozero ``MockFactory`` and moves the mock sensor pins as the mechanics would, with fault injection
+(jam a lift, lose the chain zero sensor, miscount stacks, open the lid).
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from dataclasses import dataclass
+
+from gpiozero import DigitalInputDevice, OutputDevice
+
+from controller.backends import BackendFault, Progress, TableBackend
+from rules.events import DeviceDone, ShuffleProgress
+
+# Default pin map on the expander chip (configuration can override).
+DEFAULT_PINS: dict[str, int | list[int]] = {
+    "shuffle_motor": 0,  # turntable + magnet ring + stacking head drivetrain
+    "chain_motor": 1,
+    "pusher": 2,
+    "centre_up": 3,
+    "centre_down": 4,
+    "lifts_up": 5,
+    "lifts_down": 6,
+    "dice_motor": 7,
+    "lift_up_switch": [8, 9, 10, 11],  # upper limit switch per side
+    "lift_down_switch": 12,  # shared lower limit switch
+    "centre_up_switch": 13,
+    "centre_down_switch": 14,
+    "chain_zero": 15,
+    "stack_counter": [16, 17, 18, 19],  # one pulse per stack built, per side
+    "lid": 20,  # active = lid open
+}
+
+
+@dataclass
+class Timings:
+    """Table seconds (divided by ``time_scale``); the same limits as the MCU firmware."""
+
+    collect_s: float = 8.0
+    shuffle_timeout_s: float = 80.0
+    lift_s: float = 3.0
+    lift_timeout_s: float = 5.0
+    chain_period_s: float = 2.0  # the chain zero sensor passes once per revolution
+    stall_s: float = 6.0  # no new stack for this long while a side is short: stack count wrong
+    poll_s: float = 0.002
+
+
+class GpioBackend(TableBackend):
+    name = "gpio"
+
+    def __init__(self, pin_factory, pins: dict | None = None, time_scale: float = 1.0,
+                 timings: Timings | None = None):
+        super().__init__()
+        self.pins = {**DEFAULT_PINS, **(pins or {})}
+        self.scale = float(time_scale)
+        self.t = timings or Timings()
+        f = pin_factory
+        p = self.pins
+        self.out = {
+            name: OutputDevice(p[name], pin_factory=f, initial_value=False)
+            for name in ("shuffle_motor", "chain_motor", "pusher", "centre_up", "centre_down", "lifts_up",
+                         "lifts_down", "dice_motor")
+        }
+        self.lift_up = [DigitalInputDevice(x, pull_up=True, pin_factory=f) for x in p["lift_up_switch"]]
+        self.lift_down = DigitalInputDevice(p["lift_down_switch"], pull_up=True, pin_factory=f)
+        self.centre_up_sw = DigitalInputDevice(p["centre_up_switch"], pull_up=True, pin_factory=f)
+        self.centre_down_sw = DigitalInputDevice(p["centre_down_switch"], pull_up=True, pin_factory=f)
+        self.chain_zero = DigitalInputDevice(p["chain_zero"], pull_up=True, pin_factory=f)
+        self.counters = [DigitalInputDevice(x, pull_up=True, pin_factory=f) for x in p["stack_counter"]]
+        self.lid = DigitalInputDevice(p["lid"], pull_up=True, pin_factory=f)
+        self._lock = threading.Lock()
+        self._built = [0, 0, 0, 0]
+        self._last_zero = 0.0
+        self._last_stack = 0.0
+        for side, c in enumerate(self.counters):
+            c.when_activated = lambda side=side: self._stack(side)
+        self.chain_zero.when_activated = self._zero
+        self.stacks: tuple[int, ...] = (17, 17, 17, 17)
+        self.tile_count = 136
+
+    # --- sensor callbacks (gpiozero's thread) -------------------------------------------------------------
+    def _stack(self, side: int) -> None:
+        with self._lock:
+            self._built[side] += 1
+            self._last_stack = time.monotonic()
+
+    def _zero(self) -> None:
+        with self._lock:
+            self._last_zero = time.monotonic()
+
+    # --- helpers ------------------------------------------------------------------------------------------
+    def _s(self, table_seconds: float) -> float:
+        return table_seconds / self.scale
+
+    def _all_off(self) -> None:
+        for d in self.out.values():
+            d.off()
+
+    def _check_lid(self, op: str) -> None:
+        if self.lid.is_active:
+            self._all_off()
+            raise BackendFault("lid_open", "lid", f"{op} failed: lid is open: close it to continue (part: lid)")
+
+    async def _until(self, cond, timeout_s: float, op: str, on_timeout) -> None:
+        end = time.monotonic() + self._s(timeout_s)
+        while not cond():
+            self._check_lid(op)
+            if time.monotonic() > end:
+                self._all_off()
+                raise on_timeout()
+            await asyncio.sleep(self._s(self.t.poll_s))
+
+    def motors_running(self) -> set[str]:
+        return {n for n, d in self.out.items() if d.value}
+
+    # --- the interface ------------------------------------------------------------------------------------
+    async def start(self) -> dict:
+        self._all_off()
+        return {"backend": "gpio", "lifts": 4}
+
+    async def close(self) -> None:
+        self._all_off()
+        for d in [*self.out.values(), *self.lift_up, self.lift_down, self.centre_up_sw, self.centre_down_sw,
+                  self.chain_zero, *self.counters, self.lid]:
+            d.close()
+
+    async def configure(self, tile_count: int, stacks: tuple[int, ...]) -> None:
+        if sum(stacks) * 2 != tile_count:
+            raise BackendFault("bad_config", "none", f"{tile_count} tiles do not fill stacks {stacks}")
+        self.tile_count = tile_count
+        self.stacks = tuple(stacks)
+
+    async def collect(self) -> None:
+        self._check_lid("collect")
+        self.out["centre_down"].on()
+        await self._until(lambda: self.centre_down_sw.is_active, self.t.lift_timeout_s, "collect",
+                          lambda: BackendFault("lift_limit_timeout", "centre_lift",
+                                               "collect failed: centre lift did not reach its limit switch"))
+        self.out["centre_down"].off()
+        self.out["shuffle_motor"].on()
+        await asyncio.sleep(self._s(self.t.collect_s))
+        self.out["shuffle_motor"].off()
+        self.out["centre_up"].on()
+        await self._until(lambda: self.centre_up_sw.is_active, self.t.lift_timeout_s, "collect",
+                          lambda: BackendFault("lift_limit_timeout", "centre_lift",
+                                               "collect failed: centre lift did not reach its limit switch"))
+        self.out["centre_up"].off()
+        self._emit(DeviceDone(operation="collect", t_mono=time.monotonic(), t_wall=time.time()))
+
+    async def shuffle(self, progress: Progress | None = None) -> None:
+        self._check_lid("shuffle")
+        target = self.stacks
+        with self._lock:
+            self._built = [0, 0, 0, 0]
+            now = time.monotonic()
+            self._last_zero = self._last_stack = now
+        start = time.monotonic()
+        self.out["shuffle_motor"].on()
+        self.out["chain_motor"].on()
+        self.out["pusher"].on()
+        last_seen: tuple[int, ...] = ()
+        try:
+            while True:
+                self._check_lid("shuffle")
+                now = time.monotonic()
+                with self._lock:
+                    built = tuple(self._built)
+                    last_zero, last_stack = self._last_zero, self._last_stack
+                if built != last_seen:
+                    last_seen = built
+                    ev = ShuffleProgress(stacks_built=built, stacks_target=target, t_mono=now, t_wall=time.time())
+                    self._emit(ev)
+                    if progress:
+                        progress(ev)
+                for side in range(4):
+                    if built[side] > target[side]:
+                        raise BackendFault("stack_count_wrong", f"side{side}",
+                                           f"shuffle failed: wrong number of stacks built on a side (part: side{side})")
+                if built == target:
+                    break
+                if now - last_zero > self._s(2 * self.t.chain_period_s):
+                    raise BackendFault("chain_zero_lost", "chain",
+                                       "shuffle failed: distribution chain zero sensor lost (part: chain)")
+                if now - last_stack > self._s(self.t.stall_s):
+                    short = next(s for s in range(4) if built[s] < target[s])
+                    raise BackendFault("stack_count_wrong", f"side{short}",
+                                       f"shuffle failed: wrong number of stacks built on a side (part: side{short})")
+                if now - start > self._s(self.t.shuffle_timeout_s):
+                    raise BackendFault("shuffle_timeout", "stacker",
+                                       "shuffle failed: shuffle did not finish in time (more than 80 s)")
+                await asyncio.sleep(self._s(self.t.poll_s))
+        finally:
+            self._all_off()
+        self._emit(DeviceDone(operation="shuffle", t_mono=time.monotonic(), t_wall=time.time()))
+
+    async def raise_walls(self) -> None:
+        self._check_lid("raise")
+        self.out["lifts_down"].off()
+        self.out["lifts_up"].on()
+
+        def stuck() -> BackendFault:
+            k = next(i for i, sw in enumerate(self.lift_up) if not sw.is_active)
+            return BackendFault("lift_limit_timeout", f"lift{k}",
+                                f"raise failed: lift did not reach its limit switch in time: check for a jammed tile (part: lift{k})")
+
+        await self._until(lambda: all(sw.is_active for sw in self.lift_up), self.t.lift_timeout_s, "raise", stuck)
+        self.out["lifts_up"].off()
+        self._emit(DeviceDone(operation="raise", t_mono=time.monotonic(), t_wall=time.time()))
+
+    async def lower_walls(self) -> None:
+        self.out["lifts_up"].off()
+        self.out["lifts_down"].on()
+        await self._until(lambda: self.lift_down.is_active, self.t.lift_timeout_s, "lower",
+                          lambda: BackendFault("lift_limit_timeout", "lift0",
+                                               "lower failed: lifts did not reach the lower limit switch"))
+        self.out["lifts_down"].off()
+
+    async def dice(self, pulse_ms: int = 600) -> None:
+        self._check_lid("dice")
+        self.out["dice_motor"].on()
+        await asyncio.sleep(self._s(pulse_ms / 1000.0))
+        self.out["dice_motor"].off()
+
+    async def indicators(self, turn: int | None, dealer: int | None) -> None:
+        return None  # on a GPIO table the seat lights are the panel's LEDs (controller.devices)
+
+    async def estop(self) -> None:
+        self._all_off()
+
+
+class GpioTableSim:
+    """The mechanics behind :class:`GpioBackend` on mock pins: an emulator twin with fault injection."""
+
+    def __init__(self, factory, pins: dict | None = None, time_scale: float = 1.0, timings: Timings | None = None,
+                 tile_count: int = 136):
+        self.f = factory
+        self.p = {**DEFAULT_PINS, **(pins or {})}
+        self.scale = float(time_scale)
+        self.t = timings or Timings()
+        self.tile_count = tile_count
+        self.jammed: set[int] = set()
+        self.chain_zero_ok = True
+        self.miscount: dict[int, int] = {}
+        self.lift_pos = 0.0  # 0 = down, 1 = up (table seconds of travel / lift_s)
+        self.centre_pos = 1.0
+        self._stack_clock = 0.0
+        self._chain_clock = 0.0
+        self._built = 0
+        self._order_side = 0
+        self._per_side = [0, 0, 0, 0]
+        self._running = False
+        self._thread = threading.Thread(target=self._main, name="gpio-table-sim", daemon=True)
+        self._set("lid", False)
+
+    # pins: inputs are pull-up, active low
+    def _set(self, name: str, active: bool, idx: int | None = None) -> None:
+        pin = self.p[name][idx] if idx is not None else self.p[name]
+        if active:
+            self.f.pin(pin).drive_low()
+        else:
+            self.f.pin(pin).drive_high()
+
+    def _on(self, name: str) -> bool:
+        return bool(self.f.pin(self.p[name]).state)
+
+    def start(self) -> GpioTableSim:
+        self._running = True
+        self._apply_positions()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._running = False
+        self._thread.join(timeout=2)
+
+    def set_lid(self, open_: bool) -> None:
+        self._set("lid", open_)
+
+    def _apply_positions(self) -> None:
+        for k in range(4):
+            self._set("lift_up_switch", self.lift_pos >= 1.0 and k not in self.jammed, k)
+        self._set("lift_down_switch", self.lift_pos <= 0.0)
+        self._set("centre_up_switch", self.centre_pos >= 1.0)
+        self._set("centre_down_switch", self.centre_pos <= 0.0)
+
+    def _main(self) -> None:
+        last = time.monotonic()
+        while self._running:
+            time.sleep(0.0005)
+            now = time.monotonic()
+            dt = (now - last) * self.scale  # table seconds
+            last = now
+            step = dt / self.t.lift_s
+            if self._on("lifts_up"):
+                self.lift_pos = min(1.0, self.lift_pos + step)
+            elif self._on("lifts_down"):
+                self.lift_pos = max(0.0, self.lift_pos - step)
+            if self._on("centre_up"):
+                self.centre_pos = min(1.0, self.centre_pos + step)
+            elif self._on("centre_down"):
+                self.centre_pos = max(0.0, self.centre_pos - step)
+            self._apply_positions()
+            if self._on("chain_motor"):
+                self._chain_clock += dt
+                if self._chain_clock >= self.t.chain_period_s:
+                    self._chain_clock = 0.0
+                    if self.chain_zero_ok:
+                        self._set("chain_zero", True)
+                        self._set("chain_zero", False)
+            if self._on("shuffle_motor") and self._on("chain_motor") and self._on("pusher"):
+                self._stack_clock += dt
+                total = self.tile_count // 2
+                if self._stack_clock >= 40.0 / total and self._built < total:
+                    self._stack_clock = 0.0
+                    side = self._built % 4
+                    self._built += 1
+                    extra = self.miscount.get(side, 0)
+                    pulses = 1
+                    if extra and self._built > total - 4:  # the miscount shows at the end of the build
+                        pulses = max(0, 1 + extra)
+                        self.miscount[side] = 0
+                    for _ in range(pulses):
+                        self._set("stack_counter", True, side)
+                        self._set("stack_counter", False, side)
+            else:
+                if not self._on("shuffle_motor"):
+                    self._built = 0

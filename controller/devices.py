@@ -1,0 +1,131 @@
+"""The table's human interface on the Pi's GPIO, through gpiozero: buttons, call panels, LEDs, buzzer.
+
+Every part is a small gpiozero device behind a pin factory, so the same code runs on a Pi 5 (lgpio) and
+on :class:`gpiozero.pins.mock.MockFactory` in tests and ``make run``. Every press becomes a
+:class:`rules.events.ButtonPressed` stamped on the shared clock the moment gpiozero reports it (claim
+windows and priorities are judged on those stamps).
+
+Pin map (configuration ``[gpio]``): start, dice and judge buttons; one "call" button per seat, or a full
+call panel per seat (chow/pung/kong/hu/riichi/flower) where the profile uses them; seat-turn and dealer
+LEDs per seat; a status LED; a buzzer.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from gpiozero import LED, Button, Buzzer, Device
+from gpiozero.pins.mock import MockFactory
+
+from controller.clock import Clock
+from rules.events import ButtonPressed
+
+Listener = Callable[[ButtonPressed], None]
+
+
+def make_pin_factory(name: str):
+    """The gpiozero pin factory for a config name (``mock`` needs no hardware)."""
+    if name == "mock":
+        return MockFactory()
+    if name == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    if name == "rpigpio":
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+        return RPiGPIOFactory()
+    if name == "pigpio":
+        from gpiozero.pins.pigpio import PiGPIOFactory
+
+        return PiGPIOFactory()
+    if name == "native":
+        from gpiozero.pins.native import NativeFactory
+
+        return NativeFactory()
+    raise ValueError(f"unknown pin factory {name!r}")
+
+
+class Panel:
+    """All the GPIO devices of one table, built from the ``[gpio]`` configuration values."""
+
+    def __init__(self, gpio: dict[str, Any], pin_factory=None, clock: Clock | None = None):
+        self.clock = clock or Clock()
+        self.factory = pin_factory if pin_factory is not None else make_pin_factory(gpio.get("pin_factory", "mock"))
+        bounce = gpio.get("bounce_ms", 20) / 1000.0
+        self._listeners: list[Listener] = []
+        self._lock = threading.Lock()
+        self._devices: list[Device] = []
+        self.presses: list[ButtonPressed] = []  # the last presses, for the web page and tests
+
+        def button(pin, name: str, seat: int | None = None, call: str | None = None) -> Button:
+            b = Button(pin, pin_factory=self.factory, bounce_time=bounce if not isinstance(self.factory, MockFactory) else None)
+            b.when_pressed = lambda: self._pressed(name, seat, call)
+            self._devices.append(b)
+            return b
+
+        self.start = button(gpio["start_button"], "start")
+        self.dice = button(gpio["dice_button"], "dice")
+        self.judge = button(gpio["judge_button"], "judge")
+        self.calls: dict[tuple[int, str], Button] = {}
+        panels = gpio.get("call_panels") or {}
+        for seat, pin in enumerate(gpio["call_buttons"]):
+            if str(seat) not in panels and pin is not None:
+                self.calls[(seat, "call")] = button(pin, "call", seat, None)
+        for seat_s, calls in panels.items():
+            for call, pin in calls.items():
+                self.calls[(int(seat_s), call)] = button(pin, "call", int(seat_s), call)
+        self.turn_leds = [self._out(LED, p) for p in gpio["turn_leds"]]
+        self.dealer_leds = [self._out(LED, p) for p in gpio["dealer_leds"]]
+        self.status_led = self._out(LED, gpio["status_led"])
+        self.buzzer = self._out(Buzzer, gpio["buzzer"])
+
+    def _out(self, cls, pin):
+        d = cls(pin, pin_factory=self.factory)
+        self._devices.append(d)
+        return d
+
+    # --- inputs -------------------------------------------------------------------------------------------
+    def add_listener(self, fn: Listener) -> None:
+        with self._lock:
+            self._listeners.append(fn)
+
+    def _pressed(self, name: str, seat: int | None, call: str | None) -> None:
+        ev = ButtonPressed(button=name, seat=seat, call=call, **self.clock.stamp())
+        with self._lock:
+            self.presses = (self.presses + [ev])[-50:]
+            listeners = list(self._listeners)
+        for fn in listeners:
+            fn(ev)
+
+    # --- outputs ------------------------------------------------------------------------------------------
+    def show_turn(self, seat: int | None) -> None:
+        for i, led in enumerate(self.turn_leds):
+            led.value = i == seat
+
+    def show_dealer(self, seat: int | None) -> None:
+        for i, led in enumerate(self.dealer_leds):
+            led.value = i == seat
+
+    def status(self, mode: str) -> None:
+        """``ok`` (steady), ``busy`` (slow blink), ``fault`` (fast blink), ``off``."""
+        if mode == "ok":
+            self.status_led.on()
+        elif mode == "busy":
+            self.status_led.blink(on_time=0.5, off_time=0.5)
+        elif mode == "fault":
+            self.status_led.blink(on_time=0.1, off_time=0.1)
+        else:
+            self.status_led.off()
+
+    def beep(self, kind: str = "warning") -> None:
+        """``warning``: three short beeps; ``gong``: one long tone (end of session)."""
+        if kind == "gong":
+            self.buzzer.blink(on_time=2.0, off_time=0.1, n=1)
+        else:
+            self.buzzer.blink(on_time=0.15, off_time=0.15, n=3)
+
+    def close(self) -> None:
+        for d in self._devices:
+            d.close()
