@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	@$(VENV)/bin/mahjong-table demo
+	@$(VENV)/bin/mahjong-table serve --demo
 
 test: $(STAMP)
 	@MT_TEST_SIZE=small $(VPY) -m pytest -n $(JOBS)

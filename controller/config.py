@@ -53,8 +53,8 @@ def _pins4(v: Any) -> str | None:
     return None
 
 
-def _port(v: Any) -> int | None:
-    return None if isinstance(v, int) and 1 <= v <= 65535 else "must be a TCP port 1..65535"
+def _port(v: Any) -> str | None:
+    return None if isinstance(v, int) and 0 <= v <= 65535 else "must be a TCP port 1..65535 (0: any free port)"
 
 
 def _positive(v: Any) -> str | None:

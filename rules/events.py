@@ -230,9 +230,16 @@ class Won(GameEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class HandRevealed(GameEvent):
+    """A player's concealed tiles shown (at a win, at the hand check, at an exhaustive draw).
+
+    ``tiles``: every concealed tile the player holds at that moment (a self-drawn winning tile included,
+    a winning discard not); ``winning``: the self-drawn winning tile shown apart ("" when none).
+    """
+
     TYPE: ClassVar[str] = "hand_revealed"
     seat: int
     tiles: tuple[str, ...]
+    winning: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -271,6 +278,7 @@ class Violation(GameEvent):
     rule: str  # seed reference
     message: str
     deferred: bool = False  # found at the reveal, against the recorded history
+    action: dict[str, Any] = field(default_factory=dict)  # the rejected event's JSON ({} when none)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -402,4 +410,25 @@ class ButtonPressed(DeviceEvent):
 class LinkState(DeviceEvent):
     TYPE: ClassVar[str] = "link_state"
     state: str  # "up", "down", "mcu_reset"
+    detail: str = ""
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Service events (the table service's own record)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceEvent(Event):
+    FAMILY: ClassVar[str] = "service"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableStateChanged(ServiceEvent):
+    """The table cycle moved (controller.table_machine): idle, collecting, shuffling, ... fault, paused."""
+
+    TYPE: ClassVar[str] = "table_state"
+    hand_id: str = ""
+    state: str
+    previous: str
+    trigger: str
     detail: str = ""

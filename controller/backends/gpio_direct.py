@@ -101,6 +101,11 @@ class GpioBackend(TableBackend):
     def _s(self, table_seconds: float) -> float:
         return table_seconds / self.scale
 
+    def _limit(self, table_seconds: float) -> float:
+        """A timeout in real seconds. Time-outs run at most 20x faster than the table, so scheduling jitter
+        on a loaded machine never fakes a fault; their order (lift < chain < stall < shuffle) is kept."""
+        return table_seconds / min(self.scale, 20.0)
+
     def _all_off(self) -> None:
         for d in self.out.values():
             d.off()
@@ -111,7 +116,7 @@ class GpioBackend(TableBackend):
             raise BackendFault("lid_open", "lid", f"{op} failed: lid is open: close it to continue (part: lid)")
 
     async def _until(self, cond, timeout_s: float, op: str, on_timeout) -> None:
-        end = time.monotonic() + self._s(timeout_s)
+        end = time.monotonic() + self._limit(timeout_s)
         while not cond():
             self._check_lid(op)
             if time.monotonic() > end:
@@ -187,14 +192,14 @@ class GpioBackend(TableBackend):
                                            f"shuffle failed: wrong number of stacks built on a side (part: side{side})")
                 if built == target:
                     break
-                if now - last_zero > self._s(2 * self.t.chain_period_s):
+                if now - last_zero > self._limit(2 * self.t.chain_period_s):
                     raise BackendFault("chain_zero_lost", "chain",
                                        "shuffle failed: distribution chain zero sensor lost (part: chain)")
-                if now - last_stack > self._s(self.t.stall_s):
+                if now - last_stack > self._limit(self.t.stall_s):
                     short = next(s for s in range(4) if built[s] < target[s])
                     raise BackendFault("stack_count_wrong", f"side{short}",
                                        f"shuffle failed: wrong number of stacks built on a side (part: side{short})")
-                if now - start > self._s(self.t.shuffle_timeout_s):
+                if now - start > self._limit(self.t.shuffle_timeout_s):
                     raise BackendFault("shuffle_timeout", "stacker",
                                        "shuffle failed: shuffle did not finish in time (more than 80 s)")
                 await asyncio.sleep(self._s(self.t.poll_s))
