@@ -44,14 +44,35 @@ class McuBackend(TableBackend):
             self.emulator.stop()
 
     async def _guard(self, coro):
-        from firmware_bridge.errors import LinkError, TableFault
+        from firmware_bridge.errors import CommandRejected, LinkError, TableFault
 
         try:
             return await coro
         except TableFault as exc:
             raise BackendFault(exc.code_name, exc.part_name, str(exc)) from None
+        except CommandRejected as exc:
+            raise await self._why_rejected(exc) from None
         except LinkError as exc:
             raise BackendFault("link", "link", str(exc)) from None
+
+    async def _why_rejected(self, exc) -> BackendFault:
+        """A refused command: name the standing condition (lid, e-stop, a part's fault) from the status."""
+        from firmware_bridge.errors import LinkError, describe_fault
+        from firmware_bridge.messages import FaultCode, Part, Result, TableStatus, code_name
+
+        try:
+            st = await self.bridge.status()
+        except LinkError:
+            st = None
+        if exc.result == Result.ESTOPPED or (st is not None and st.flags & TableStatus.ESTOPPED):
+            return BackendFault("emergency_stop", "none", f"{exc.command}: {describe_fault(FaultCode.EMERGENCY_STOP, 0)}"
+                                " (reset the table to clear it)")
+        if st is not None and st.flags & TableStatus.LID_OPEN:
+            return BackendFault("lid_open", "lid", f"{exc.command}: {describe_fault(FaultCode.LID_OPEN, Part.LID)}")
+        if exc.result == Result.FAULTED and st is not None and st.fault_code:
+            return BackendFault(code_name(FaultCode, st.fault_code), code_name(Part, st.fault_part),
+                                f"{exc.command}: {describe_fault(st.fault_code, st.fault_part)}")
+        return BackendFault(code_name(Result, exc.result), "none", str(exc))
 
     async def configure(self, tile_count: int, stacks: tuple[int, ...]) -> None:
         await self._guard(self.bridge.configure(tile_count, stacks))
