@@ -35,7 +35,8 @@ class McuBackend(TableBackend):
             hello = await self.bridge.start()
         except LinkError as exc:
             raise BackendFault("not_connected", "link", str(exc)) from None
-        return {"firmware": getattr(hello, "firmware", None), "url": url}
+        return {"firmware": f"{hello.fw_major}.{hello.fw_minor}.{hello.fw_patch}", "protocol": hello.protocol_version,
+                "lifts": hello.n_lifts, "url": url}
 
     async def close(self) -> None:
         if self.bridge is not None:
