@@ -200,6 +200,7 @@ class MeldMade(GameEvent):
     tiles: tuple[str, ...]
     from_seat: int | None = None
     claimed_tile: str | None = None
+    drawn_tile: bool | None = None  # kong_added: the added tile is the tile just drawn (None = not known)
 
 
 @dataclass(frozen=True, kw_only=True)

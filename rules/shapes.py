@@ -121,10 +121,13 @@ def group_state(key: tuple[int, ...]) -> int:
     r = total % 3
     if r == 1:
         return BROKEN
-    if len(key) == 7:  # honours: every count must be 0, 2 or 3 with at most one 2
+    if len(key) == 7:  # honours: pungs only, so every count is 0 or 3 except at most one pair
         if any(x == 1 or x == 4 for x in key):
             return BROKEN
-        return NOPAIR if r == 0 else (WITHPAIR if key.count(2) == 1 else BROKEN)
+        pairs = key.count(2)
+        if pairs == 0:
+            return NOPAIR
+        return WITHPAIR if pairs == 1 else BROKEN
     want = -1 if r == 0 else 0
     for pair, _ in group_decompositions(key):
         if (pair < 0) == (want < 0):

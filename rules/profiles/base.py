@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.game.profile_api import GameRules
 from rules.notation import Hand
 from rules.shapes import STANDARD_SHAPES, Shape, shanten, waits
 from rules.tiles import KINDS, N_KINDS, Tile, counts34
@@ -127,7 +128,7 @@ def invalid(reason: str, **extra: Any) -> ScoreResult:
     return ScoreResult(valid=False, reason=reason, extra=dict(extra))
 
 
-class Profile:
+class Profile(GameRules):
     """Base class of the rule profiles. Sub-classes set the class attributes and implement ``score``."""
 
     name: str = ""

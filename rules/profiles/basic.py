@@ -64,3 +64,10 @@ class Basic(Profile):
                 best = r
         assert best is not None
         return best
+
+    # --- game side (Foundation II): the one situational rule basic adds to the engine defaults --------
+    def is_furiten(self, state: Any, seat: int, hand: Hand, win: Any) -> bool:
+        """Own-discard furiten (an engine test rule, riichi-like): no win on a discard while one of the
+        hand's waits lies among the winner's own discards. Judged on the revealed hand."""
+        waits = {t.kind for t in self.waits(Hand(hand.concealed, hand.melds))}
+        return any(t.kind in waits for t in state.seat_state[seat].pond)

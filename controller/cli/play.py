@@ -1,0 +1,119 @@
+"""``mahjong-table play``: bots play hands in the terminal; prints the event log and the settlement."""
+from __future__ import annotations
+
+import argparse
+import json
+
+from controller.cli import CliError
+
+WIND = "ESWN"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    ap = sub.add_parser(
+        "play", help="let seeded bots play hands and print the event log and settlements",
+        description="Seeded bots play hands through the rules engine (full information). Each hand's events "
+                    "are printed one per line, then its settlement; --json prints every event as JSON lines.",
+    )
+    ap.add_argument("--profile", "-p", default="basic", help="rule profile (default basic)")
+    ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
+    ap.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    ap.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="bot kind (default greedy)")
+    ap.add_argument("--quiet", "-q", action="store_true", help="only the result line of each hand")
+    ap.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    ap.set_defaults(func=run)
+
+
+def describe(ev, seats: dict[int, str]) -> str:
+    """One readable line for a game event."""
+    from rules.events import relative_source
+
+    t = ev.TYPE
+    d = ev.to_json()
+
+    def who(k):
+        return seats.get(k, f"seat {k}") if k is not None else "-"
+
+    if t == "hand_started":
+        return f"hand {ev.hand_number} starts: {ev.profile}, dealer {who(ev.dealer)}, round wind {ev.round_wind}"
+    if t == "dice_rolled":
+        return f"{who(ev.seat)} throws {'+'.join(map(str, ev.values))}"
+    if t == "wall_broken":
+        return f"the wall of {who(ev.wall_side)} is broken after stack {ev.stack}"
+    if t == "dealt":
+        return f"{who(ev.seat)} is dealt {len(ev.tiles)}: {' '.join(ev.tiles)}"
+    if t == "drew":
+        return f"{who(ev.seat)} draws {ev.tile}" + (" (replacement)" if ev.source != "wall" else "")
+    if t == "discarded":
+        return f"{who(ev.seat)} discards {ev.tile}"
+    if t == "claimed":
+        return f"{who(ev.seat)} calls {ev.kind} on {ev.tile}"
+    if t == "meld_made":
+        src = f" from the {relative_source(ev.seat, ev.from_seat)}" if ev.from_seat is not None else ""
+        return f"{who(ev.seat)} makes {ev.kind} {' '.join(ev.tiles)}{src}"
+    if t == "won":
+        how = "self-drawn" if ev.from_seat is None else f"on {who(ev.from_seat)}'s discard"
+        return f"{who(ev.seat)} declares a win on {ev.tile} ({how}{', robbing the kong' if ev.robbing_kong else ''})"
+    if t == "hand_revealed":
+        return f"{who(ev.seat)} reveals {' '.join(ev.tiles)}" + (f" (winning {ev.winning})" if ev.winning else "")
+    if t == "flower_declared":
+        return f"{who(ev.seat)} declares flower {ev.tile}"
+    if t == "missing_suit_declared":
+        return f"{who(ev.seat)} declares the missing suit {ev.suit}"
+    if t == "exhaustive_draw":
+        return "exhaustive draw" + (f"; ready: {', '.join(who(s) for s in ev.tenpai)}" if ev.tenpai else "")
+    if t == "dora_revealed":
+        return f"dora indicator {ev.indicator} turned ({ev.kind})"
+    if t == "violation":
+        return f"VIOLATION {ev.code} by {who(ev.seat)} [{ev.rule}]: {ev.message}"
+    if t == "settled":
+        pays = "; ".join(f"{who(p['payer'])} pays {p['amount']} to {who(p['payee'])} ({p['reason']})"
+                         for p in ev.payments) or "no payments"
+        return f"settlement: {pays}"
+    if t == "hand_ended":
+        return f"hand over ({ev.reason}); next dealer {who(ev.next_dealer)}"
+    return f"{t} {json.dumps({k: v for k, v in d.items() if k not in ('type', 'v', 't_wall', 'hand_id')})}"
+
+
+def run(args: argparse.Namespace) -> int:
+    import random
+
+    from rules.profiles import registry
+    from rules.simulate import SimClock, play_hand
+
+    try:
+        profile = registry.get(args.profile)
+        spec = profile.wall_spec(args.players)
+    except (registry.UnknownProfile, registry.NotImplementedProfile, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    if args.hands < 1:
+        raise CliError("--hands must be at least 1")
+    rng = random.Random(args.seed)
+    clock = SimClock()
+    dealer = spec.seats[0]
+    totals = {s: 0 for s in spec.seats}
+    winds = WIND if len(spec.seats) > 2 else "EW"
+    names = {s: f"{winds[i]}{s}" for i, s in enumerate(spec.seats)}
+    for i in range(args.hands):
+        r = play_hand(profile, random.Random(rng.random()), n_players=args.players, dealer=dealer, bot=args.bot,
+                      hand_id=f"s{args.seed}-h{i}", hand_number=i, clock=clock)
+        for s in spec.seats:
+            totals[s] += r.deltas[s]
+        if args.json:
+            for ev in r.events:
+                print(json.dumps(ev.to_json()))
+        elif not args.quiet:
+            for ev in r.events:
+                print(f"{ev.t_mono:8.1f}  {describe(ev, names)}")
+        result = (f"won by {', '.join(names[w] for w in r.winners)}" if r.winners
+                  else "exhaustive draw" if r.exhaustive else "no winner")
+        if not args.json:
+            deltas = " ".join(f"{names[s]} {r.deltas[s]:+d}" for s in spec.seats)
+            print(f"hand {i}: {result}; {deltas}; {len(r.events)} events")
+        dealer = r.next_dealer
+    if not args.json and args.hands > 1:
+        print("totals: " + " ".join(f"{names[s]} {totals[s]:+d}" for s in spec.seats))
+        for st in profile.standings(totals, names):
+            print(f"  {st.rank}. {st.player:4} {st.total:+6d}  ({st.table_points:g} table points)")
+    return 0

@@ -1,0 +1,193 @@
+"""The game side of a profile: the hooks the hand machine, the bots and the hall call.
+
+``rules.profiles.base.Profile`` inherits :class:`GameRules`, so every profile has sensible defaults and
+overrides only what its seed says differently. The hooks receive the machine's :class:`HandState`
+(read-only by convention) and return plain data; none does I/O or keeps global state.
+
+Defaults (what ``basic`` plays): chow from the left player, pung, open/concealed/added kong, robbing an
+added kong, win on a discard (several winners allowed) or self-drawn, priority hu > kong = pung > chow,
+the last discard claimable only for hu, no kong on an empty wall, the winner's hand revealed at the
+declaration, a false win ends the hand with a penalty, a win paid by the discarder (``points["discarder"]``)
+or by every other player (``points["each"]``), nothing paid at an exhaustive draw, the dealer keeping the
+deal after his win or a draw and passing it otherwise, a game of one round (every seat deals once).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rules.events import Payment
+from rules.notation import Hand
+from rules.wall import WallSpec, next_seat, wall_spec
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.game.state import HandState, WinRecord
+    from rules.profiles.base import ScoreResult
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    seat: int
+    player: str
+    total: int
+    table_points: float
+
+
+class GameRules:
+    """Mixin with the game-side hooks. Class attributes are data; methods have the default behaviour."""
+
+    # --- the table ------------------------------------------------------------------------------------
+    pre_play: tuple[str, ...] = ()
+    """Phases between the deal and the first discard besides flower replacement: ``"missing_suit"``
+    (Sichuan: every seated player declares one suit, MissingSuitDeclared events)."""
+
+    def wall_spec(self, players: int = 4, tiles: str | None = None) -> WallSpec:
+        """Wall geometry, dice and deal parameters (``rules.wall.WALLS``)."""
+        return wall_spec(getattr(self, "name", "basic"), players, tiles)
+
+    # --- claims ---------------------------------------------------------------------------------------
+    chow_allowed: bool = True
+    """False where no chow exists (Sichuan 002 §2.1)."""
+    claim_priority: dict[str, int] = {"hu": 3, "kong": 2, "pung": 2, "chow": 1}
+    """Higher wins arbitration; equal priorities are broken by seat order from the discarder."""
+    multiple_winners: bool = True
+    """Several players may win on one discard; False = head bump (nearest in turn order wins)."""
+    last_discard_claims: frozenset[str] = frozenset({"hu"})
+    """Claims allowed on a discard made with the wall empty (Sichuan also allows pung, 000 §2.5.5)."""
+    robbing_kong: bool = True
+    """An added kong's tile may be won on (robbing the kong)."""
+    flower_discard: bool = False
+    """A flower may be discarded (MCR A29); False: it must be declared and replaced (Red)."""
+    violation_rules: dict[str, str] = {}
+    """Seed references per violation code, overriding ``rules.game.violations.CODES``."""
+
+    def claim_check(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+        """A profile-specific objection to a claim: ``(violation code, message)`` or None (allowed).
+
+        Called after the common checks (own discard, chow from the left, last tile, inactive player).
+        Sichuan rejects sets of the missing suit here; riichi rejects chow/pung after riichi.
+        """
+        return None
+
+    def forbidden_discards(self, state: HandState, seat: int) -> frozenset[int]:
+        """Kinds (0..33) the player may not discard now — advice for bots and UIs, not a machine check
+        (riichi's kuikae after a call; the machine judges conduct through ``reveal_checks``)."""
+        return frozenset()
+
+    def may_chow_from(self, state: HandState, seat: int, from_seat: int) -> bool:
+        """A chow takes only the left player's discard: the previous seat in turn order (NOTATION.md)."""
+        return state.prev_active_or_seated(seat) == from_seat
+
+    # --- winning --------------------------------------------------------------------------------------
+    reveal_on_win: bool = True
+    """The winner shows his hand at the declaration (MCR, riichi). False = at the end of the hand
+    (Sichuan 000 §2.1.15): validity, furiten and pig are then judged at the end."""
+    continue_after_win: bool = False
+    """Play goes on after a win (Sichuan "blood battle", 000 §2.6.2.1): winners leave the hand."""
+    max_winners: int | None = None
+    """With ``continue_after_win``: the hand ends when this many have won (default: players − 1)."""
+    false_win_ends_hand: bool = True
+    """A false win (found at the reveal) ends the hand (a chombo); False: the offender's hand is dead and
+    play goes on (Sichuan 000 §2.8.4.3)."""
+    false_win_penalty: int = 8
+    """What the offender of a false win pays each other player (``basic``); profiles override
+    :meth:`penalty_payments`."""
+
+    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, Any]:
+        """Scoring context of a win, restricted to the profile's ``context_fields``."""
+        from rules.tiles import KINDS
+
+        order = state.seat_order(state.dealer)
+        full = {
+            "self_drawn": win.from_seat is None,
+            "last_tile": win.last_tile,
+            "kong_replacement": win.kong_replacement,
+            "robbing_kong": win.robbing_kong,
+            "seat_wind": KINDS[27 + order.index(seat)] if seat in order else None,
+            "round_wind": KINDS[27 + "1234".index(state.round_wind[0])] if state.round_wind else None,
+        }
+        names = {f.name for f in getattr(self, "context_fields", ())}
+        return {k: v for k, v in full.items() if k in names}
+
+    def judge_win(self, state: HandState, seat: int, hand: Hand, win: WinRecord) -> ScoreResult:
+        """Is ``hand`` (concealed + melds + winning tile) a legal win here, and what is it worth."""
+        ctx = self.context(self.win_context(state, seat, win))  # type: ignore[attr-defined]
+        return self.score_checked(hand, ctx)  # type: ignore[attr-defined]
+
+    def is_furiten(self, state: HandState, seat: int, hand: Hand, win: WinRecord) -> bool:
+        """Whether a win on a discard was forbidden by furiten, judged on the revealed hand and the
+        recorded history (``state.history``). Default: no furiten."""
+        return False
+
+    def reveal_checks(self, state: HandState, seat: int, hand: Hand) -> list[tuple[str, str]]:
+        """Checks that need a player's concealed tiles, run when they are revealed: ``(code, message)``.
+        Sichuan's flower pig lives here."""
+        return []
+
+    # --- end of hand ----------------------------------------------------------------------------------
+    reveal_all_at_draw: bool = True
+    """At an exhaustive draw every player reveals (False: only those declaring tenpai, riichi)."""
+
+    def is_tenpai(self, state: HandState, seat: int, hand: Hand) -> bool:
+        """Ready hand at an exhaustive draw (shape only by default)."""
+        return bool(self.waits(hand))  # type: ignore[attr-defined]
+
+    def settle_win(self, state: HandState, win: WinRecord, result: ScoreResult) -> list[Payment]:
+        """Payments for one valid win: ``points["discarder"]`` from the discarder, ``points["each"]``
+        from every other player still in the hand on a self-draw."""
+        pts = result.points
+        if win.from_seat is not None:
+            amount = int(pts.get("discarder", pts.get("total", 0)))
+            return [Payment(payer=win.from_seat, payee=win.seat, amount=amount, reason="win on discard")]
+        each = int(pts.get("each", 0))
+        return [
+            Payment(payer=s, payee=win.seat, amount=each, reason="self-drawn win")
+            for s in state.seats if s != win.seat and s not in state.left_before(win)
+        ]
+
+    def settle_exhaustive(self, state: HandState, tenpai: Sequence[int]) -> list[Payment]:
+        """Payments at an exhaustive draw (none by default)."""
+        return []
+
+    def penalty_payments(self, state: HandState, seat: int, code: str) -> list[Payment]:
+        """Payments a violation costs (default: a false win pays ``false_win_penalty`` to each other)."""
+        if code != "false_win" or not self.false_win_penalty:
+            return []
+        return [
+            Payment(payer=seat, payee=s, amount=self.false_win_penalty, reason="false win", rule="")
+            for s in state.seats if s != seat
+        ]
+
+    def next_dealer(self, state: HandState) -> int:
+        """The dealer of the next hand: the dealer stays after his win or a draw, else the deal passes."""
+        if not state.valid_wins() or any(w.seat == state.dealer for w in state.valid_wins()):
+            return state.dealer
+        return next_seat(state.seats, state.dealer)
+
+    # --- session and tournament -----------------------------------------------------------------------
+    start_score: int = 0
+    placement_points: tuple[float, ...] = (4.0, 2.0, 1.0, 0.0)
+    """Table points by rank for tournament standings (ties share the average)."""
+
+    def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
+        """End of a game: by default one round, i.e. after the deal has passed ``players`` times."""
+        return dealer_changes >= players
+
+    def standings(self, totals: dict[int, int], players: dict[int, str] | None = None) -> list[Standing]:
+        """Rank seats by total score (higher first); tied seats share rank and table points."""
+        order = sorted(totals, key=lambda s: (-totals[s], s))
+        out: list[Standing] = []
+        i = 0
+        pts = list(self.placement_points) + [0.0] * len(order)
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and totals[order[j + 1]] == totals[order[i]]:
+                j += 1
+            share = sum(pts[i:j + 1]) / (j - i + 1)
+            for k in range(i, j + 1):
+                s = order[k]
+                out.append(Standing(i + 1, s, (players or {}).get(s, str(s)), totals[s], share))
+            i = j + 1
+        return out

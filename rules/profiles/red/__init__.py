@@ -1,0 +1,11 @@
+"""Red Mahjong (seed 001): 2 to 4 players, 144/148 tiles with jokers, no kongs, 18 additive fans.
+
+Modules: ``profile`` (the :class:`Red` profile: rule checks, waits, scoring), ``arrangement`` (readings of
+a hand, the chaotic hand), ``fans`` (the fan table as data) and ``detectors`` (one per fan), ``scoring``,
+``payments`` («Схема выплат», settlement records), ``penalties`` («Штрафы» and irregularities),
+``claims`` (claim arbitration), ``table`` (seats, dice, walls, deal, dealer rotation, sticks),
+``flowers`` (flower replacement).
+"""
+from rules.profiles.red.profile import Red
+
+__all__ = ["Red"]

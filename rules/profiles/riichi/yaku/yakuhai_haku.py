@@ -1,0 +1,21 @@
+"""Dragon pon: white (yakuhai_haku) — 1 han closed, 1 open. A pon or kan of white dragons (5z). (004 Rules
+4.2.1)
+"""
+
+from __future__ import annotations
+
+from rules.profiles.riichi.reading import F_HONOR_PON, Reading
+from rules.profiles.riichi.yaku.base import YakuDef
+
+DEF = YakuDef(
+    id="yakuhai_haku",
+    name="Dragon pon: white",
+    closed=1,
+    open=1,
+    ref="004 Rules 4.2.1",
+    needs=F_HONOR_PON,
+)
+
+
+def check(r: Reading) -> bool:
+    return 31 in r.pons

@@ -1,0 +1,11 @@
+"""Sichuan Bloody Mahjong: profiles ``sichuan-mpl2025`` (seed 000) and ``sichuan-wmsg`` (seed 002).
+
+Modules: ``params`` (the §12.2 parameter table and fan tables as data), ``fans`` (one function per fan),
+``scoring`` (wins, tenpai, exhaustion maximum), ``tables`` (dice, wall, deal, base points as data),
+``settlement`` (the per-hand ledger: every payment with its reason and seed reference), ``penalties``,
+``session`` (dealer rotation, TP, session end), ``claims`` (claim arbitration, kong restrictions,
+furiten), ``sim`` (a random-play hand simulator for property tests and benchmarks).
+"""
+from rules.profiles.sichuan.profile import SichuanMPL2025, SichuanProfile, SichuanWMSG
+
+__all__ = ["SichuanMPL2025", "SichuanProfile", "SichuanWMSG"]

@@ -1,0 +1,118 @@
+"""The two Sichuan profile classes: context fields, tile-set checks, scoring, waits."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.notation import Hand, MeldKind
+from rules.profiles.base import (
+    KONG_REPLACEMENT,
+    LAST_TILE,
+    ROBBING_KONG,
+    SELF_DRAWN,
+    ContextError,
+    ContextField,
+    Profile,
+    ScoreResult,
+)
+from rules.profiles.sichuan.game import SichuanGameRules
+from rules.profiles.sichuan.params import MPL2025, WMSG, SichuanParams
+from rules.profiles.sichuan.scoring import SHAPES, TenpaiInfo, score_hand, tenpai
+
+
+@dataclass(frozen=True)
+class SeatsField(ContextField):
+    """A list of seats: JSON ``[0, 2, 3]`` or a flag value ``0,2,3``."""
+
+    def coerce(self, value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = [v for v in value.replace(",", " ").split() if v]
+        if not isinstance(value, list | tuple):
+            raise ContextError(f"field {self.name!r}: {value!r} is not a list of seats")
+        out = []
+        for v in value:
+            if isinstance(v, bool):
+                raise ContextError(f"field {self.name!r}: {v!r} is not a seat")
+            try:
+                s = int(v)
+            except (TypeError, ValueError):
+                raise ContextError(f"field {self.name!r}: {v!r} is not a seat") from None
+            if not 0 <= s <= 3:
+                raise ContextError(f"field {self.name!r}: seat must be 0..3, not {s}")
+            if s in out:
+                raise ContextError(f"field {self.name!r}: seat {s} is listed twice")
+            out.append(s)
+        return tuple(sorted(out))
+
+
+# Context fields, named as in sichuan_vectors.json (spec §15)
+MISSING_SUIT = ContextField("missing_suit", "suit", None, "the winner's declared missing suit (m, p or s)")
+KONG_DISCARD = ContextField(
+    "kong_discard", "bool", False, "won on the discard a player made right after declaring a kong"
+)
+SEA_BOTTOM = ContextField(
+    LAST_TILE.name, "bool", False, "won with the wall empty: last wall tile or a discard after it (sea bottom)"
+)
+WINNER_SEAT = ContextField("winner_seat", "seat", None, "the winner's seat (0-3), for the payments")
+DISCARDER_SEAT = ContextField("discarder_seat", "seat", None, "the discarder's seat (win on a discard)")
+KONG_DECLARER_SEAT = ContextField(
+    "kong_declarer_seat", "seat", None, "seat whose added kong was robbed (pays as the discarder)"
+)
+PLAYERS_IN_PLAY = SeatsField(
+    "players_in_play", "seats", None, "seats that had not declared hu when the win happened (default 0,1,2,3)"
+)
+
+
+class SichuanProfile(SichuanGameRules, Profile):
+    """Shared behaviour of both Sichuan profiles; the differences are in ``params``."""
+
+    params: SichuanParams = MPL2025
+    players = (4, 3)  # 000 §3.1: three players only at an incomplete table
+    shapes = SHAPES
+    quads_as_two_pairs = True  # 000 §2.6.1.1
+    suits = "mps"  # 000 §2.3: 108 tiles, no honours
+    context_fields = (
+        MISSING_SUIT,
+        SELF_DRAWN,
+        KONG_REPLACEMENT,
+        KONG_DISCARD,
+        ROBBING_KONG,
+        SEA_BOTTOM,
+        WINNER_SEAT,
+        DISCARDER_SEAT,
+        KONG_DECLARER_SEAT,
+        PLAYERS_IN_PLAY,
+    )
+
+    def check_hand(self, hand: Hand) -> list[str]:
+        errs = super().check_hand(hand)
+        if any(m.kind is MeldKind.CHOW for m in hand.melds):
+            errs.append("a chow cannot be declared in Sichuan: chows are only concealed (000 §2.5.1, 002 §2.1)")
+        return errs
+
+    def score(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+        return score_hand(self.params, hand, ctx)
+
+    def tenpai(self, hand: Hand, missing_suit: str | None) -> TenpaiInfo:
+        """Tenpai and the exhaustion maximum of a 13-tile hand (000 §2.7.4.2, §2.7.4.4)."""
+        return tenpai(self.params, hand, missing_suit)
+
+    def base_points(self, total_fan: int) -> int:
+        return self.params.base_points(total_fan)
+
+
+class SichuanMPL2025(SichuanProfile):
+    name = "sichuan-mpl2025"
+    title = "Sichuan Bloody Mahjong, Russian federation MPL-2025 edition"
+    seed = "000"
+    params = MPL2025
+
+
+class SichuanWMSG(SichuanProfile):
+    name = "sichuan-wmsg"
+    title = "Sichuan Bloody Mahjong, WMSG rules"
+    seed = "002"
+    params = WMSG

@@ -1,0 +1,353 @@
+"""The random-game driver: bots play hands through the hand machine (tests, benchmarks, the simulator).
+
+:func:`play_hand` shuffles a wall with the seeded RNG, throws the dice, deals and lets one bot per seat act
+until the hand is settled; every step is an event submitted to a full-information
+:class:`~rules.game.machine.HandMachine`, so the result carries the hand's complete event log.
+:func:`play_game` chains hands with the profile's dealer rotation and end-of-game rule and ranks the
+players with the profile's standings. A simulated clock stamps the events (``t_mono``), so runs are
+reproducible bit for bit.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.bots import BOTS, RED_OF, claim_options
+from rules.events import (
+    Claimed,
+    Dealt,
+    DiceRolled,
+    Discarded,
+    DoraRevealed,
+    Drew,
+    Event,
+    ExhaustiveDraw,
+    FlowerDeclared,
+    HandRevealed,
+    HandStarted,
+    MeldMade,
+    MissingSuitDeclared,
+    WallBroken,
+    Won,
+)
+from rules.game.machine import HandMachine
+from rules.game.profile_api import Standing
+from rules.game.state import Phase
+from rules.tiles import TILES, Tile
+from rules.wall import break_wall, deal, roll_dice, shuffled_wall
+
+_TXT = tuple(str(t) for t in TILES)  # tile code -> notation
+
+WALL_EPOCH = 1_767_225_600.0  # 2026-01-01T00:00:00Z: t_wall = epoch + t_mono in simulation
+
+
+class SimClock:
+    """The simulated shared clock: each event is ``step`` seconds after the previous one."""
+
+    def __init__(self, t0: float = 0.0, step: float = 0.5):
+        self.t = t0
+        self.step = step
+
+    def stamp(self) -> dict[str, float]:
+        self.t += self.step  # steps of 1/2**k seconds keep every stamp exact
+        return {"t_mono": self.t, "t_wall": WALL_EPOCH + self.t}
+
+
+@dataclass
+class HandResult:
+    machine: HandMachine
+    wall: tuple[Tile, ...]
+    deltas: tuple[int, ...]
+    next_dealer: int
+    winners: tuple[int, ...]
+    exhaustive: bool
+    violations: tuple[str, ...]
+
+    @property
+    def events(self) -> list[Event]:
+        return self.machine.log
+
+
+class HandDriver:
+    """Runs one hand: owns the machine, the bots and the clock; :meth:`run` plays it to the end."""
+
+    def __init__(self, profile: Any, rng: random.Random, *, n_players: int = 4, dealer: int = 0,
+                 bot: str = "greedy", error_rate: float = 0.0, hand_id: str = "", round_wind: str = "1z",
+                 hand_number: int = 0, clock: SimClock | None = None, players: tuple[str, ...] = (),
+                 options: dict[str, Any] | None = None, max_events: int = 5000):
+        self.profile = profile
+        self.rng = rng
+        self.spec = profile.wall_spec(n_players, (options or {}).get("tiles"))
+        self.dealer = dealer
+        self.clock = clock or SimClock()
+        self.hand_id = hand_id
+        self.wall = shuffled_wall(self.spec, rng)
+        self.machine = HandMachine(profile, "full", self.wall)
+        self.bots = {s: BOTS[bot](s, profile, random.Random(rng.random()), error_rate) for s in self.spec.seats}
+        self.start = HandStarted(profile=profile.name, n_players=n_players, dealer=dealer, round_wind=round_wind,
+                                 hand_number=hand_number, seats=players or tuple(f"P{s}" for s in self.spec.seats),
+                                 options=dict(options or {}), hand_id=hand_id, **self.clock.stamp())
+        self.max_events = max_events
+
+    def _ev(self, cls: type, **kw: Any) -> Event:
+        return cls(hand_id=self.hand_id, **kw, **self.clock.stamp())
+
+    def submit(self, ev: Event) -> list[Event]:
+        out = self.machine.submit(ev)
+        return out
+
+    # --- the hand -------------------------------------------------------------------------------------
+    def setup(self) -> None:
+        m = self.machine
+        m.submit(self.start)
+        dice = roll_dice(self.rng, self.spec)
+        brk = break_wall(self.spec, self.dealer, dice)
+        for thrower, d in zip(brk.throwers, dice):
+            m.submit(self._ev(DiceRolled, seat=thrower, values=d, purpose="break", source="electronic"))
+        m.submit(self._ev(WallBroken, wall_side=brk.side, stack=brk.count, position=0))
+        dl = deal(self.spec, self.dealer, dice, self.wall)
+        for s in self.spec.seats:
+            m.submit(self._ev(Dealt, seat=s, tiles=tuple(str(t) for t in dl.hands[s])))
+        self._dora(0, "initial")
+        if m.phase == Phase.PRE_PLAY:
+            self._pre_play()
+
+    def _pre_play(self) -> None:
+        m = self.machine
+        st = m.state
+        order = st.seat_order(self.dealer)
+        if self.spec.flowers:  # in turn order from the dealer, until nobody holds a flower (MCR §3.5)
+            while any(t.is_flower for s in order for t in st.seat_state[s].tiles()):
+                for s in order:
+                    flowers = [t for t in st.seat_state[s].tiles() if t.is_flower]
+                    for f in flowers:
+                        m.submit(self._ev(FlowerDeclared, seat=s, tile=str(f)))
+                    for _ in flowers:
+                        t = m.draw_tile("replacement")
+                        if t is None:
+                            return
+                        m.submit(self._ev(Drew, seat=s, tile=_TXT[t], source="replacement"))
+        if "missing_suit" in self.profile.pre_play:
+            for s in order:
+                m.submit(self._ev(MissingSuitDeclared, seat=s, suit=self.bots[s].missing_suit(st)))
+
+    def step(self) -> bool:
+        """One decision of the hand; False when the hand is over."""
+        m = self.machine
+        st = m.state
+        ph = st.phase
+        if ph in (Phase.TURN, Phase.PRE_PLAY):
+            self._turn(st.current if ph == Phase.TURN else self.dealer)
+        elif ph == Phase.DRAW:
+            t = m.draw_tile("wall")
+            if t is None:
+                self._exhaust()
+            else:
+                m.submit(self._ev(Drew, seat=st.current, tile=_TXT[t], source="wall"))
+        elif ph == Phase.REPLACE:
+            t = m.draw_tile("replacement")
+            if t is None:  # a flower with an empty wall: the hand is drawn (mcr.md A32)
+                st.phase = Phase.EXHAUSTED
+            else:
+                m.submit(self._ev(Drew, seat=st.current, tile=_TXT[t], source="replacement"))
+        elif ph in (Phase.CLAIMS, Phase.ROB):
+            self._claims()
+        elif ph == Phase.EXHAUSTED:
+            self._exhaust()
+        elif ph == Phase.ENDED:
+            self._reveal_all()
+            m.submit(self._stamped(m.settlement()))
+        elif ph == Phase.SETTLED:
+            m.submit(self._stamped(m.hand_end()))
+        else:
+            return False
+        return True
+
+    def _dora(self, i: int, kind: str) -> None:
+        """Riichi: turn the i-th indicator of the dead wall face up (the initial one, then one per kan)."""
+        if self.spec.replacement != "dead_wall" or i > 4:
+            return
+        pos = self.machine.state.wall.dora_indicator_positions(i)[i]  # type: ignore[union-attr]
+        self.machine.submit(self._ev(DoraRevealed, indicator=_TXT[self.wall[pos]], kind=kind))
+
+    def _exhaust(self) -> None:
+        st = self.machine.state
+        tenpai = tuple(s for s in st.seats if st.seat_state[s].active and self._ready(s))
+        self.machine.submit(self._ev(ExhaustiveDraw, tenpai=tenpai))
+
+    def _stamped(self, ev: Event) -> Event:
+        import dataclasses
+
+        return dataclasses.replace(ev, **self.clock.stamp())
+
+    def _ready(self, seat: int) -> bool:
+        ss = self.machine.state.seat_state[seat]
+        return bool(self.profile.waits(ss.hand()))
+
+    def _reveal_all(self, force: bool = False) -> None:
+        m = self.machine
+        st = m.state
+        seats: list[int] = []
+        for w in st.wins:
+            if w.seat not in seats:
+                seats.append(w.seat)
+        if st.exhaustive or not self.profile.reveal_on_win or force:
+            extra = [s for s in st.seats if s not in seats and (self.profile.reveal_all_at_draw
+                                                                  or s in st.tenpai_declared)]
+            seats += extra if st.exhaustive else []
+        judged = {w.seat for w in st.wins if w.valid is not None}
+        for s in seats:
+            ss = st.seat_state[s]
+            if ss.revealed or (s in judged and not st.exhaustive):
+                continue
+            win = next((w for w in st.wins if w.seat == s and w.from_seat is None), None)
+            m.submit(self._ev(HandRevealed, seat=s, tiles=tuple(str(t) for t in ss.tiles()),
+                              winning=str(win.tile) if win else ""))
+
+    def _turn(self, seat: int) -> None:
+        m = self.machine
+        st = m.state
+        d = self.bots[seat].turn(st, self.spec)
+        if d.kind == "win":
+            m.submit(self._ev(Won, seat=seat, tile=_TXT[d.tile], from_seat=None,
+                              kong_replacement=st.after_kong, last_tile=st.wall_remaining == 0))
+            if self.profile.reveal_on_win and m.phase == Phase.ENDED:
+                self._reveal_all()
+        elif d.kind == "flower":
+            m.submit(self._ev(FlowerDeclared, seat=seat, tile=_TXT[d.tile]))
+        elif d.kind == "kong_concealed":
+            tiles = [t for t in st.seat_state[seat].tiles() if t.kind == d.tile.kind][:4]  # type: ignore[union-attr]
+            if m.submit(self._ev(MeldMade, seat=seat, kind="kong_concealed", tiles=tuple(str(t) for t in tiles))
+                        )[0].TYPE == "meld_made":
+                self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]
+        elif d.kind == "kong_added":
+            meld = next(x for x in st.seat_state[seat].melds if x.kind.value == "pung" and x.base == d.tile.kind)  # type: ignore[union-attr]
+            tiles = (*(str(t) for t in meld.tiles), _TXT[d.tile])
+            fresh = st.seat_state[seat].drawn == d.tile
+            if m.submit(self._ev(MeldMade, seat=seat, kind="kong_added", tiles=tiles, claimed_tile=_TXT[d.tile],
+                                 drawn_tile=fresh))[0].TYPE == "meld_made" and m.phase != Phase.ROB:
+                self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]
+        else:
+            out = m.submit(self._ev(Discarded, seat=seat, tile=_TXT[d.tile],
+                                    tsumogiri=st.seat_state[seat].drawn == d.tile))
+            if out and out[0].TYPE == "violation":  # a bot bug must not loop forever
+                raise RuntimeError(f"bot discard rejected: {out[0]}")
+
+    def _claims(self) -> None:
+        m = self.machine
+        st = m.state
+        robbing = st.phase == Phase.ROB
+        disc, tile = st.pending_kong if robbing else st.last_discard  # type: ignore[misc]
+        k = tile.kind
+        red = RED_OF.get(k)
+        order = st.seat_order(disc)
+        for s in order[1:]:
+            ss = st.seat_state[s]
+            if not ss.active:
+                continue
+            # a quick look first: most seats can do nothing with most discards
+            n_same = ss.counts[k] + (ss.counts[red] if red is not None else 0) if k < 34 else 0
+            _, sh, wait_kinds = self.bots[s]._hand_info(ss)
+            # a chow helps only a hand that is not ready yet (a ready hand claims only its win)
+            chow_seat = s == order[1] and k < 27 and self.profile.chow_allowed and not robbing and sh > 0
+            if n_same < 2 and not chow_seat and k not in wait_kinds:
+                continue
+            opts = claim_options(st, s, tile, disc, self.profile, self.spec, robbing=robbing)
+            if not opts:
+                continue
+            d = self.bots[s].claim(st, tile, disc, opts, robbing=robbing)
+            if d.kind == "claim":
+                m.submit(self._ev(Claimed, seat=s, kind=d.claim, from_seat=disc, tile=_TXT[tile],
+                                  tiles=tuple(str(t) for t in d.tiles)))
+        granted = m.arbitrate()
+        for ev in granted:
+            m.submit(self._stamped(ev))
+        if granted and isinstance(granted[0], MeldMade):
+            if granted[0].kind == "kong_open":
+                self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]
+            return
+        if granted and self.profile.reveal_on_win:
+            self._reveal_all()
+            if m.phase not in (Phase.CLAIMS, Phase.ROB):
+                return
+        if robbing and not granted and not m.pending_winners:
+            self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]  # the added kan stands (A21)
+            t = m.draw_tile("replacement")
+            m.submit(self._ev(Drew, seat=disc, tile=_TXT[t], source="replacement"))
+            return
+        nxt = m.next_drawer()
+        t = m.draw_tile("wall")
+        if nxt is not None and t is not None:
+            m.submit(self._ev(Drew, seat=nxt, tile=_TXT[t], source="wall"))
+        elif m.pending_winners and m.window_ends_hand():
+            self._reveal_all(force=True)  # the reveals close the window
+        else:  # the wall is empty: an exhaustive draw (closing the window)
+            self._exhaust()
+
+    def run(self) -> HandResult:
+        self.setup()
+        n = 0
+        while self.step():
+            n += 1
+            if n > self.max_events:
+                raise RuntimeError(f"hand {self.hand_id} did not end after {n} steps (phase {self.machine.phase})")
+        st = self.machine.state
+        deltas = st.settled.deltas if st.settled is not None else (0, 0, 0, 0)
+        return HandResult(
+            machine=self.machine, wall=self.wall, deltas=tuple(deltas),
+            next_dealer=st.next_dealer if st.next_dealer is not None else st.dealer,
+            winners=tuple(w.seat for w in st.valid_wins()), exhaustive=st.exhaustive,
+            violations=tuple(v.code for v in st.violations),
+        )
+
+
+def play_hand(profile: Any, rng: random.Random, **kw: Any) -> HandResult:
+    """Play one hand with bots (see :class:`HandDriver` for the options)."""
+    return HandDriver(profile, rng, **kw).run()
+
+
+def random_hands(profile: Any, seed: int, n: int, **kw: Any) -> Iterator[HandResult]:
+    """``n`` independent hands from one seed (dealer rotating over the seats)."""
+    rng = random.Random(seed)
+    seats = profile.wall_spec(kw.get("n_players", 4)).seats
+    for i in range(n):
+        yield play_hand(profile, random.Random(rng.random()), dealer=seats[i % len(seats)], hand_id=f"h{i}", **kw)
+
+
+@dataclass
+class GameResult:
+    hands: list[HandResult] = field(default_factory=list)
+    totals: dict[int, int] = field(default_factory=dict)
+    standings: list[Standing] = field(default_factory=list)
+
+
+def play_game(profile: Any, seed: int, *, n_players: int = 4, max_hands: int | None = None, bot: str = "greedy",
+              error_rate: float = 0.0) -> GameResult:
+    """A game: hands until the profile's ``game_over`` (or ``max_hands``), dealer rotation by the profile,
+    totals and standings at the end."""
+    rng = random.Random(seed)
+    seats = profile.wall_spec(n_players).seats
+    totals = {s: profile.start_score for s in seats}
+    dealer = seats[0]
+    clock = SimClock()
+    res = GameResult()
+    changes = 0
+    winds = "1234"
+    while True:
+        i = len(res.hands)
+        r = play_hand(profile, random.Random(rng.random()), n_players=n_players, dealer=dealer, bot=bot,
+                      error_rate=error_rate, hand_id=f"g{seed}-h{i}", hand_number=i, clock=clock,
+                      round_wind=f"{winds[(changes // n_players) % 4]}z")
+        res.hands.append(r)
+        for s in seats:
+            totals[s] += r.deltas[s]
+        if r.next_dealer != dealer:
+            changes += 1
+        dealer = r.next_dealer
+        if profile.game_over(len(res.hands), changes, n_players) or (max_hands and len(res.hands) >= max_hands):
+            break
+    res.totals = totals
+    res.standings = profile.standings(totals)
+    return res

@@ -1,0 +1,73 @@
+"""Random whole hands and games with the bots (rules.simulate) under the Red profile, 2 to 4 players."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.profiles.red.table import next_dealer
+from rules.profiles.registry import get
+from rules.simulate import HandDriver, play_game
+from rules.wall import wall_spec
+from tests.conftest import scaled
+
+RED = get("red")
+
+
+def _tiles_on_table(st) -> int:
+    """Every tile accounted for: concealed, melds, flowers, discards and the wall; a claimed discard lies
+    in a meld as well as in its pond, so each claimed meld gives one back."""
+    n = st.wall.remaining
+    for ss in st.seat_state.values():
+        n += sum(ss.counts) + ss.unknown + sum(len(m.tiles) for m in ss.melds) + len(ss.flowers) + len(ss.pond)
+        n -= sum(1 for src in ss.meld_sources if src is not None)
+    return n
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_hands(players):
+    rng = random.Random(100 + players)
+    spec = wall_spec("red", players, "T148")
+    wins = bot_gaps = 0
+    n = scaled(12, 300)
+    for i in range(n):
+        dealer = spec.seats[i % players]
+        tiles = "T148" if i % 2 == 0 else "T144"  # with and without the four jokers
+        driver = HandDriver(RED, random.Random(rng.random()), n_players=players, dealer=dealer,
+                            options={"tiles": tiles}, error_rate=0.05 if i % 3 == 0 else 0.0)
+        try:
+            r = driver.run()
+        except ValueError:
+            # Known bot limitation (rules/bots.py, Foundation II, reported): GreedyBot.choose_discard finds no
+            # natural tile to discard when the concealed tiles are only jokers (4 melds + "jj"). Only that
+            # exact situation is tolerated here.
+            st = driver.machine.state
+            held = st.seat_state[st.current].tiles()
+            assert held and all(t.is_joker for t in held)
+            bot_gaps += 1
+            continue
+        st = r.machine.state
+        assert sum(r.deltas) == 0  # zero-sum settlement, penalties included
+        assert _tiles_on_table(st) == int(tiles[1:])  # tile conservation
+        assert st.settled is not None and st.next_dealer is not None
+        for p in st.settled.payments:
+            assert p["rule"].startswith("001 ") and p["reason"]
+        valid = st.valid_wins()
+        assert len(valid) <= 1  # head bump: one winner
+        assert r.next_dealer == next_dealer(dealer, players, valid[0].seat if valid else None)
+        for w in valid:
+            wins += 1
+            value = w.result.extra["value"]
+            mult = players - 1 if w.from_seat is None else 1
+            false_wins = [v for v in st.violations if v.code == "false_win"]
+            if not false_wins:
+                assert r.deltas[w.seat] == value * mult
+            assert not (w.tile.is_joker and w.from_seat is not None)  # a discarded joker is never won on
+    assert wins > 0 and bot_gaps <= n // 10
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_short_game_is_zero_sum(players):
+    g = play_game(RED, seed=players, n_players=players, max_hands=scaled(4, 40))
+    assert sum(g.totals.values()) == 0
+    assert len(g.standings) == players
