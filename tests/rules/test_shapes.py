@@ -132,3 +132,9 @@ def test_tenpai_iff_shanten_zero_when_no_fifth_tile(c):
     elif sh == 0:
         # tenpai in shape only on a kind the hand already holds four of (no tile left to win on)
         assert any(x == 4 for x in c)
+
+
+def test_honour_pairs_never_complete_a_set_only_group():
+    # regression: three honour pairs once counted as a complete pair-free group
+    assert W("789s99s122333z55z") == []
+    assert not is_win(C("789s99s1122333z55z"))
