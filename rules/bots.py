@@ -20,95 +20,29 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules.shapes import Shape, group_blocks, is_win, seven_pairs_shanten, waits
+from rules.shapes import (
+    SUMMARY_VALUES,
+    Shape,
+    combine_summaries,
+    group_removals,
+    group_summary,
+    is_win,
+    regular_shanten,
+    seven_pairs_shanten,
+    waits,
+)
 from rules.tiles import KINDS, N_KINDS, TERMINALS_AND_HONORS, TILES, Tile
 
 # ----------------------------------------------------------------------------------------------------------
 # Fast shanten
 
 
-# Summaries are interned as small ints: a summary id indexes _TRIPLES (its Pareto (sets, partial sets
-# capped at 4 − sets, head) triples) and _VALUES (its shanten for 0..4 declared melds); caches are keyed
-# by ints, which hash fast.
-_IDS: dict[tuple[tuple[int, int, int], ...], int] = {}
-_TRIPLES: list[tuple[tuple[int, int, int], ...]] = []
-_VALUES: list[tuple[int, ...]] = []
-_SUMMARY: dict[tuple[int, ...], int] = {}
-_COMBINED: dict[int, int] = {}
-_REMOVALS: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-
-def _pareto(items: set[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
-    return tuple(sorted(p for p in items if not any(
-        q != p and q[0] >= p[0] and q[1] >= p[1] and q[2] >= p[2] for q in items)))
-
-
-def _intern(triples: tuple[tuple[int, int, int], ...]) -> int:
-    i = _IDS.get(triples)
-    if i is None:
-        i = _IDS[triples] = len(_TRIPLES)
-        _TRIPLES.append(triples)
-        vals = []
-        for n_melds in range(5):
-            best = 8
-            for m, t, h in triples:
-                m += n_melds
-                best = min(best, 8 - 2 * m - min(t, max(0, 4 - m)) - h)
-            vals.append(best)
-        _VALUES.append(tuple(vals))
-    return i
-
-
-def _summary(key: tuple[int, ...]) -> int:
-    """The interned summary of one group's counts (from ``rules.shapes.group_blocks``)."""
-    s = _SUMMARY.get(key)
-    if s is None:
-        no_head, with_head = group_blocks(key)
-        items = {(m, min(t, max(0, 4 - m)), 0) for m, t in no_head} | {(m, min(t, max(0, 4 - m)), 1)
-                                                                       for m, t in with_head}
-        s = _SUMMARY[key] = _intern(_pareto(items))
-    return s
-
-
-def _removals(key: tuple[int, ...]) -> tuple[int, ...]:
-    """The group's summary after removing one tile at each position (-1 where there is none)."""
-    r = _REMOVALS.get(key)
-    if r is None:
-        subs = []
-        for i, n in enumerate(key):
-            if n:
-                k2 = list(key)
-                k2[i] -= 1
-                subs.append(_summary(tuple(k2)))
-            else:
-                subs.append(-1)
-        r = _REMOVALS[key] = tuple(subs)
-    return r
-
-
-def _combine(a: int, b: int) -> int:
-    k = a * 1_000_003 + b
-    r = _COMBINED.get(k)
-    if r is None:
-        items = set()
-        for m1, t1, h1 in _TRIPLES[a]:
-            for m2, t2, h2 in _TRIPLES[b]:
-                if h1 + h2 > 1:
-                    continue
-                m = m1 + m2
-                items.add((m, min(t1 + t2, max(0, 4 - m)), h1 + h2))
-        r = _COMBINED[k] = _intern(_pareto(items))
-    return r
-
-
-def _value(s: int, n_melds: int) -> int:
-    return _VALUES[s][n_melds] if n_melds <= 4 else 8
-
-
-def regular_shanten_fast(c: list[int], n_melds: int = 0) -> int:
-    a = _combine(_summary(tuple(c[0:9])), _summary(tuple(c[9:18])))
-    b = _combine(_summary(tuple(c[18:27])), _summary(tuple(c[27:34])))
-    return _VALUES[_combine(a, b)][n_melds]
+# The group summaries live in rules.shapes (the same tables its ``shanten`` uses).
+_summary = group_summary
+_combine = combine_summaries
+_removals = group_removals
+_VALUES = SUMMARY_VALUES
+regular_shanten_fast = regular_shanten
 
 
 def fast_shanten(c: list[int], n_melds: int = 0, shapes: frozenset = frozenset({Shape.REGULAR}),

@@ -469,30 +469,91 @@ def group_blocks(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], tup
     return pareto(found[0]), pareto(found[1])
 
 
+# Group summaries for shanten, interned as small ints: a summary id indexes _TRIPLES (its Pareto
+# (sets, partial sets capped at 4 - sets, head) triples) and SUMMARY_VALUES (its shanten for 0..4 declared
+# melds). A hand's regular shanten is then three cached combinations of its four groups' summaries.
+_IDS: dict[tuple[tuple[int, int, int], ...], int] = {}
+_TRIPLES: list[tuple[tuple[int, int, int], ...]] = []
+SUMMARY_VALUES: list[tuple[int, ...]] = []
+_SUMMARY: dict[tuple[int, ...], int] = {}
+_COMBINED: dict[int, int] = {}
+_REMOVALS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _pareto3(items: set[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    return tuple(sorted(p for p in items if not any(
+        q != p and q[0] >= p[0] and q[1] >= p[1] and q[2] >= p[2] for q in items)))
+
+
+def _intern(triples: tuple[tuple[int, int, int], ...]) -> int:
+    i = _IDS.get(triples)
+    if i is None:
+        i = _IDS[triples] = len(_TRIPLES)
+        _TRIPLES.append(triples)
+        vals = []
+        for n_melds in range(5):
+            best = 8
+            for m, t, h in triples:
+                m += n_melds
+                best = min(best, 8 - 2 * m - min(t, max(0, 4 - m)) - h)
+            vals.append(best)
+        SUMMARY_VALUES.append(tuple(vals))
+    return i
+
+
+def group_summary(key: tuple[int, ...]) -> int:
+    """The interned shanten summary of one group's counts (built from :func:`group_blocks`)."""
+    s = _SUMMARY.get(key)
+    if s is None:
+        no_head, with_head = group_blocks(key)
+        items = {(m, min(t, max(0, 4 - m)), 0) for m, t in no_head} | {
+            (m, min(t, max(0, 4 - m)), 1) for m, t in with_head
+        }
+        s = _SUMMARY[key] = _intern(_pareto3(items))
+    return s
+
+
+def group_removals(key: tuple[int, ...]) -> tuple[int, ...]:
+    """The group's summary after removing one tile at each position (-1 where there is none)."""
+    r = _REMOVALS.get(key)
+    if r is None:
+        subs = []
+        for i, n in enumerate(key):
+            if n:
+                k2 = list(key)
+                k2[i] -= 1
+                subs.append(group_summary(tuple(k2)))
+            else:
+                subs.append(-1)
+        r = _REMOVALS[key] = tuple(subs)
+    return r
+
+
+def combine_summaries(a: int, b: int) -> int:
+    """The summary of two groups together (cached)."""
+    k = a * 1_000_003 + b
+    r = _COMBINED.get(k)
+    if r is None:
+        items = set()
+        for m1, t1, h1 in _TRIPLES[a]:
+            for m2, t2, h2 in _TRIPLES[b]:
+                if h1 + h2 > 1:
+                    continue
+                m = m1 + m2
+                items.add((m, min(t1 + t2, max(0, 4 - m)), h1 + h2))
+        r = _COMBINED[k] = _intern(_pareto3(items))
+    return r
+
+
+def summary_shanten(summary: int, n_melds: int = 0) -> int:
+    return SUMMARY_VALUES[summary][n_melds] if n_melds <= 4 else 8
+
+
 def regular_shanten(c: Sequence[int], n_melds: int = 0) -> int:
     """Regular-shape shanten (-1 = complete) of concealed counts with ``n_melds`` declared sets."""
-    # combine groups: best (m, t) per head flag
-    combos: dict[int, set[tuple[int, int]]] = {0: {(0, 0)}, 1: set()}
-    for g in _groups(c):
-        if not any(g):
-            continue
-        no_head, with_head = group_blocks(g)
-        nxt: dict[int, set[tuple[int, int]]] = {0: set(), 1: set()}
-        for h, cur in combos.items():
-            for m, t in cur:
-                for m2, t2 in no_head:
-                    nxt[h].add((m + m2, t + t2))
-                if not h:
-                    for m2, t2 in with_head:
-                        nxt[1].add((m + m2, t + t2))
-        combos = nxt
-    best = 8
-    for h, cur in combos.items():
-        for m, t in cur:
-            m += n_melds
-            t = min(t, 4 - m) if m <= 4 else 0
-            best = min(best, 8 - 2 * m - t - h)
-    return best
+    a = combine_summaries(group_summary(tuple(c[0:9])), group_summary(tuple(c[9:18])))
+    b = combine_summaries(group_summary(tuple(c[18:27])), group_summary(tuple(c[27:34])))
+    return summary_shanten(combine_summaries(a, b), n_melds)
 
 
 def seven_pairs_shanten(c: Sequence[int], quads_as_two_pairs: bool = False) -> int:
