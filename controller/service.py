@@ -299,10 +299,11 @@ class TableService:
                 self.trigger("hand_over")
                 return
             elif st is S.SCORING:
-                result = {"hand_id": self.hand_id, "status": "played", "dice": [list(d) for d in self.dice],
-                          **(self.last_result or {})}
+                result = {"hand_id": self.hand_id, "status": "played", "dealer": self.dealer,
+                          "dice": [list(d) for d in self.dice], **(self.last_result or {})}
                 if self.store.finish_hand(self.hand_id, result, self.clock.wall()):
-                    self._say(f"hand {self.hand_id} recorded")
+                    self._say(f"hand {self.hand_id} recorded" + (f": {result['deltas']}" if "deltas" in result else ""))
+                self.dealer = result.get("next_dealer", self.dealer)
                 await self.wait_button("start")
                 await self.backend.lower_walls()
                 self.trigger("confirmed")
@@ -335,6 +336,9 @@ class TableService:
     # --- restart --------------------------------------------------------------------------------------------
     def _restore(self) -> None:
         """Resume the unfinished hand from the store: paused at the state it was in, dice kept."""
+        done = self.store.results()
+        if done:  # the deal passes as the last recorded hand said
+            self.dealer = done[-1][1].get("next_dealer", done[-1][1].get("dealer", 0))
         unfinished = self.store.unfinished_hands()
         if not unfinished:
             return

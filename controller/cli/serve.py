@@ -72,7 +72,12 @@ def run(args: argparse.Namespace) -> int:
         panel, backend, store, sim = build(cfg, demo=args.demo)
     except StoreError as exc:
         raise CliError(str(exc)) from None
-    svc = TableService(cfg, backend, store, panel=panel, auto=args.demo)
+    play = None
+    if args.demo:
+        from controller.play_sources import BotPlay
+
+        play = BotPlay()
+    svc = TableService(cfg, backend, store, panel=panel, auto=args.demo, play=play)
 
     async def main() -> None:
         stop = asyncio.Event()
