@@ -41,4 +41,40 @@ def run(quick: bool = False) -> list[Row]:
     for i in range(k):
         m.fire(CYCLE[i % len(CYCLE)])
     rows.append(Row("cycle-machine transitions", k / (time.perf_counter() - t0), "transitions/s"))
+    lat = sorted(x for x in estop_latency_ms(3 if quick else 7) if x == x)
+    if lat:
+        rows.append(Row("e-stop: call -> emulated motors stopped, median", lat[len(lat) // 2], "ms", 50.0,
+                        "required max"))
     return rows
+
+
+def estop_latency_ms(tries: int = 5) -> list[float]:
+    """Software e-stop through the controller's MCU back-end: call -> the emulated motors stopped."""
+    import asyncio
+
+    from controller.backends.mcu import McuBackend
+
+    async def go() -> list[float]:
+        be = McuBackend("emulator", time_scale=1.0)
+        await be.start()
+        out = []
+        try:
+            await be.configure(136, (17, 17, 17, 17))
+            for _ in range(tries):
+                task = asyncio.create_task(be.shuffle())
+                await asyncio.sleep(0.2)
+                t0 = time.monotonic()
+                await be.estop()
+                stops = be.emulator.estop_stops
+                out.append((stops[-1] - t0) * 1000.0 if stops and stops[-1] >= t0 else float("nan"))
+                try:
+                    await task
+                except Exception:
+                    pass
+                await be.bridge.reset()  # clear the e-stop latch for the next try
+                await asyncio.sleep(0.3)
+        finally:
+            await be.close()
+        return out
+
+    return asyncio.run(go())
