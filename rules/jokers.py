@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.shapes import CHOW, NOPAIR, PUNG, group_state
+from rules.shapes import CHOW, NOPAIR, PUNG, group_state, waits_by_trial
 from rules.shapes import is_regular_win as _natural_regular_win
 from rules.tiles import N_KINDS
 
@@ -246,16 +246,7 @@ def waits(
 
     A kind of which ``c`` already holds four naturals is not a wait (it cannot be drawn).
     """
-    out = []
-    lst = list(c)
-    for k in range(N_KINDS):
-        if lst[k] >= 4:
-            continue
-        lst[k] += 1
-        if is_regular_win(lst, jokers, n_melds, require_natural):
-            out.append(k)
-        lst[k] -= 1
-    return out
+    return waits_by_trial(c, lambda lst: is_regular_win(lst, jokers, n_melds, require_natural))
 
 
 def joker_completes(c: Sequence[int], jokers: int, n_melds: int = 0, require_natural: bool = True) -> bool:

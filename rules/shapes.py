@@ -18,7 +18,7 @@ shapes it allows and whether four identical tiles count as two pairs in seven pa
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -369,14 +369,24 @@ def waits(
             mask |= _thirteen_orphans_waits_mask(c)
     special = shapes & {Shape.KNITTED, Shape.HONORS_KNITTED}
     if special:
-        lst = list(c)
-        for k in range(N_KINDS):
-            if lst[k] < 4 and not mask >> k & 1:
-                lst[k] += 1
-                if is_win(lst, n_melds, special):
-                    mask |= 1 << k
-                lst[k] -= 1
+        for k in waits_by_trial(c, lambda lst: is_win(lst, n_melds, special)):
+            mask |= 1 << k
     return [k for k in range(N_KINDS) if mask >> k & 1]
+
+
+def waits_by_trial(c: Sequence[int], complete: Callable[[list[int]], bool]) -> list[int]:
+    """Kinds whose addition to ``c`` makes ``complete`` true, trying each kind once (a kind ``c`` holds
+    four of is skipped: no fifth copy can be drawn). For shapes without a table (jokers, special hands)."""
+    out = []
+    lst = list(c)
+    for k in range(N_KINDS):
+        if lst[k] >= 4:
+            continue
+        lst[k] += 1
+        if complete(lst):
+            out.append(k)
+        lst[k] -= 1
+    return out
 
 
 def _seven_pairs_waits_mask(c: Sequence[int], quads_as_two_pairs: bool) -> int:

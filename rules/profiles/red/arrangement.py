@@ -11,7 +11,8 @@ from itertools import combinations
 
 from rules import jokers as jk
 from rules.notation import Hand, MeldKind
-from rules.tiles import N_KINDS, counts34
+from rules.shapes import waits_by_trial
+from rules.tiles import counts34
 
 CHOW = "chow"
 PUNG = "pung"
@@ -135,13 +136,4 @@ def is_winning_shape(c: Sequence[int], jokers: int, n_melds: int) -> bool:
 
 def waits(c: Sequence[int], jokers: int, n_melds: int) -> list[int]:
     """Natural kinds completing a waiting hand (four held naturals of a kind make it no wait)."""
-    out = []
-    lst = list(c)
-    for k in range(N_KINDS):
-        if lst[k] >= 4:
-            continue
-        lst[k] += 1
-        if is_winning_shape(lst, jokers, n_melds):
-            out.append(k)
-        lst[k] -= 1
-    return out
+    return waits_by_trial(c, lambda lst: is_winning_shape(lst, jokers, n_melds))
