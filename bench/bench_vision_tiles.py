@@ -1,0 +1,54 @@
+"""Tile classifier: throughput (batch vs single crop), model load time, accuracy per trained style and on
+the held-out style after enrolling 1, 3 and 5 examples per face (vs the base model alone)."""
+from __future__ import annotations
+
+import time
+
+from bench.common import Row
+
+
+def run(quick: bool) -> list[Row]:
+    from vision.tile_classifier import MODEL_PATH, TileClassifier
+    from vision.tile_eval import enrollment_accuracy, render_set, score
+
+    rows: list[Row] = []
+    t0 = time.perf_counter()
+    clf = TileClassifier.load()
+    load_ms = (time.perf_counter() - t0) * 1000
+    rows.append(Row("model load", load_ms, "ms", note=f"{MODEL_PATH.stat().st_size / 1e6:.2f} MB onnx"))
+    rows.append(Row("model size", MODEL_PATH.stat().st_size / 1e6, "MB"))
+
+    crops = render_set("classic", 2, sizes=(48, 64)).crops[:64]
+    batch_rate = _rate(lambda: clf.classify(crops), len(crops), 1.0 if quick else 3.0)
+    single_rate = _rate(lambda: [clf.classify([c]) for c in crops[:16]], 16, 1.0 if quick else 3.0)
+    rows.append(Row("crops/s, batch of 64", batch_rate, "crops/s", single_rate, "one crop per call"))
+    prepared = clf.prepare(crops)
+    net_rate = _rate(lambda: clf.run_prepared(prepared), len(crops), 1.0 if quick else 3.0)
+    rows.append(Row("crops/s, batch of 64, network only", net_rate, "crops/s", batch_rate, "with preprocessing"))
+
+    per_label = 4 if quick else 15
+    for style in clf.meta["train_styles"]:
+        s = score(clf, render_set(style, per_label, with_none=0))
+        rows.append(Row(f"accuracy {style} (trained)", s.accuracy * 100, "%",
+                        note=f"n={s.n}, coverage {s.coverage:.3f}, orientation {s.orientation_accuracy:.3f}"))
+    s = score(clf, render_set("classic", 0, with_none=per_label * 20))
+    rows.append(Row("accuracy none crops", s.accuracy * 100, "%", note=f"n={s.n}"))
+
+    held = clf.meta["held_out_styles"][0]
+    test = render_set(held, per_label)
+    for shots in (1, 3, 5):
+        base, enrolled = enrollment_accuracy(clf, held, shots, per_label, test=test)
+        rows.append(Row(f"accuracy {held} (held out), {shots}-shot enrolled", enrolled.accuracy * 100, "%",
+                        base.accuracy * 100, "base model, no tile set",
+                        note=f"n={enrolled.n}, coverage {enrolled.coverage:.3f}, "
+                             f"accepted accuracy {enrolled.accepted_accuracy:.4f}"))
+    return rows
+
+
+def _rate(fn, n_per_call: int, seconds: float) -> float:
+    fn()
+    calls, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        fn()
+        calls += 1
+    return calls * n_per_call / (time.perf_counter() - t0)

@@ -1,0 +1,56 @@
+"""The tile renderer: styles, determinism, orientation, sizes."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.tile_labels import BACK, FACE_LABELS
+from vision.tile_render import available_styles, face_image, load_style, render_none, render_tile
+
+
+def test_at_least_three_styles_and_full_procedural_sets():
+    styles = available_styles()
+    assert {"fluffy", "classic", "kai"} <= set(styles)
+    for name in ("classic", "kai"):
+        assert set(load_style(name).labels) == set(FACE_LABELS) | {BACK}
+    fluffy = load_style("fluffy").labels
+    assert "1m" in fluffy and "0p" in fluffy and "7z" in fluffy and "1f" not in fluffy
+
+
+def test_same_seed_same_crop_other_seed_other_crop():
+    a = render_tile("classic", "3m", seed=11, size=56)
+    b = render_tile("classic", "3m", seed=11, size=56)
+    c = render_tile("classic", "3m", seed=12, size=56)
+    assert np.array_equal(a, b)
+    assert a.shape != c.shape or not np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_orientation_turns_the_clean_render(k):
+    up = render_tile("kai", "7z", orientation=0, size=64, seed=3, augment=False)
+    turned = render_tile("kai", "7z", orientation=k, size=64, seed=3, augment=False)
+    assert turned.shape[:2] == np.rot90(up, k).shape[:2]
+    diff = np.abs(turned.astype(int) - np.rot90(up, k).astype(int)).mean()
+    assert diff < 3.0
+    if k % 2:
+        assert turned.shape[1] > turned.shape[0]  # sideways tiles are landscape crops
+
+
+def test_long_side_is_the_requested_size():
+    for size in (32, 48, 96):
+        img = render_tile("fluffy", "5p", size=size, seed=size)
+        assert max(img.shape[:2]) == size and img.dtype == np.uint8 and img.shape[2] == 3
+        assert max(render_none(size=size, seed=size).shape[:2]) == size
+
+
+def test_face_image_is_bgra_with_rounded_corners():
+    img = face_image("classic", "5z", 120)
+    assert img.shape == (120, 90, 4)
+    assert img[0, 0, 3] < 50 and img[60, 45, 3] == 255
+
+
+def test_unknown_face_or_style_is_an_error():
+    with pytest.raises(ValueError):
+        render_tile("fluffy", "1f")
+    with pytest.raises(ValueError):
+        load_style("no-such-style")

@@ -1,0 +1,178 @@
+"""The ONNX tile classifier: batched inference, calibrated confidence, orientation, tile-set fusion.
+
+    clf = TileClassifier.load()                      # vision/models/tiles.onnx + tiles.json
+    results = clf.classify(crops)                    # list[Result], one per BGR crop, any size/aspect
+    results = clf.classify(crops, tileset=ts)        # combined with an enrolled tile set's prototypes
+
+A :class:`TileClassifier` holds no mutable state after loading; ``classify`` may be called from several
+threads at once (onnxruntime sessions are thread-safe).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import onnxruntime as ort
+
+from vision.tile_labels import BACK, CLASS_LABELS, NONE, ORIENTATIONS, UNKNOWN
+from vision.tile_preprocess import preprocess
+
+if TYPE_CHECKING:
+    from vision.tileset import TileSet
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "tiles.onnx"
+MAX_BATCH = 128
+
+
+@dataclass(frozen=True)
+class Result:
+    """One crop's reading.
+
+    ``label`` is a notation label, ``back``, ``none`` (not a tile) or ``unknown`` (confidence below the
+    threshold; ``best`` then holds the most likely class). ``orientation`` k means the tile is turned k
+    quarter turns counter-clockwise from upright (see :data:`vision.tile_labels.ORIENTATIONS`); for faces
+    that look the same upside-down only ``orientation % 2`` is meaningful.
+    """
+
+    label: str
+    confidence: float
+    orientation: int
+    best: str
+
+    @property
+    def orientation_name(self) -> str:
+        return ORIENTATIONS[self.orientation]
+
+    @property
+    def sideways(self) -> bool:
+        return self.orientation % 2 == 1
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """How a tile set's prototypes combine with the base model.
+
+    ``none`` (and ``back`` when the set did not enroll it) keep the base model's probability; the rest of
+    the probability mass goes to the set's enrolled classes by a softmax over
+    ``proto_scale * cosine + base_weight * log p_base``. Classes the set does not hold are ruled out.
+    """
+
+    base_weight: float = 0.1
+    proto_scale: float = 20.0
+    threshold: float = 0.5
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+class TileClassifier:
+    """A loaded tile model. Use :meth:`load`."""
+
+    def __init__(self, session: ort.InferenceSession, meta: dict) -> None:
+        self._session = session
+        self.meta = meta
+        self.classes: tuple[str, ...] = tuple(meta["classes"])
+        if self.classes != CLASS_LABELS:
+            raise ValueError("model classes do not match vision.tile_labels.CLASS_LABELS")
+        self.input_size = int(meta["input_size"])
+        self.temperature = float(meta["temperature"])
+        self.threshold = float(meta["threshold"])
+        self.fusion = Fusion(**meta.get("fusion", {}))
+        self.model_id = str(meta.get("model_id", ""))
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, threads: int | None = None) -> TileClassifier:
+        """Load the ONNX model and its JSON (same name, ``.json``); ``threads`` caps onnxruntime's threads."""
+        p = Path(path) if path else MODEL_PATH
+        if not p.is_file():
+            raise FileNotFoundError(f"tile model not found: {p}")
+        meta = json.loads(p.with_suffix(".json").read_text())
+        meta.setdefault("model_id", hashlib.sha256(p.read_bytes()).hexdigest()[:16])
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or 0
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        session = ort.InferenceSession(str(p), sess_options=opts, providers=["CPUExecutionProvider"])
+        return cls(session, meta)
+
+    def with_fusion(self, fusion: Fusion) -> TileClassifier:
+        """The same model with other tile-set fusion settings (shares the onnxruntime session)."""
+        from dataclasses import asdict
+
+        return TileClassifier(self._session, {**self.meta, "fusion": asdict(fusion)})
+
+    # ---- raw network outputs ----------------------------------------------------------------------------
+
+    def prepare(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """Preprocess BGR crops into the network's uint8 RGB input (N, S, S, 3)."""
+        out = np.empty((len(crops), self.input_size, self.input_size, 3), np.uint8)
+        for i, c in enumerate(crops):
+            out[i] = preprocess(c, self.input_size)
+        return out
+
+    def run_prepared(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Logits, orientation logits and embeddings for preprocessed uint8 input (N, S, S, 3)."""
+        logits, orient, emb = [], [], []
+        for i in range(0, len(batch), MAX_BATCH):
+            x = batch[i:i + MAX_BATCH].transpose(0, 3, 1, 2).astype(np.float32) * (1.0 / 255.0)
+            lg, o, e = self._session.run(None, {"input": np.ascontiguousarray(x)})
+            logits.append(lg)
+            orient.append(o)
+            emb.append(e)
+        if not logits:
+            n = len(self.classes)
+            return np.zeros((0, n), np.float32), np.zeros((0, 4), np.float32), np.zeros((0, 0), np.float32)
+        return np.concatenate(logits), np.concatenate(orient), np.concatenate(emb)
+
+    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """L2-normalised embeddings (N, D) of BGR crops."""
+        return self.run_prepared(self.prepare(crops))[2]
+
+    # ---- classification ---------------------------------------------------------------------------------
+
+    def probabilities(self, logits: np.ndarray, emb: np.ndarray, tileset: TileSet | None = None) -> np.ndarray:
+        """Calibrated class probabilities (N, classes), combined with ``tileset`` if given."""
+        p = _softmax(logits / self.temperature)
+        if tileset is None or not len(tileset.labels):
+            return p
+        if tileset.model_id and self.model_id and tileset.model_id != self.model_id:
+            raise ValueError(f"tile set {tileset.name!s} was enrolled with another model; enroll it again")
+        f = self.fusion
+        cos = tileset.similarities(emb)  # (N, classes), NaN where the set has no prototype
+        enrolled = ~np.isnan(cos[0]) if len(cos) else np.zeros(len(self.classes), bool)
+        kept = np.array([lab == NONE or (lab == BACK and not enrolled[i]) for i, lab in enumerate(self.classes)])
+        z = np.full_like(p, -np.inf)
+        z[:, enrolled] = f.proto_scale * cos[:, enrolled] + f.base_weight * np.log(p[:, enrolled] + 1e-9)
+        out = _softmax(z) * (1.0 - p[:, kept].sum(1, keepdims=True))
+        out[:, kept] = p[:, kept]
+        return out
+
+    def classify(self, crops: Sequence[np.ndarray], tileset: TileSet | None = None) -> list[Result]:
+        """Read a batch of BGR crops (any size and aspect, any of the four orientations)."""
+        logits, orient, emb = self.run_prepared(self.prepare(crops))
+        return self.results(logits, orient, emb, tileset)
+
+    def results(self, logits: np.ndarray, orient: np.ndarray, emb: np.ndarray,
+                tileset: TileSet | None = None) -> list[Result]:
+        p = self.probabilities(logits, emb, tileset)
+        thr = self.fusion.threshold if tileset is not None else self.threshold
+        best = p.argmax(1)
+        conf = p[np.arange(len(p)), best]
+        o = orient.argmax(1)
+        out = []
+        for b, c, k in zip(best, conf, o):
+            lab = self.classes[int(b)]
+            shown = lab if c >= thr else UNKNOWN
+            k = int(k) if lab != NONE else 0
+            if lab == BACK:
+                k %= 2
+            out.append(Result(shown, float(c), k, lab))
+        return out

@@ -1,0 +1,104 @@
+"""Render and cache the training/validation crops (``vision/train/cache/``, git-ignored).
+
+Every sample is a rendered crop passed through :func:`vision.tile_preprocess.preprocess`, stored as
+uint8 RGB with its class index, orientation, style and a flag for faces that look the same upside-down
+(their orientation is only known up to a half turn). Training samples are rendered upright and turned
+by random quarter turns at training time; validation samples are rendered in all four orientations.
+
+    python -m vision.train.dataset [--per-label 600] [--workers 2]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from vision.tile_labels import BACK, CLASS_LABELS, NONE
+from vision.tile_preprocess import INPUT_SIZE, preprocess
+from vision.tile_render import available_styles, load_style, render_none, render_tile
+
+CACHE = Path(__file__).resolve().parent / "cache"
+TRAIN_STYLES = ("fluffy", "fluffy_black", "classic")
+HELD_OUT_STYLES = ("kai",)
+STYLE_IDS = {name: i for i, name in enumerate(sorted(set(TRAIN_STYLES + HELD_OUT_STYLES)))}
+NONE_STYLE = -1
+
+
+def half_turn_symmetric(style: str, label: str) -> bool:
+    """True if the face looks (nearly) the same turned upside-down, so orientation is only known mod 2."""
+    if label == BACK:
+        return True
+    g = load_style(style).glyphs[label].astype(np.float32)
+    a = g[..., 3:4] / 255.0
+    img = g[..., :3] * a + 255.0 * (1 - a)
+    return float(np.abs(img - img[::-1, ::-1]).mean()) < 10.0
+
+
+def _render_job(job: tuple[str, str, int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
+    """Render ``count`` crops of one (style, label) starting at ``seed0``; returns images and orientations."""
+    style, label, seed0, count, rotate = job
+    imgs = np.empty((count, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
+    orients = np.zeros(count, np.int8)
+    for i in range(count):
+        seed = seed0 + i
+        rng = np.random.default_rng(seed + 7_777_777)
+        size = int(rng.integers(36, 80))
+        k = int(rng.integers(4)) if rotate else 0
+        if label == NONE:
+            crop = render_none(size=size, seed=seed)
+        else:
+            crop = render_tile(style, label, orientation=k, size=size, seed=seed)
+        imgs[i] = preprocess(crop)
+        orients[i] = k
+    return imgs, orients
+
+
+def build(styles: tuple[str, ...], per_label: int, n_none: int, seed_base: int, rotate: bool,
+          workers: int) -> dict[str, np.ndarray]:
+    jobs, meta = [], []
+    for style in styles:
+        for label in load_style(style).labels:
+            sid = STYLE_IDS[style]
+            seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
+            jobs.append((style, label, seed0, per_label, rotate))
+            meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
+    if n_none:
+        jobs.append(("", NONE, seed_base + 99_000_000, n_none, rotate))
+        meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
+    with ProcessPoolExecutor(workers) as ex:
+        results = list(ex.map(_render_job, jobs, chunksize=1))
+    x = np.concatenate([r[0] for r in results])
+    o = np.concatenate([r[1] for r in results])
+    n = [len(r[0]) for r in results]
+    y = np.concatenate([np.full(k, m[0], np.int16) for k, m in zip(n, meta)])
+    s = np.concatenate([np.full(k, m[1], np.int8) for k, m in zip(n, meta)])
+    sym = np.concatenate([np.full(k, m[2], bool) for k, m in zip(n, meta)])
+    return {"x": x, "y": y, "orient": o, "style": s, "sym": sym}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--per-label", type=int, default=600, help="training crops per (style, label)")
+    ap.add_argument("--val-per-label", type=int, default=60)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args(argv)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    assert set(TRAIN_STYLES + HELD_OUT_STYLES) <= set(available_styles())
+    t0 = time.time()
+    sets = {
+        "train": (TRAIN_STYLES, args.per_label, args.per_label * 8, 1_000_000_000, False),
+        "val": (TRAIN_STYLES, args.val_per_label, args.val_per_label * 8, 2_000_000_000, True),
+        "heldout": (HELD_OUT_STYLES, args.val_per_label, 0, 3_000_000_000, True),
+    }
+    for name, (styles, per, n_none, seed_base, rotate) in sets.items():
+        data = build(styles, per, n_none, seed_base, rotate, args.workers)
+        np.savez(CACHE / f"{name}.npz", **data)
+        print(f"{name}: {len(data['y'])} crops, {time.time() - t0:.0f}s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,364 @@
+"""Build the tile-face assets in ``vision/assets/tiles/`` (run once; needs fonts, the runtime does not).
+
+Styles:
+
+``fluffy``        the CC0 *fluffystuff* artwork (Regular), vendored from ``shared/tiles/fluffystuff``.
+``fluffy_black``  the same artwork's *Black* colourway (dark faces, other glyph colours).
+``classic``       drawn here: Chinese set with Noto Serif CJK numerals and 萬, ringed dots, segmented
+                  bamboo, a bird 1s, a framed white dragon, flowers/seasons with numbers, a 百搭 joker.
+``kai``           drawn here, *held out of training*: brush (AR PL UKai) characters, solid discs, thin
+                  blue bamboo, western corner indices, a blank white dragon, a star joker.
+
+Each style folder holds ``style.json`` (face/back/side colours) and one RGBA ``<label>.png`` per face:
+the glyph layer of the tile's top face (transparent where the face colour shows), 96x128 pixels.
+
+    python -m vision.train.make_assets [--fluffy ../shared/tiles/fluffystuff/Export]
+
+Fonts: ``apt-get install fonts-noto-cjk fonts-arphic-ukai`` (plus DejaVu, installed by default).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+ASSETS = Path(__file__).resolve().parents[1] / "assets" / "tiles"
+W, H = 96, 128  # asset size (portrait 3:4)
+S = 4  # supersampling factor for drawing
+CW, CH = W * S, H * S
+
+NOTO_SERIF = "/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc"
+UKAI = "/usr/share/fonts/truetype/arphic/ukai.ttc"
+DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+DEJAVU_SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf"
+
+FLUFFY_NAMES = {
+    **{f"{n}m": f"Man{n}" for n in range(1, 10)},
+    **{f"{n}p": f"Pin{n}" for n in range(1, 10)},
+    **{f"{n}s": f"Sou{n}" for n in range(1, 10)},
+    "0m": "Man5-Dora", "0p": "Pin5-Dora", "0s": "Sou5-Dora",
+    "1z": "Ton", "2z": "Nan", "3z": "Shaa", "4z": "Pei", "5z": "Haku", "6z": "Hatsu", "7z": "Chun",
+}
+CJK_NUM = "一二三四五六七八九"
+WINDS = "東南西北"
+FLOWER_NAMES = "梅蘭菊竹"
+SEASON_NAMES = "春夏秋冬"
+
+Color = tuple[int, int, int]
+
+
+def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    im = Image.new("RGBA", (CW, CH), (0, 0, 0, 0))
+    return im, ImageDraw.Draw(im)
+
+
+def _finish(im: Image.Image) -> Image.Image:
+    return im.convert("RGBa").resize((W, H), Image.LANCZOS).convert("RGBA")
+
+
+def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], txt: str, font: str, size: float, fill: Color,
+          index: int = 0, stroke: int = 0) -> None:
+    """Draw ``txt`` centred on ``xy`` (fractions of the canvas)."""
+    f = ImageFont.truetype(font, int(size * CH), index=index)
+    d.text((xy[0] * CW, xy[1] * CH), txt, font=f, fill=fill + (255,), anchor="mm", stroke_width=stroke,
+           stroke_fill=fill + (255,))
+
+
+# ---- dots ------------------------------------------------------------------------------------------------
+
+PIN_LAYOUT: dict[int, list[tuple[float, float]]] = {
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.3), (0.5, 0.7)],
+    3: [(0.28, 0.24), (0.5, 0.5), (0.72, 0.76)],
+    4: [(0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7)],
+    5: [(0.28, 0.25), (0.72, 0.25), (0.5, 0.5), (0.28, 0.75), (0.72, 0.75)],
+    6: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.55), (0.7, 0.55), (0.3, 0.82), (0.7, 0.82)],
+    7: [(0.25, 0.15), (0.5, 0.26), (0.75, 0.37), (0.3, 0.6), (0.7, 0.6), (0.3, 0.84), (0.7, 0.84)],
+    8: [(0.3, y) for y in (0.16, 0.39, 0.61, 0.84)] + [(0.7, y) for y in (0.16, 0.39, 0.61, 0.84)],
+    9: [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.24, 0.5, 0.76)],
+}
+PIN_R = {1: 0.3, 2: 0.17, 3: 0.14, 4: 0.15, 5: 0.13, 6: 0.12, 7: 0.105, 8: 0.1, 9: 0.105}
+
+
+def _pins(n: int, colors: list[Color], ringed: bool, margin: float = 0.1) -> Image.Image:
+    im, d = _canvas()
+    r = PIN_R[n] * CW * (1 - margin)
+    for i, (x, y) in enumerate(PIN_LAYOUT[n]):
+        cx = (margin + x * (1 - 2 * margin)) * CW
+        cy = (margin * 0.75 + y * (1 - 1.5 * margin)) * CH
+        c = colors[i % len(colors)]
+        if ringed:  # concentric rings with a flower centre (the classic Chinese dot)
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=c + (255,), width=max(2, int(r * 0.16)))
+            r2 = r * 0.62
+            d.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), fill=c + (255,))
+            r3 = r * 0.28
+            d.ellipse((cx - r3, cy - r3, cx + r3, cy + r3), fill=(255, 255, 255, 0))
+            for k in range(8):
+                a = k * math.pi / 4
+                px, py = cx + math.cos(a) * r * 0.8, cy + math.sin(a) * r * 0.8
+                d.ellipse((px - r * 0.07, py - r * 0.07, px + r * 0.07, py + r * 0.07), fill=c + (255,))
+        else:  # solid disc with a white ring
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c + (255,))
+            r2 = r * 0.55
+            d.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), outline=(255, 255, 255, 255), width=max(2, int(r * 0.1)))
+    return im
+
+
+# ---- bamboo ----------------------------------------------------------------------------------------------
+
+SOU_LAYOUT: dict[int, list[tuple[float, float]]] = {
+    2: [(0.5, 0.27), (0.5, 0.73)],
+    3: [(0.5, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    4: [(0.3, 0.27), (0.7, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    5: [(0.25, 0.27), (0.75, 0.27), (0.5, 0.5), (0.25, 0.73), (0.75, 0.73)],
+    6: [(x, y) for y in (0.27, 0.73) for x in (0.22, 0.5, 0.78)],
+    7: [(0.5, 0.17)] + [(x, y) for y in (0.5, 0.83) for x in (0.22, 0.5, 0.78)],
+    8: [(x, y) for y in (0.27, 0.73) for x in (0.16, 0.39, 0.61, 0.84)],
+    9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.22, 0.5, 0.78)],
+}
+
+
+def _stick(d: ImageDraw.ImageDraw, cx: float, cy: float, h: float, w: float, c: Color, segmented: bool) -> None:
+    if segmented:
+        d.rounded_rectangle((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), radius=w / 2, fill=c + (255,))
+        for t in (-0.5, 0.0, 0.5):
+            y = cy + t * h * 0.8
+            d.rectangle((cx - w * 0.75, y - w * 0.12, cx + w * 0.75, y + w * 0.12), fill=c + (255,))
+            d.line((cx - w * 0.3, y - w * 0.45, cx + w * 0.3, y - w * 0.45), fill=(255, 255, 255, 0), width=2)
+    else:
+        d.line((cx, cy - h / 2, cx, cy + h / 2), fill=c + (255,), width=max(3, int(w * 0.45)))
+        for t in (-0.5, -0.17, 0.17, 0.5):
+            y = cy + t * h * 0.9
+            d.ellipse((cx - w * 0.4, y - w * 0.2, cx + w * 0.4, y + w * 0.2), fill=c + (255,))
+
+
+def _sous(n: int, main: Color, accent: Color, segmented: bool, margin: float = 0.1) -> Image.Image:
+    im, d = _canvas()
+    pts = SOU_LAYOUT[n]
+    rows = len({y for _, y in pts})
+    h = (0.36 if rows == 2 else 0.25) * CH * (1 - margin)
+    w = 0.11 * CW if n < 8 else 0.09 * CW
+    for i, (x, y) in enumerate(pts):
+        cx = (margin + x * (1 - 2 * margin)) * CW
+        cy = (margin * 0.75 + y * (1 - 1.5 * margin)) * CH
+        red = (n in (5, 9) and i == len(pts) // 2) or (n == 7 and i == 0)
+        _stick(d, cx, cy, h, w, accent if red else main, segmented)
+    return im
+
+
+def _bird(main: Color, accent: Color) -> Image.Image:
+    im, d = _canvas()
+    cx, cy = CW * 0.5, CH * 0.52
+    for k in range(7):  # fan tail
+        a = math.radians(200 + k * 20)
+        d.line((cx, cy, cx + math.cos(a) * CW * 0.38, cy + math.sin(a) * CH * 0.3), fill=main + (255,), width=S * 3)
+        d.ellipse((cx + math.cos(a) * CW * 0.38 - 10, cy + math.sin(a) * CH * 0.3 - 10,
+                   cx + math.cos(a) * CW * 0.38 + 10, cy + math.sin(a) * CH * 0.3 + 10), fill=accent + (255,))
+    d.ellipse((cx - CW * 0.2, cy - CH * 0.05, cx + CW * 0.2, cy + CH * 0.22), fill=main + (255,))
+    d.ellipse((cx + CW * 0.08, cy - CH * 0.16, cx + CW * 0.3, cy + CH * 0.0), fill=accent + (255,))
+    d.polygon([(cx + CW * 0.29, cy - CH * 0.1), (cx + CW * 0.42, cy - CH * 0.06), (cx + CW * 0.29, cy - CH * 0.03)],
+              fill=(200, 150, 0, 255))
+    d.line((cx - CW * 0.05, cy + CH * 0.22, cx - CW * 0.1, cy + CH * 0.36), fill=accent + (255,), width=S * 3)
+    d.line((cx + CW * 0.05, cy + CH * 0.22, cx + CW * 0.1, cy + CH * 0.36), fill=accent + (255,), width=S * 3)
+    return im
+
+
+def _big_stalk(main: Color, accent: Color) -> Image.Image:
+    im, d = _canvas()
+    cx = CW * 0.5
+    d.line((cx, CH * 0.1, cx, CH * 0.9), fill=main + (255,), width=S * 7)
+    for y in (0.3, 0.5, 0.7):
+        d.ellipse((cx - S * 9, CH * y - S * 4, cx + S * 9, CH * y + S * 4), fill=main + (255,))
+    for sgn, y in ((-1, 0.28), (1, 0.45), (-1, 0.62)):
+        d.polygon([(cx, CH * y), (cx + sgn * CW * 0.34, CH * (y - 0.08)), (cx + sgn * CW * 0.3, CH * (y + 0.0))],
+                  fill=accent + (255,))
+    return im
+
+
+# ---- flowers, seasons, joker -----------------------------------------------------------------------------
+
+
+def _flower_drawing(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, petals: int, c: Color,
+                    centre: Color) -> None:
+    for k in range(petals):
+        a = 2 * math.pi * k / petals
+        px, py = cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6
+        d.ellipse((px - r * 0.42, py - r * 0.42, px + r * 0.42, py + r * 0.42), fill=c + (255,))
+    d.ellipse((cx - r * 0.3, cy - r * 0.3, cx + r * 0.3, cy + r * 0.3), fill=centre + (255,))
+
+
+def _sun_drawing(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, c: Color, rays: int) -> None:
+    for k in range(rays):
+        a = 2 * math.pi * k / rays
+        d.line((cx, cy, cx + math.cos(a) * r, cy + math.sin(a) * r), fill=c + (255,), width=S * 2)
+    d.ellipse((cx - r * 0.5, cy - r * 0.5, cx + r * 0.5, cy + r * 0.5), fill=c + (255,))
+
+
+# ---- styles ----------------------------------------------------------------------------------------------
+
+
+def classic_faces() -> dict[str, Image.Image]:
+    """The procedural Chinese set (trained)."""
+    ink, red, green, blue = (25, 40, 110), (200, 25, 25), (0, 120, 60), (20, 70, 170)
+    faces: dict[str, Image.Image] = {}
+    for n in range(1, 10):
+        im, d = _canvas()
+        _text(d, (0.5, 0.3), CJK_NUM[n - 1], NOTO_SERIF, 0.36, ink)
+        _text(d, (0.5, 0.7), "萬", NOTO_SERIF, 0.4, red)
+        faces[f"{n}m"] = im
+    im, d = _canvas()
+    _text(d, (0.5, 0.3), "五", NOTO_SERIF, 0.36, red)
+    _text(d, (0.5, 0.7), "萬", NOTO_SERIF, 0.4, red)
+    faces["0m"] = im
+    for n in range(1, 10):
+        faces[f"{n}p"] = _pins(n, [blue, green, red] if n != 1 else [green], ringed=True)
+    faces["0p"] = _pins(5, [red], ringed=True)
+    faces["1s"] = _bird(green, red)
+    for n in range(2, 10):
+        faces[f"{n}s"] = _sous(n, green, red, segmented=True)
+    faces["0s"] = _sous(5, red, red, segmented=True)
+    for i, ch in enumerate(WINDS):
+        im, d = _canvas()
+        _text(d, (0.5, 0.5), ch, NOTO_SERIF, 0.55, ink)
+        faces[f"{i + 1}z"] = im
+    im, d = _canvas()  # framed white dragon
+    d.rectangle((CW * 0.14, CH * 0.12, CW * 0.86, CH * 0.88), outline=blue + (255,), width=S * 5)
+    d.rectangle((CW * 0.24, CH * 0.2, CW * 0.76, CH * 0.8), outline=blue + (255,), width=S * 2)
+    faces["5z"] = im
+    for lab, ch, c in (("6z", "發", green), ("7z", "中", red)):
+        im, d = _canvas()
+        _text(d, (0.5, 0.5), ch, NOTO_SERIF, 0.58, c)
+        faces[lab] = im
+    for i in range(4):
+        im, d = _canvas()
+        _flower_drawing(d, CW * 0.5, CH * 0.33, CW * 0.26, 5 + i, [(220, 60, 120), (150, 60, 200), (230, 160, 0),
+                                                                  green][i], (240, 200, 0))
+        _text(d, (0.5, 0.75), FLOWER_NAMES[i], NOTO_SERIF, 0.3, green)
+        _text(d, (0.16, 0.1), str(i + 1), DEJAVU_BOLD, 0.14, red)
+        faces[f"{i + 1}f"] = im
+        im, d = _canvas()
+        _sun_drawing(d, CW * 0.5, CH * 0.3, CW * 0.28, (230, 120, 0), 6 + 2 * i)
+        _text(d, (0.5, 0.73), SEASON_NAMES[i], NOTO_SERIF, 0.32, blue)
+        _text(d, (0.16, 0.1), str(i + 1), DEJAVU_BOLD, 0.14, blue)
+        faces[f"{i + 5}f"] = im
+    im, d = _canvas()
+    _text(d, (0.5, 0.3), "百", NOTO_SERIF, 0.34, red)
+    _text(d, (0.5, 0.7), "搭", NOTO_SERIF, 0.34, (200, 140, 0))
+    faces["j"] = im
+    return {k: _finish(v) for k, v in faces.items()}
+
+
+def kai_faces() -> dict[str, Image.Image]:
+    """The procedural brush-script set with western indices (held out of training)."""
+    ink, red, teal, orange, navy = (10, 10, 10), (150, 0, 40), (0, 110, 130), (225, 95, 0), (30, 50, 150)
+    faces: dict[str, Image.Image] = {}
+
+    def index(d: ImageDraw.ImageDraw, txt: str, c: Color) -> None:
+        _text(d, (0.15, 0.1), txt, DEJAVU_SERIF, 0.13, c)
+
+    for n in range(1, 10):
+        im, d = _canvas()
+        _text(d, (0.55, 0.32), CJK_NUM[n - 1], UKAI, 0.4, ink)
+        _text(d, (0.52, 0.72), "萬", UKAI, 0.42, red)
+        index(d, str(n), red)
+        faces[f"{n}m"] = im
+    im, d = _canvas()
+    _text(d, (0.55, 0.32), "五", UKAI, 0.4, orange)
+    _text(d, (0.52, 0.72), "萬", UKAI, 0.42, orange)
+    index(d, "5", orange)
+    faces["0m"] = im
+    for n in range(1, 10):
+        im = _pins(n, [teal, orange] if n > 1 else [orange], ringed=False, margin=0.16)
+        index(ImageDraw.Draw(im), str(n), navy)
+        faces[f"{n}p"] = im
+    im = _pins(5, [red], ringed=False, margin=0.16)
+    index(ImageDraw.Draw(im), "5", red)
+    faces["0p"] = im
+    faces["1s"] = _big_stalk(navy, teal)
+    index(ImageDraw.Draw(faces["1s"]), "1", navy)
+    for n in range(2, 10):
+        im = _sous(n, navy, orange, segmented=False, margin=0.16)
+        index(ImageDraw.Draw(im), str(n), navy)
+        faces[f"{n}s"] = im
+    im = _sous(5, red, red, segmented=False, margin=0.16)
+    index(ImageDraw.Draw(im), "5", red)
+    faces["0s"] = im
+    for i, (ch, letter) in enumerate(zip(WINDS, "ESWN")):
+        im, d = _canvas()
+        _text(d, (0.52, 0.55), ch, UKAI, 0.6, navy)
+        index(d, letter, red)
+        faces[f"{i + 1}z"] = im
+    faces["5z"] = _canvas()[0]  # blank white dragon
+    for lab, ch, c in (("6z", "發", (0, 130, 40)), ("7z", "中", red)):
+        im, d = _canvas()
+        _text(d, (0.5, 0.52), ch, UKAI, 0.66, c)
+        faces[lab] = im
+    for i in range(4):
+        im, d = _canvas()
+        _flower_drawing(d, CW * 0.5, CH * 0.6, CW * 0.32, 4 + 2 * i, [(200, 40, 60), (120, 40, 160), (240, 180, 0),
+                                                                      (0, 140, 80)][i], navy)
+        _text(d, (0.5, 0.2), FLOWER_NAMES[i], UKAI, 0.2, navy)
+        index(d, str(i + 1), red)
+        faces[f"{i + 1}f"] = im
+        im, d = _canvas()
+        _text(d, (0.5, 0.6), SEASON_NAMES[i], UKAI, 0.42, teal)
+        _text(d, (0.5, 0.22), "SPRING SUMMER AUTUMN WINTER".split()[i], DEJAVU_SERIF, 0.07, orange)
+        index(d, str(i + 1), teal)
+        faces[f"{i + 5}f"] = im
+    im, d = _canvas()
+    star = [(CW * 0.5 + math.cos(math.radians(-90 + 36 * k)) * CW * (0.36 if k % 2 == 0 else 0.15),
+             CH * 0.45 + math.sin(math.radians(-90 + 36 * k)) * CW * (0.36 if k % 2 == 0 else 0.15)) for k in range(10)]
+    d.polygon(star, fill=orange + (255,))
+    _text(d, (0.5, 0.85), "JOKER", DEJAVU_SERIF, 0.1, red)
+    faces["j"] = im
+    return {k: _finish(v) for k, v in faces.items()}
+
+
+def fluffy_faces(export_dir: Path, colourway: str) -> dict[str, Image.Image]:
+    out = {}
+    for lab, name in FLUFFY_NAMES.items():
+        im = Image.open(export_dir / colourway / f"{name}.png").convert("RGBA")
+        out[lab] = im.convert("RGBa").resize((W, H), Image.LANCZOS).convert("RGBA")
+    return out
+
+
+STYLES: dict[str, dict] = {
+    "fluffy": {"face": [243, 238, 232], "back": [230, 50, 50], "side": [235, 225, 210], "radius": 0.12,
+               "source": "fluffystuff Regular (CC0)"},
+    "fluffy_black": {"face": [32, 32, 32], "back": [40, 40, 40], "side": [200, 200, 200], "radius": 0.12,
+                     "source": "fluffystuff Black (CC0)"},
+    "classic": {"face": [238, 236, 222], "back": [20, 120, 70], "side": [20, 120, 70], "radius": 0.1,
+                "source": "procedural, Noto Serif CJK (OFL) glyphs"},
+    "kai": {"face": [250, 246, 232], "back": [30, 80, 160], "side": [245, 200, 60], "radius": 0.07,
+            "source": "procedural, AR PL UKai (Arphic Public License) glyphs"},
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--fluffy", type=Path,
+                    default=Path(__file__).resolve().parents[3] / "shared" / "tiles" / "fluffystuff" / "Export")
+    args = ap.parse_args(argv)
+    makers = {
+        "fluffy": lambda: fluffy_faces(args.fluffy, "Regular"),
+        "fluffy_black": lambda: fluffy_faces(args.fluffy, "Black"),
+        "classic": classic_faces,
+        "kai": kai_faces,
+    }
+    for name, make in makers.items():
+        out = ASSETS / name
+        out.mkdir(parents=True, exist_ok=True)
+        faces = make()
+        for lab, im in faces.items():
+            im.save(out / f"{lab}.png", optimize=True)
+        meta = dict(STYLES[name], labels=sorted(faces))
+        (out / "style.json").write_text(json.dumps(meta, indent=1) + "\n")
+        print(f"{name}: {len(faces)} faces")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
