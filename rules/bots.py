@@ -147,6 +147,7 @@ class Decision:
     tile: Tile | None = None
     claim: str | None = None  # for "claim": hu / kong / pung / chow
     tiles: tuple[Tile, ...] = ()  # for a meld claim: the tiles shown from the hand
+    riichi: bool = False  # for "discard": a riichi declaration (the sideways discard)
 
 
 def _connectivity(c: list[int], k: int) -> int:
@@ -168,6 +169,14 @@ _NEAR = tuple(
     tuple(j for j in range(k - 2, k + 3) if j != k and k - k % 9 <= j < k - k % 9 + 9) if k < 27 else ()
     for k in range(N_KINDS)
 )
+def _isolated(c: list[int], k: int) -> bool:
+    """No tile within two of ``k`` in its suit (always true for an honour)."""
+    for j in _NEAR[k]:
+        if c[j]:
+            return False
+    return True
+
+
 _MIDDLE = tuple(0 if k >= 27 else 1 + min(k % 9, 8 - k % 9) for k in range(N_KINDS))
 
 
@@ -183,6 +192,7 @@ class GreedyBot:
         self.error_rate = error_rate
         self.shapes = frozenset(profile.shapes)
         self.q2 = bool(profile.quads_as_two_pairs)
+        self._memo: dict[tuple[bytes, int], int] = {}
 
     # --- helpers --------------------------------------------------------------------------------------
     _key: tuple | None = None
@@ -202,7 +212,16 @@ class GreedyBot:
         return state.seat_state[self.seat].counts34()
 
     def _shanten(self, c: list[int], n_melds: int) -> int:
-        return fast_shanten(c, n_melds, self.shapes, self.q2)
+        """fast_shanten, remembered for the bot's recent hands (a turn asks for the same hand again: the
+        13-tile hand a discard leaves is the next claim window's waiting hand)."""
+        key = (bytes(c), n_melds)
+        memo = self._memo
+        v = memo.get(key)
+        if v is None:
+            if len(memo) > 512:
+                memo.clear()
+            v = memo[key] = fast_shanten(c, n_melds, self.shapes, self.q2)
+        return v
 
     def _legal_win(self, state: Any, hand_tiles_win: Tile, from_seat: int | None, **flags: Any) -> bool:
         from rules.game.state import WinRecord
@@ -236,6 +255,8 @@ class GreedyBot:
                 return Decision("win", win_tile)
         elif self.error_rate and not ss.dead and self.rng.random() < self.error_rate and self._shanten(c, n_melds) == 0:
             return Decision("win", drawn if drawn is not None else self._any_tile(ss))  # a false win
+        if ss.riichi and drawn is not None:  # the hand is locked after riichi (004 Rules 3.3.14)
+            return Decision("discard", drawn)
         if spec.kongs and not state.turn_by_claim and state.wall_remaining > 0:
             for k in range(N_KINDS):
                 if c[k] == 4 and not self._missing(state, k):
@@ -252,7 +273,19 @@ class GreedyBot:
                     if self._shanten(c2, n_melds) <= sh:
                         tile = next(t for t in ss.tiles() if t.kind == m.base)
                         return Decision("kong_added", tile)
-        return Decision("discard", self.choose_discard(state))
+        tile = self.choose_discard(state)
+        if self.profile.has_riichi and self._riichi_ready(state, ss, c, tile):
+            return Decision("discard", tile, riichi=True)
+        return Decision("discard", tile)
+
+    def _riichi_ready(self, state: Any, ss: Any, c: list[int], tile: Tile) -> bool:
+        """Declare riichi whenever the profile allows it: a closed hand left ready by the discard."""
+        if ss.riichi or any(src is not None for src in ss.meld_sources) or state.wall_remaining < 4:
+            return False
+        c[tile.kind] -= 1
+        ready = self._shanten(c, len(ss.melds)) == 0
+        c[tile.kind] += 1
+        return ready and self.profile.check_riichi(state, self.seat, tile) is None
 
     def _any_tile(self, ss: Any) -> Tile:
         return ss.tiles()[-1]
@@ -282,18 +315,23 @@ class GreedyBot:
         rnd = self.rng.random
         banned = self.profile.forbidden_discards(state, self.seat)
         held = [k for k in range(N_KINDS) if c[k] and k not in banned] or [k for k in range(N_KINDS) if c[k]]
+        if not held:  # only jokers (or flowers) left, e.g. Red's four melds + "jj": discard one of them
+            return _spare_tile(ss, self.profile)
         # isolated singles first (honours, then terminals, then the rest): usually one of them will do
-        iso = sorted((_MIDDLE[k], rnd(), k) for k in held if c[k] == 1 and not any(c[j] for j in _NEAR[k]))
+        # (one shanten per candidate: cheaper than discard_shanten's removal tables, which touch more
+        # group keys and miss rules.shapes' summary cache more often)
+        shanten = self._shanten
+        iso = sorted((_MIDDLE[k], rnd(), k) for k in held if c[k] == 1 and _isolated(c, k))
         for _, _, k in iso:
             c[k] -= 1
-            v = self._shanten(c, n_melds)
+            v = shanten(c, n_melds)
             c[k] += 1
             if v <= target:
                 return _take(ss, k, 1)[0]
         order = sorted((_connectivity(c, k), rnd(), k) for k in held)
         for _, _, k in order:
             c[k] -= 1
-            v = self._shanten(c, n_melds)
+            v = shanten(c, n_melds)
             c[k] += 1
             if v <= target:
                 return _take(ss, k, 1)[0]
@@ -312,7 +350,7 @@ class GreedyBot:
             state, tile, from_seat, robbing_kong=robbing, last_tile=state.discard_on_empty_wall
         ):
             return Decision("claim", tile, "hu")
-        if robbing or len(options) <= 1:
+        if robbing or len(options) <= 1 or ss.riichi:
             return Decision("pass")
         c = ss.counts34()
         best: tuple[int, Decision] | None = None
@@ -324,6 +362,10 @@ class GreedyBot:
             c2 = list(c)
             for t in shown:
                 c2[t.kind] -= 1
+            if kind != "kong":  # a call that leaves only tiles it forbids to discard is not made (kuikae)
+                banned = self.profile.call_forbids(kind, tile, shown)
+                if banned and all(k in banned for k in range(N_KINDS) if c2[k]):
+                    continue
             if kind == "kong":
                 after = self._shanten(c2, n_melds + 1)
                 if after <= sh and (best is None or after < best[0]):
@@ -370,6 +412,15 @@ class RandomBot(GreedyBot):
 
 
 BOTS = {"greedy": GreedyBot, "random": RandomBot}
+
+
+def _spare_tile(ss: Any, profile: Any) -> Tile:
+    """A discard for a hand without natural tiles (the 34 kinds): a joker, else a discardable flower."""
+    tiles = ss.tiles()
+    for t in tiles:
+        if t.is_joker:
+            return t
+    return next(t for t in tiles if not t.is_flower or profile.flower_discard)
 
 
 def _take(ss: Any, kind: int, n: int) -> tuple[Tile, ...]:

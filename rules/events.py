@@ -250,6 +250,18 @@ class ExhaustiveDraw(GameEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class HandDead(GameEvent):
+    """A seat's hand is declared dead for the rest of the hand (a judge's decision, or the referee's own
+    finding such as a wrong tile count): it draws and discards, claims nothing, cannot win
+    (Sichuan 000 §2.8.3, Red 001 §Перебор и недобор костей)."""
+
+    TYPE: ClassVar[str] = "hand_dead"
+    seat: int
+    reason: str = ""  # a violation code, e.g. "tile_count", or "judge"
+    rule: str = ""  # seed reference
+
+
+@dataclass(frozen=True, kw_only=True)
 class Payment(Event):
     """One line of a settlement: ``payer`` pays ``amount`` to ``payee`` (``None`` = the pot/the table)."""
 

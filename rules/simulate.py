@@ -80,6 +80,9 @@ class HandDriver:
         self.profile = profile
         self.rng = rng
         self.spec = profile.wall_spec(n_players, (options or {}).get("tiles"))
+        if self.spec.deal == "siamese":  # 27/28 tiles, two hands per player: not a hand the machine plays
+            raise ValueError(f"{profile.name}: two hands per player (003 §Сиамский) are not played by the "
+                             "hand machine yet; `deal` shows its wall")
         self.dealer = dealer
         self.clock = clock or SimClock()
         self.hand_id = hand_id
@@ -231,7 +234,7 @@ class HandDriver:
                 self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]
         else:
             out = m.submit(self._ev(Discarded, seat=seat, tile=_TXT[d.tile],
-                                    tsumogiri=st.seat_state[seat].drawn == d.tile))
+                                    tsumogiri=st.seat_state[seat].drawn == d.tile, riichi=d.riichi))
             if out and out[0].TYPE == "violation":  # a bot bug must not loop forever
                 raise RuntimeError(f"bot discard rejected: {out[0]}")
 
@@ -283,6 +286,8 @@ class HandDriver:
             m.submit(self._ev(Drew, seat=nxt, tile=_TXT[t], source="wall"))
         elif m.pending_winners and m.window_ends_hand():
             self._reveal_all(force=True)  # the reveals close the window
+            if m.phase in (Phase.CLAIMS, Phase.ROB):  # nothing left to reveal: the settlement closes it
+                m.submit(self._stamped(m.settlement()))
         else:  # the wall is empty: an exhaustive draw (closing the window)
             self._exhaust()
 
@@ -324,30 +329,36 @@ class GameResult:
 
 
 def play_game(profile: Any, seed: int, *, n_players: int = 4, max_hands: int | None = None, bot: str = "greedy",
-              error_rate: float = 0.0) -> GameResult:
+              error_rate: float = 0.0, options: dict[str, Any] | None = None) -> GameResult:
     """A game: hands until the profile's ``game_over`` (or ``max_hands``), dealer rotation by the profile,
-    totals and standings at the end."""
+    totals and standings at the end. ``options`` start every hand's ``HandStarted.options``; the profile's
+    ``next_hand_options`` carries state from one hand to the next (riichi's counters and sticks)."""
     rng = random.Random(seed)
     seats = profile.wall_spec(n_players).seats
-    totals = {s: profile.start_score for s in seats}
+    totals = {p: profile.start_score for p in range(len(seats))}  # by player (seated in seat order at first)
     dealer = seats[0]
     clock = SimClock()
     res = GameResult()
     changes = 0
     winds = "1234"
+    options: dict[str, Any] = dict(options or {})
     while True:
         i = len(res.hands)
+        sitting = profile.seating(i, n_players) or tuple(range(len(seats)))  # player by seat index
+        player_at = dict(zip(seats, sitting, strict=True))
         r = play_hand(profile, random.Random(rng.random()), n_players=n_players, dealer=dealer, bot=bot,
                       error_rate=error_rate, hand_id=f"g{seed}-h{i}", hand_number=i, clock=clock,
-                      round_wind=f"{winds[(changes // n_players) % 4]}z")
+                      round_wind=f"{winds[(changes // n_players) % 4]}z", options=dict(options),
+                      players=tuple(f"P{player_at[s]}" for s in seats))
+        options.update(profile.next_hand_options(r.machine.state))  # riichi: counters and sticks
         res.hands.append(r)
         for s in seats:
-            totals[s] += r.deltas[s]
+            totals[player_at[s]] += r.deltas[s]
         if r.next_dealer != dealer:
             changes += 1
         dealer = r.next_dealer
         if profile.game_over(len(res.hands), changes, n_players) or (max_hands and len(res.hands) >= max_hands):
             break
     res.totals = totals
-    res.standings = profile.standings(totals)
+    res.standings = profile.standings(totals, {p: f"P{p}" for p in totals})
     return res

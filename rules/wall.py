@@ -158,6 +158,21 @@ WALLS: dict[str, dict[str, Any]] = {
         "refs": {"wall": "001 §Перемешивание и построение стены 5-7", "dice": "001 §Очки на игральных кубиках",
                  "break": "001 §Разлом стены", "deal": "001 §Раздача", "flowers": "001 §Раздача 7-8"},
     },
+    "mcr-siamese": {  # 003 §Сиамский (mcr.md §11; the numbers of rules/profiles/mcr/siamese.py SIAMESE_TABLE)
+        "tile_sets": ("std136",),  # §Сиамский 7: 136 tiles, no flowers
+        "players": (3, 2),
+        "sides": {3: (0, 1, 2, 3), 2: (0, 1, 2, 3)},  # four walls of 17 stacks; North builds, deals no hand
+        "sections": {(3, "std136"): (17, 17, 17, 17), (2, "std136"): (17, 17, 17, 17)},
+        "throws": 2,  # as MCR; East throws for North (§Сиамский)
+        "count": "two_sums",
+        "dice": "count",
+        "deal": {3: "siamese", 2: "siamese"},  # 6 x 4 tiles, 3 x 1, East a 28th (§Сиамский 8)
+        "replacement": "tail",
+        "dead_wall": {3: 0, 2: 27},  # §Сиамский 22: 27 tiles from the far end, never played
+        "flowers": False,
+        "kongs": True,
+        "refs": {"wall": "003 §Сиамский 7", "deal": "003 §Сиамский 8", "dead_wall": "003 §Сиамский 22"},
+    },
     "basic": {  # the engine test profile: riichi's wall without a dead wall, replacements from the tail
         "tile_sets": ("std136",),
         "players": (4, 3),
@@ -177,7 +192,7 @@ WALLS: dict[str, dict[str, Any]] = {
 
 PROFILE_FAMILY = {
     "sichuan-mpl2025": "sichuan", "sichuan-wmsg": "sichuan", "mcr": "mcr",
-    "riichi-ema2016": "riichi", "red": "red", "basic": "basic",
+    "riichi-ema2016": "riichi", "red": "red", "basic": "basic", "mcr-siamese": "mcr-siamese",
 }
 
 
@@ -199,7 +214,7 @@ def wall_spec(profile: str, players: int = 4, tiles: str | None = None) -> WallS
     return WallSpec(
         family=fam, tile_set=ts, players=players, seats=_SEATS[players], sides=p["sides"][players],
         sections=p["sections"][(players, ts)], throws=p["throws"], count=p["count"], dice=pick(p["dice"]),
-        deal=pick(p["deal"]), replacement=p["replacement"], dead_wall=p["dead_wall"], flowers=p["flowers"],
+        deal=pick(p["deal"]), replacement=p["replacement"], dead_wall=pick(p["dead_wall"]), flowers=p["flowers"],
         kongs=p["kongs"], refs=dict(p["refs"]),
     )
 
@@ -274,7 +289,7 @@ def break_wall(spec: WallSpec, dealer: int, dice: tuple[tuple[int, int], ...]) -
     elif spec.count == "sum":  # riichi Rules 2.5
         count = sums[0]
     else:  # two throws: the second thrower is the target of the first; count = both sums
-        throwers = (dealer, target)
+        throwers = (dealer, target if target in spec.seats else dealer)  # an empty seat: the dealer throws
         count = sums[0] + sums[1]
     ring = _ring(spec, dealer, target)
     return Break(throwers, sums, target, count, ring[count % len(ring)])
@@ -328,11 +343,17 @@ def _deal_steps(spec: WallSpec, dealer: int) -> list[DealStep]:
         order.append(next_seat(spec.seats, order[-1]))
     steps: list[DealStep] = []
     p = 0
-    for _ in range(3):
+    for _ in range(6 if spec.deal == "siamese" else 3):  # Siamese: two hands each (003 §Сиамский 8)
         for s in order:
             steps.append(DealStep(s, tuple(range(p, p + 4)), "block"))
             p += 4
-    if spec.deal == "jump" and spec.players == 4:
+    if spec.deal == "siamese":
+        for _ in range(3):
+            for s in order:
+                steps.append(DealStep(s, (p,), "single"))
+                p += 1
+        steps.append(DealStep(dealer, (p,), "single"))
+    elif spec.deal == "jump" and spec.players == 4:
         # 000 §2.4.9.4: dealer takes the tops of the 1st and 3rd stacks; the others the tiles between
         steps.append(DealStep(dealer, (p, p + 4), "jump"))
         for i, s in enumerate(order[1:]):
@@ -369,7 +390,7 @@ class WallCursor:
         n = self.spec.n_tiles
         if self.spec.replacement == "dead_wall":
             return n - self.spec.dead_wall - self.dead_used
-        return n - self.tail_used
+        return n - self.spec.dead_wall - self.tail_used  # Siamese 2 players: a dead wall at the far end
 
     @property
     def remaining(self) -> int:
@@ -380,7 +401,7 @@ class WallCursor:
         if self.remaining <= 0:
             return None
         n = self.spec.n_tiles
-        u = self.tail_used
+        u = self.tail_used + (self.spec.dead_wall if self.spec.replacement == "tail" else 0)
         if u % 2 and self.head >= n - u - 1:  # the last tile: the bottom of a stack whose top went to the tail
             return n - u
         return self.head
@@ -395,7 +416,7 @@ class WallCursor:
             return self.head
         if r == "tail":
             # the last tile may be the bottom of a stack whose top the head took
-            return max(_tail_index(n, self.tail_used), self.head)
+            return max(_tail_index(n, self.spec.dead_wall + self.tail_used), self.head)
         # riichi Rules 2.6: stack 1 at the break, top then bottom, then stack 2 ... (four kans at most, 3.3.10)
         if self.dead_used >= 4:
             return None

@@ -34,6 +34,7 @@ from rules.events import (
     ExhaustiveDraw,
     FlowerDeclared,
     GameEvent,
+    HandDead,
     HandEnded,
     HandRevealed,
     HandStarted,
@@ -102,13 +103,14 @@ class HandMachine:
         self._discard_winners: list[int] = []
         self._spec = None
         self._break = None
+        self._indicators: list[Tile] = []  # dora indicators turned (initial and kan)
         self._handlers = {
             HandStarted: self._hand_started, DiceRolled: self._dice, WallBroken: self._wall_broken,
             Dealt: self._dealt_ev, Drew: self._drew, Discarded: self._discarded, Claimed: self._claimed,
             MeldMade: self._meld, Won: self._won, FlowerDeclared: self._flower,
             MissingSuitDeclared: self._missing_suit, HandRevealed: self._revealed,
             ExhaustiveDraw: self._exhaustive, Settled: self._settled, HandEnded: self._hand_ended,
-            RiichiDeclared: self._record_only, DoraRevealed: self._record_only,
+            RiichiDeclared: self._riichi_declared, DoraRevealed: self._dora_revealed, HandDead: self._hand_dead,
         }
 
     # ------------------------------------------------------------------------------------------------
@@ -260,6 +262,15 @@ class HandMachine:
     def _note(self, code: str, seat: int | None, msg: str, at: Event, deferred: bool = False) -> None:
         """A violation found while applying an accepted event (it does not undo the event)."""
         self._extra.append(self._viol(code, seat, msg, at, deferred=deferred))
+        if seat is not None and code in self.profile.dead_hand_codes:
+            self._make_dead(seat)
+
+    def _make_dead(self, seat: int) -> None:
+        """The seat's hand is dead from the event being applied on (it is the next history entry)."""
+        ss = self.state.seat_state.get(seat)
+        if ss is not None and not ss.dead and not ss.won:
+            ss.dead = True
+            ss.dead_since = len(self.state.history)
 
     def _seat(self, seat: int | None) -> SeatState:
         st = self.state
@@ -449,6 +460,54 @@ class HandMachine:
         ss.flowers.append(t)
         self._owed[ev.seat] = self._owed.get(ev.seat, 0) + 1
         st.after_kong = False
+        st.after_flower = st.phase == Phase.REPLACE  # a flower in the turn: its replacement follows
+
+    def _hand_dead(self, ev: HandDead) -> None:
+        st = self.state
+        if st.phase in (Phase.SETUP, Phase.ENDED, Phase.SETTLED, Phase.OVER):
+            raise _Reject("out_of_phase", ev.seat, "a hand is made dead during play")
+        ss = self._seat(ev.seat)
+        if ss.won:
+            raise _Reject("claim_inactive_player", ev.seat, "this player has won already")
+        if ss.dead:
+            raise _Reject("out_of_phase", ev.seat, "this hand is dead already")
+        self._make_dead(ev.seat)
+
+    def _riichi_declared(self, ev: RiichiDeclared) -> None:
+        """A riichi declaration on its own (the sideways discard is the usual record): checked by the
+        profile's ``check_riichi``; a repeat for the same seat is only recorded."""
+        self._record_only(ev)
+        ss = self._seat(ev.seat)
+        if ss.riichi:
+            return
+        objection = self.profile.check_riichi(self.state, ev.seat, None)
+        if objection:
+            raise _Reject(objection[0], ev.seat, objection[1])
+        ss.riichi = True
+
+    def _dora_revealed(self, ev: DoraRevealed) -> None:
+        """Riichi's indicators: one initial, one per kan made so far (004 Rules 3.3.10), ura at the end;
+        with the wall known, the tile at that dead-wall position."""
+        self._record_only(ev)
+        st = self.state
+        if ev.kind not in ("initial", "kan", "ura"):
+            raise _Reject("bad_event", None, f"unknown indicator kind {ev.kind!r}")
+        t = _tile(ev.indicator)
+        shown = self._indicators
+        if ev.kind == "ura":
+            if st.phase not in (Phase.ENDED, Phase.CLAIMS, Phase.ROB) and not st.wins:
+                raise _Reject("dora_mismatch", None, "ura indicators are turned at the end of the hand")
+            return
+        if ev.kind == "initial" and shown:
+            raise _Reject("dora_mismatch", None, "the initial indicator is turned once")
+        if ev.kind == "kan" and (not shown or len(shown) > (st.wall.kongs if st.wall else 0)):
+            raise _Reject("dora_mismatch", None, f"{len(shown)} indicators for {st.wall.kongs if st.wall else 0} kan")
+        wall = st.wall
+        if self.sequence is not None and wall is not None and not t.is_unknown:
+            pos = wall.dora_indicator_positions(len(shown))
+            if len(pos) > len(shown) and self.sequence[pos[len(shown)]] != t:
+                raise _Reject("dora_mismatch", None, f"the indicator there is {self.sequence[pos[len(shown)]]}")
+        shown.append(t)
 
     def _record_only(self, ev: Event) -> None:
         if self.state.phase in (Phase.SETUP, Phase.OVER):
@@ -540,6 +599,7 @@ class HandMachine:
             return
         if ev.source == "wall":
             st.after_kong = False
+            st.after_flower = False
             st.turn_by_claim = False
         st.phase = Phase.TURN
         st.current = ev.seat
@@ -560,6 +620,15 @@ class HandMachine:
             raise _Reject("tile_not_held", ev.seat, f"{t} is not in the hand")
         if self._full() and ev.tsumogiri is not None and ev.tsumogiri != (ss.drawn == t):
             raise _Reject("bad_event", ev.seat, "tsumogiri does not match the tile just drawn")
+        prof = self.profile
+        tsumogiri = ev.tsumogiri if ev.tsumogiri is not None or not self._full() else ss.drawn == t
+        objection = prof.check_discard(st, ev.seat, t, tsumogiri)
+        if objection is None and ev.riichi:
+            objection = prof.check_riichi(st, ev.seat, t)
+        if objection:
+            raise _Reject(objection[0], ev.seat, objection[1])
+        if ev.riichi:
+            ss.riichi = True
         n = ss.n_concealed + 3 * len(ss.melds)
         if n != 14:
             self._note("tile_count", ev.seat, f"{n} tiles before the discard (14 expected)", ev)
@@ -572,6 +641,7 @@ class HandMachine:
         st.claims = []
         st.turn_by_claim = False
         st.after_kong = False
+        st.after_flower = False
         st.phase = Phase.CLAIMS
         self._face_up[KIND[t]] += 1
         self._check_copies([KIND[t]], ev.seat, ev)
@@ -604,7 +674,7 @@ class HandMachine:
             if st.discard_on_empty_wall and kind not in prof.last_discard_claims:
                 code = "kong_on_last_tile" if kind == "kong" else "claim_last_tile"
                 raise _Reject(code, seat, f"the last discard cannot be claimed for {kind}")
-        if not ss.active:
+        if ss.won or (ss.dead and not (kind == "hu" and prof.dead_hand_win_is_false)):
             raise _Reject("claim_inactive_player", seat)
         if kind == "hu" and seat in self._discard_winners:
             raise _Reject("out_of_phase", seat, "this player has won on this tile already")
@@ -694,6 +764,10 @@ class HandMachine:
         tiles = self._tiles(ev.tiles, ev.seat)
         if len(tiles) != 4:
             raise _Reject("bad_meld", ev.seat, "a kong has four tiles")
+        shown_tile = next((t for t in tiles if not t.is_unknown), None)
+        objection = self.profile.check_kong(st, ev.seat, kind, shown_tile)
+        if objection:
+            raise _Reject(objection[0], ev.seat, objection[1])
         known = {t.kind for t in tiles if not t.is_unknown}
         if len(known) > 1:
             raise _Reject("bad_meld", ev.seat, "a kong is four identical tiles")
@@ -734,6 +808,7 @@ class HandMachine:
             else:
                 st.phase = Phase.REPLACE
         st.after_kong = True
+        st.after_flower = False
         st.wall.kongs += 1  # type: ignore[union-attr]
 
     def _won(self, ev: Won) -> None:
@@ -745,14 +820,14 @@ class HandMachine:
             if ev.seat != st.current:
                 raise _Reject("win_out_of_turn", ev.seat, f"seat {st.current} plays now")
             ss = self._seat(ev.seat)
-            if not ss.active:
+            if ss.won or (ss.dead and not self.profile.dead_hand_win_is_false):
                 raise _Reject("claim_inactive_player", ev.seat)
             if self._full() and t.is_unknown:
                 raise _Reject("unknown_tile", ev.seat)
             if not t.is_unknown and not self._can_remove(ss, [t]):
                 raise _Reject("tile_not_held", ev.seat, f"{t} is not in the hand")
             rec = WinRecord(ev.seat, t, None, kong_replacement=st.after_kong, last_tile=st.wall_remaining == 0,
-                            order=len(st.wins))
+                            order=len(st.wins), dead_hand=ss.dead, flower_replacement=st.after_flower)
             st.wins.append(rec)
             ss.won = True
             st.left_order.append(ev.seat)
@@ -777,7 +852,7 @@ class HandMachine:
                     ks.melds[i] = Meld.build(rest)
             st.wall.kongs -= 1  # type: ignore[union-attr]
         rec = WinRecord(ev.seat, t, ev.from_seat, robbing_kong=robbing,
-                        last_tile=st.discard_on_empty_wall and not robbing, order=len(st.wins))
+                        last_tile=st.discard_on_empty_wall and not robbing, order=len(st.wins), dead_hand=ss.dead)
         st.wins.append(rec)
         ss.won = True
         st.left_order.append(ev.seat)
@@ -846,6 +921,11 @@ class HandMachine:
     def _judge_win(self, w: WinRecord, ss: SeatState, winning: Tile | None, ev: Event) -> None:
         st = self.state
         prof = self.profile
+        if w.dead_hand:  # 000 §2.8.3: a hu declared under dead hand is a false hu
+            w.valid = False
+            self._note("false_win", w.seat, "a win declared by a dead hand", ev, deferred=True)
+            self._false_win(w, ss)
+            return
         if w.from_seat is None:
             candidates = [winning] if winning is not None else ([w.tile] if not w.tile.is_unknown else [])
             if not candidates:
@@ -921,19 +1001,7 @@ class HandMachine:
             st.current = nxt
 
     def _payments(self) -> list[Payment]:
-        st = self.state
-        prof = self.profile
-        out: list[Payment] = []
-        for w in st.wins:
-            if w.valid:
-                out.extend(prof.settle_win(st, w, w.result))
-        for v in st.violations:
-            if v.seat is not None:
-                code = "false_win" if v.code == "furiten" else v.code
-                out.extend(prof.penalty_payments(st, v.seat, code))
-        if st.exhaustive:
-            out.extend(prof.settle_exhaustive(st, [s for s in st.seats if st.tenpai.get(s)]))
-        return out
+        return list(self.profile.settle_hand(self.state))
 
     def _settled(self, ev: Settled) -> None:
         st = self.state

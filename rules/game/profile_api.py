@@ -63,6 +63,15 @@ class GameRules:
     violation_rules: dict[str, str] = {}
     """Seed references per violation code, overriding ``rules.game.violations.CODES``."""
 
+    has_riichi: bool = False
+    """The profile has riichi declarations (bots declare when ``check_riichi`` allows)."""
+    dead_hand_codes: frozenset[str] = frozenset()
+    """Violation codes that make the offender's hand dead for the rest of the hand, like a ``HandDead``
+    event (Sichuan 000 §2.8.3.1, Red 001 §Перебор и недобор костей: a wrong tile count)."""
+    dead_hand_win_is_false: bool = False
+    """A win declared by a dead hand is accepted and judged a false win at the reveal (Sichuan 000 §2.8.3);
+    False: it is refused on the spot (``claim_inactive_player``)."""
+
     def claim_check(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
         """A profile-specific objection to a claim: ``(violation code, message)`` or None (allowed).
 
@@ -70,6 +79,27 @@ class GameRules:
         Sichuan rejects sets of the missing suit here; riichi rejects chow/pung after riichi.
         """
         return None
+
+    def check_discard(self, state: HandState, seat: int, tile: Any, tsumogiri: bool | None) -> tuple[str, str] | None:
+        """An objection to a discard, checked before it is applied: ``(code, message)`` or None.
+        ``tsumogiri``: the tile just drawn (None = not known, table mode). Riichi: kuikae, and after
+        riichi only the drawn tile."""
+        return None
+
+    def check_riichi(self, state: HandState, seat: int, tile: Any) -> tuple[str, str] | None:
+        """An objection to a riichi declaration (``Discarded(riichi=True)`` with ``tile``, or
+        ``RiichiDeclared`` with ``tile`` None). Default: no riichi in the profile."""
+        return ("riichi_not_allowed", f"no riichi in {getattr(self, 'name', 'this profile')}")
+
+    def check_kong(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+        """An objection to a concealed or added kong (after the common checks). Riichi: a concealed kan
+        after riichi only when it does not change the wait."""
+        return None
+
+    def call_forbids(self, kind: str, tile: Any, shown: Sequence[Any]) -> frozenset[int]:
+        """Kinds a ``kind`` call (chow/pung) of ``tile`` with ``shown`` from the hand forbids discarding
+        right after it (riichi's kuikae). Default: none."""
+        return frozenset()
 
     def forbidden_discards(self, state: HandState, seat: int) -> frozenset[int]:
         """Kinds (0..33) the player may not discard now — advice for bots and UIs, not a machine check
@@ -105,6 +135,7 @@ class GameRules:
             "last_tile": win.last_tile,
             "kong_replacement": win.kong_replacement,
             "robbing_kong": win.robbing_kong,
+            "flower_replacement": win.flower_replacement,
             "seat_wind": KINDS[27 + order.index(seat)] if seat in order else None,
             "round_wind": KINDS[27 + "1234".index(state.round_wind[0])] if state.round_wind else None,
         }
@@ -134,6 +165,24 @@ class GameRules:
         """Ready hand at an exhaustive draw (shape only by default)."""
         return bool(self.waits(hand))  # type: ignore[attr-defined]
 
+    def settle_hand(self, state: HandState) -> list[Payment]:
+        """Every payment of the hand, called once when the hand is settled (``HandMachine.settlement``).
+
+        Default: :meth:`settle_win` for each valid win (in declaration order), :meth:`penalty_payments`
+        for each violation with a seat (furiten is charged as a false win), then :meth:`settle_exhaustive`
+        with the seats found ready after an exhaustive draw. A profile whose settlement is not a sum of
+        those parts (Sichuan's kong payments and refunds, 000 §2.7.2) overrides this one hook."""
+        out: list[Payment] = []
+        for w in state.wins:
+            if w.valid:
+                out.extend(self.settle_win(state, w, w.result))  # type: ignore[arg-type]
+        for v in state.violations:
+            if v.seat is not None:
+                out.extend(self.penalty_payments(state, v.seat, "false_win" if v.code == "furiten" else v.code))
+        if state.exhaustive:
+            out.extend(self.settle_exhaustive(state, [s for s in state.seats if state.tenpai.get(s)]))
+        return out
+
     def settle_win(self, state: HandState, win: WinRecord, result: ScoreResult) -> list[Payment]:
         """Payments for one valid win: ``points["discarder"]`` from the discarder, ``points["each"]``
         from every other player still in the hand on a self-draw."""
@@ -159,6 +208,16 @@ class GameRules:
             Payment(payer=seat, payee=s, amount=self.false_win_penalty, reason="false win", rule="")
             for s in state.seats if s != seat
         ]
+
+    def seating(self, hands_played: int, players: int) -> tuple[int, ...] | None:
+        """The player (0..n-1, in the order they were seated for the first hand) in each seat for the
+        next hand of a game, by seat; None = nobody changes seats (the default)."""
+        return None
+
+    def next_hand_options(self, state: HandState) -> dict[str, Any]:
+        """What the next hand's ``HandStarted.options`` carry over from this one (riichi: counters and
+        sticks); ``rules.simulate.play_game`` passes them on. Default: nothing."""
+        return {}
 
     def next_dealer(self, state: HandState) -> int:
         """The dealer of the next hand: the dealer stays after his win or a draw, else the deal passes."""

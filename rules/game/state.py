@@ -35,8 +35,10 @@ class WinRecord:
     from_seat: int | None
     robbing_kong: bool = False
     kong_replacement: bool = False
+    flower_replacement: bool = False  # self-drawn on a flower's replacement tile (MCR #81: not #46)
     last_tile: bool = False
     order: int = 0  # position among the hand's wins
+    dead_hand: bool = False  # declared by a dead hand: a false win (``dead_hand_win_is_false``)
     valid: bool | None = None  # None until judged at the reveal
     result: Any = None  # the profile's ScoreResult when judged
 
@@ -44,6 +46,7 @@ class WinRecord:
         return {
             "seat": self.seat, "tile": str(self.tile), "from_seat": self.from_seat,
             "robbing_kong": self.robbing_kong, "kong_replacement": self.kong_replacement,
+            "flower_replacement": self.flower_replacement,
             "last_tile": self.last_tile, "valid": self.valid,
             "result": self.result.to_json() if self.result is not None else None,
         }
@@ -61,7 +64,10 @@ class SeatState:
     pond_claimed: list[bool] = field(default_factory=list)  # taken into a meld (a won discard stays False)
     drawn: Tile | None = None  # the tile drawn this turn (x when unseen)
     won: bool = False
+    riichi: bool = False  # declared riichi (Discarded riichi=True or RiichiDeclared)
     dead: bool = False
+    dead_since: int | None = None  # ``history`` index from which the hand is dead by a HandDead event or a
+    # dead-hand violation (None otherwise; a false win's dead hand is recorded by its WinRecord)
     revealed: bool = False
     missing_suit: str | None = None
     version: int = 0  # bumped on every change of the concealed tiles (bots cache by it)
@@ -108,7 +114,7 @@ class SeatState:
             "pond": [str(t) for t in self.pond],
             "pond_claimed": list(self.pond_claimed),
             "drawn": str(self.drawn) if self.drawn is not None else None,
-            "won": self.won, "dead": self.dead, "revealed": self.revealed,
+            "won": self.won, "riichi": self.riichi, "dead": self.dead, "dead_since": self.dead_since, "revealed": self.revealed,
             "missing_suit": self.missing_suit,
         }
 
@@ -138,6 +144,7 @@ class HandState:
     pending_kong: tuple[int, Tile] | None = None  # (seat, added tile) open to robbing
     turn_by_claim: bool = False  # the current turn began with a chow/pung claim
     after_kong: bool = False  # the current tile is a kong replacement
+    after_flower: bool = False  # the current tile replaced a flower declared in the turn
     wins: list[WinRecord] = field(default_factory=list)
     left_order: list[int] = field(default_factory=list)  # seats in the order they left (won)
     exhaustive: bool = False
@@ -193,6 +200,7 @@ class HandState:
             "claims": [[s, k, [str(t) for t in ts]] for s, k, ts in self.claims],
             "pending_kong": [self.pending_kong[0], str(self.pending_kong[1])] if self.pending_kong else None,
             "turn_by_claim": self.turn_by_claim, "after_kong": self.after_kong,
+            "after_flower": self.after_flower,
             "seat_state": {str(s): st.to_json() for s, st in self.seat_state.items()},
             "wins": [w.to_json() for w in self.wins],
             "exhaustive": self.exhaustive, "tenpai": {str(k): v for k, v in self.tenpai.items()},

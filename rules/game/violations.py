@@ -47,6 +47,14 @@ CODES: dict[str, tuple[str, str]] = {
     "bad_missing_suit": ("000 §2.4.10.1", "the missing suit must be m, p or s"),
     "missing_suit_tiles": ("000 §2.4.10.3", "a set or a win made with tiles of the missing suit"),
     "flower_pig": ("000 §2.1.25", "missing-suit tiles in the hand at the hand check"),
+    "kuikae": ("004 Rules 3.3.2", "a discard the player's last call forbids (swap-calling)"),
+    "riichi_not_allowed": ("004 Rules 3.3.14", "riichi declared without its conditions"),
+    "riichi_open_hand": ("004 Rules 3.3.14", "riichi declared with an open hand"),
+    "riichi_too_late": ("004 Rules 3.3.14", "riichi with fewer than four tiles left in the live wall"),
+    "riichi_not_tenpai": ("004 Rules 3.3.14", "riichi declared with a hand that is not ready"),
+    "riichi_hand_changed": ("004 Rules 3.3.14", "after riichi only the drawn tile may be discarded"),
+    "riichi_illegal_kan": ("004 Rules 3.3.14", "a concealed kan after riichi that changes the hand"),
+    "dora_mismatch": ("004 Rules 3.3.10", "a dora indicator that the wall or the kans do not allow"),
 }
 
 

@@ -17,6 +17,7 @@ from rules.wall import (
     deal_steps,
     dice_target,
     parse_dice,
+    roll_dice,
     shuffled_wall,
     stack_order,
     tile_set,
@@ -179,9 +180,10 @@ def test_every_break_and_deal_is_a_permutation(spec):
             seq = shuffled_wall(spec, rng)
             d = deal(spec, dealer, dice, seq)
             pos = [p for s in d.steps for p in s.positions]
-            assert len(pos) == len(set(pos)) == 13 * spec.players + 1
+            size = 27 if spec.deal == "siamese" else 13  # Siamese: two hands per player (003 §Сиамский 8)
+            assert len(pos) == len(set(pos)) == size * spec.players + 1
             assert sorted(pos) == list(range(len(pos)))  # the deal takes the head of the wall
-            assert len(d.hands[dealer]) == 14 and all(len(d.hands[s]) == 13 for s in spec.seats if s != dealer)
+            assert len(d.hands[dealer]) == size + 1 and all(len(d.hands[s]) == size for s in spec.seats if s != dealer)
             assert Counter(t for h in d.hands.values() for t in h) == Counter(seq[: len(pos)])
             assert d.remaining == spec.n_tiles - spec.dead_wall - len(pos)
 
@@ -261,3 +263,33 @@ def test_unknown_wall_deals_x():
     assert d.sequence is None
     assert all(t == Tile.parse("x") for h in d.hands.values() for t in h)
     assert len(d.hands[2]) == 14
+
+
+@pytest.mark.parametrize("players", [3, 2])
+def test_mcr_siamese_wall_and_deal(players):
+    """003 §Сиамский (rules/profiles/mcr/siamese.py SIAMESE_TABLE): 136 tiles in four walls of 17 stacks,
+    6 x 4 tiles then 3 x 1 to each player and a 28th to East; 2 players leave 27 tiles dead at the far end."""
+    from rules.profiles.mcr.siamese import SIAMESE_TABLE
+    from rules.profiles.registry import get
+
+    spec = get("mcr-siamese").wall_spec(players)
+    assert spec.n_tiles == SIAMESE_TABLE["tiles"] and set(spec.sections) == {SIAMESE_TABLE["stacks_per_wall"]}
+    assert not spec.flowers
+    rng = random.Random(players)
+    seq = shuffled_wall(spec, rng)
+    d = deal(spec, 0, roll_dice(rng, spec), seq)
+    sizes = SIAMESE_TABLE["hand_sizes"]
+    assert {s: len(h) for s, h in d.hands.items()} == {
+        s: sizes["dealer"] if s == 0 else sizes["other"] for s in spec.seats}
+    dealt = sum(len(h) for h in d.hands.values())
+    dead = SIAMESE_TABLE["dead_wall_two_players"] if players == 2 else 0
+    w = WallCursor(spec, head=dealt)
+    assert w.remaining == spec.n_tiles - dealt - dead
+    taken = set()
+    while w.remaining:  # every live tile is reached exactly once, never one of the dead wall
+        pos = w.take("replacement" if len(taken) % 5 == 0 else "wall")
+        assert pos not in taken
+        taken.add(pos)
+    assert len(taken) == spec.n_tiles - dealt - dead
+    untouched = set(range(dealt, spec.n_tiles)) - taken  # the dead wall: the far end's 27 tiles
+    assert len(untouched) == dead and all(i >= spec.n_tiles - dead - 1 for i in untouched)

@@ -82,6 +82,17 @@ class MCRGame:
     # --- session ------------------------------------------------------------------------------------------
     placement_points = tuple(float(x) for x in session.TABLE_POINTS)
 
+    def seating(self, hands_played: int, players: int) -> tuple[int, ...] | None:
+        """Players change chairs at each round start (003 «Способ распределения мест»): the player in
+        each seat (chair) for the next hand, from ``session.SEAT_TABLE``."""
+        if players != 4:
+            return None
+        chairs = session.SEAT_TABLE[min(hands_played // session.HANDS_PER_ROUND, session.ROUNDS - 1)]
+        by_seat = [0] * 4
+        for player, chair in enumerate(chairs):
+            by_seat[chair] = player
+        return tuple(by_seat)
+
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
         """Four rounds of four hands (003 §Словарь 4)."""
         return session.session_over(hands_played)

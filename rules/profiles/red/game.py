@@ -67,6 +67,8 @@ class RedGameRules:
     reveal_on_win = True  # 001 §Победа в сдаче 4
     continue_after_win = False
     false_win_ends_hand = False  # 001 §Неправильные объявления 5, 7: play continues, the hand is dead
+    dead_hand_codes = frozenset({"tile_count"})  # 001 §Перебор и недобор костей 1–4: short/long hand is dead
+    dead_hand_win_is_false = False  # §Перебор и недобор костей 3: a dead hand cannot win (refused)
     false_win_penalty = pen.FALSE_WIN_POINTS
 
     def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, Any]:

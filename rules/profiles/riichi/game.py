@@ -154,12 +154,85 @@ class RiichiHooks:
         "riichi_illegal_kan": "004 Rules 3.3.14, 3.4.6",
     }
 
+    has_riichi = True
+
+    # --- discards, riichi and kans, checked when they happen ------------------------------------------
+    def forbidden_discards(self, state: HandState, seat: int) -> frozenset[int]:
+        """Kuikae: right after a chi or pon the claimed tile (and a chi's other end) may not be discarded
+        (004 Rules 3.3.2; a tile claimed in the middle forbids only itself, spec A12)."""
+        if not state.turn_by_claim or state.current != seat:
+            return frozenset()
+        for ev in reversed(state.history):  # the call is the last event of this seat's turn
+            if isinstance(ev, MeldMade) and ev.seat == seat:
+                if ev.kind not in ("chow", "pung") or not ev.claimed_tile:
+                    return frozenset()
+                claimed = Tile.parse(ev.claimed_tile)
+                own = [Tile.parse(t) for t in ev.tiles]
+                own.remove(next(t for t in own if t.kind == claimed.kind))
+                return self.call_forbids(ev.kind, claimed, own)
+        return frozenset()
+
+    def call_forbids(self, kind: str, tile: Any, shown: Sequence[Any]) -> frozenset[int]:
+        if kind not in ("chow", "pung"):
+            return frozenset()
+        return claims.kuikae_forbidden(claims.CHI if kind == "chow" else claims.PON, tile, list(shown))
+
+    def check_discard(self, state: HandState, seat: int, tile: Any, tsumogiri: bool | None) -> tuple[str, str] | None:
+        """Kuikae (004 Rules 3.3.2) and the locked hand after riichi: only the drawn tile (3.3.14). With
+        ``tsumogiri`` unknown (table mode) the lock is judged at the reveal (``reveal_checks``)."""
+        if tile.kind in self.forbidden_discards(state, seat):
+            return ("kuikae", f"{tile} may not be discarded right after this call")
+        if state.seat_state[seat].riichi and tsumogiri is False:
+            return ("riichi_hand_changed", f"{tile} is not the drawn tile: the hand is locked after riichi")
+        return None
+
+    def check_riichi(self, state: HandState, seat: int, tile: Any) -> tuple[str, str] | None:
+        """004 Rules 3.3.14: a closed hand (concealed kans allowed), ready after the declaration discard,
+        at least four tiles left in the live wall (spec A27). A score below 1000 does not forbid it (spec
+        A13: the stick is borrowed). Tenpai is judged here when the hand is known, else at the reveal."""
+        from rules.profiles.riichi.riichi import MIN_LIVE_WALL
+
+        ss = state.seat_state[seat]
+        if ss.riichi:
+            return ("riichi_not_allowed", "riichi is declared once")
+        if any(src is not None for src in ss.meld_sources):
+            return ("riichi_open_hand", "riichi needs a closed hand")
+        if state.wall_remaining < MIN_LIVE_WALL:
+            return ("riichi_too_late", f"{state.wall_remaining} tiles left in the live wall")
+        if ss.unknown == 0:
+            tiles = ss.tiles()
+            if tile is not None and tile in tiles:
+                tiles.remove(tile)
+            if len(tiles) + 3 * len(ss.melds) == 13 and not self.waits(  # type: ignore[attr-defined]
+                    Hand(tuple(tiles), tuple(ss.melds), None)):
+                return ("riichi_not_tenpai", "the hand is not ready after the declaration discard")
+        return None
+
+    def check_kong(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+        """After riichi a concealed kan only with the drawn tile and only when it changes neither the
+        waits nor any reading of the hand (004 Rules 3.3.14); no kan after the fourth (3.3.10)."""
+        from rules.profiles.riichi.riichi import concealed_kan_allowed
+
+        if state.wall is not None and state.wall.kongs >= claims.MAX_KANS:
+            return ("kong_not_allowed", "no kan after the fourth (004 Rules 3.3.10)")
+        ss = state.seat_state[seat]
+        if not ss.riichi or kind != "kong_concealed" or ss.unknown or tile is None:
+            return None
+        drawn = ss.drawn
+        if drawn is None or drawn.kind != tile.kind:
+            return ("riichi_illegal_kan", "after riichi only the drawn tile may complete a concealed kan")
+        tiles = ss.tiles()
+        tiles.remove(drawn)
+        _, ok = concealed_kan_allowed(Hand(tuple(tiles), tuple(ss.melds), None), drawn)
+        if not ok:
+            return ("riichi_illegal_kan", f"a concealed kan of {tile} after riichi changes the hand")
+        return None
+
     # --- claims ---------------------------------------------------------------------------------------
     def claim_check(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
-        h = HandHistory.of(state.history)
-        if kind in ("chow", "pung", "kong") and seat in h.riichi_at:
+        if kind in ("chow", "pung", "kong") and state.seat_state[seat].riichi:
             return ("claim_not_allowed", "a riichi player makes no chi, pon or open kan (004 Rules 3.3.14)")
-        if kind == "kong" and h.kans() >= claims.MAX_KANS:
+        if kind == "kong" and HandHistory.of(state.history).kans() >= claims.MAX_KANS:
             return ("kong_not_allowed", "no kan after the fourth (004 Rules 3.3.10)")
         return None
 

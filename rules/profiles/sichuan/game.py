@@ -5,16 +5,12 @@ declaration, no chow, pung on the last discard, blood battle (winners leave, the
 hands judged at the end (000 §2.1.15), furiten from the recorded history, the flower pig at the reveal,
 tenpai with the four-concealed exception, dealer rotation, TP 4/3/2/1.
 
-Settlement: the machine asks for payments win by win, violation by violation and at an exhaustive draw,
-but a Sichuan hand also pays for kongs and refunds them (000 §2.7.2), which no hook covers. So the whole
-hand is settled by :func:`ledger_from_state` (the :class:`HandLedger` fed from ``state.history``) and the
-complete list of payments is returned by exactly one of the machine's settlement hooks (the first valid
-win, else the exhaustive draw, else the first violation); the others return nothing. The totals are
-exact; only the grouping of payments under hooks is ours.
+Settlement: a Sichuan hand also pays for kongs and refunds them (000 §2.7.2), so it is not a sum of
+per-win payments: the ``settle_hand`` hook settles the whole hand with :func:`ledger_from_state` (the
+:class:`HandLedger` fed from ``state.history``), in the order of events.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules.events import Discarded, Drew, MeldMade, Payment, Won
@@ -24,7 +20,6 @@ from rules.tiles import Tile
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.game.state import HandState, WinRecord
-    from rules.profiles.base import ScoreResult
 
 DEAD_HAND_CODES = frozenset({"tile_count"})  # 000 §2.8.3.1: a wrong tile count gives a dead hand
 
@@ -96,9 +91,7 @@ def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
     seats = tuple(state.seats)
     missing = {s: state.seat_state[s].missing_suit for s in seats if state.seat_state[s].missing_suit}
     led = HandLedger(params, seats, state.dealer, missing)
-    for v in state.violations:
-        if v.seat is not None and v.code in DEAD_HAND_CODES:
-            led.dead_hand(v.seat, v.code)
+    dead_at = {ss.dead_since: s for s, ss in state.seat_state.items() if ss.dead_since is not None}
     drawn: dict[int, Tile | None] = {}
     hist = state.history
     wins = list(state.wins)
@@ -106,6 +99,8 @@ def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
     group: list[int] = []  # consecutive hu on one tile
     group_key: tuple[int, int] | None = None
     for i, ev in enumerate(hist):
+        if i in dead_at:  # 000 §2.8.3: dead from here on (a judge's HandDead or a wrong tile count)
+            led.dead_hand(dead_at[i], getattr(ev, "reason", "") or "tile_count")
         if not isinstance(ev, Won) and group:
             led.merge_last_hu(len(group), group_key[0])  # type: ignore[index]
             group, group_key = [], None
@@ -116,7 +111,9 @@ def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
         elif isinstance(ev, MeldMade) and ev.kind.startswith("kong"):
             kind = ev.kind.removeprefix("kong_")
             fresh = True
-            if kind == "added":
+            if kind == "added" and ev.drawn_tile is not None:  # seen: taken from the drawn-tile place
+                fresh = ev.drawn_tile
+            elif kind == "added":  # full information: the added tile is the tile just drawn
                 t = Tile.parse(ev.claimed_tile) if ev.claimed_tile else None
                 d = drawn.get(ev.seat)
                 fresh = t is not None and d is not None and t.kind == d.kind  # else delayed (000 §2.7.2.3)
@@ -188,6 +185,8 @@ class SichuanGameRules:
     reveal_all_at_draw = True  # 000 §2.5.8.3
     placement_points = (4.0, 3.0, 2.0, 1.0)  # 000 §2.7.5.2 (3 players use 4, 3, 2: §3.1.3)
     session_hands = 8  # hands per session: set by the organisers [Interp AMB-31]
+    dead_hand_codes = DEAD_HAND_CODES  # 000 §2.8.3.1
+    dead_hand_win_is_false = True  # 000 §2.8.3: a later hu is a false hu
     violation_rules = {
         "claim_not_allowed": "000 §2.5.1, 002 §2.1",
         "claim_last_tile": "000 §2.5.5",
@@ -300,29 +299,6 @@ class SichuanGameRules:
     def settle_hand(self, state: HandState) -> list[Payment]:
         """Every payment of the hand, in the order of events (the referee's settlement record)."""
         return ledger_from_state(self, state).settle().payments
-
-    def _owner(self, state: HandState) -> tuple[Any, ...] | None:
-        """Which settlement hook returns the whole hand: the first valid win, else the exhaustive draw,
-        else the false win of the first declarer (every declaration false: judged once, one violation)."""
-        valid = [w for w in state.wins if w.valid]
-        if valid:
-            return ("win", id(valid[0]))
-        if state.exhaustive:
-            return ("exhaustive",)
-        if state.wins:
-            return ("violation", state.wins[0].seat, "false_win")
-        return None
-
-    def settle_win(self, state: HandState, win: WinRecord, result: ScoreResult) -> list[Payment]:
-        return self.settle_hand(state) if self._owner(state) == ("win", id(win)) else []
-
-    def settle_exhaustive(self, state: HandState, tenpai: Sequence[int]) -> list[Payment]:
-        return self.settle_hand(state) if self._owner(state) == ("exhaustive",) else []
-
-    def penalty_payments(self, state: HandState, seat: int, code: str) -> list[Payment]:
-        if self._owner(state) != ("violation", seat, code):
-            return []
-        return self.settle_hand(state)
 
     def next_dealer(self, state: HandState) -> int:
         """000 §2.6.2.6, 002 §6 (false hu ignored)."""

@@ -8,6 +8,7 @@ from rules.game.state import Phase
 from rules.profiles.mcr import MCR
 from rules.profiles.mcr.settlement import net
 from rules.simulate import play_game
+from tests.conftest import scaled
 from tests.game.helpers import Script
 
 DICE = ((3, 4), (2, 5))
@@ -136,3 +137,44 @@ def test_a_session_with_seat_rotation_between_rounds():
     assert dealt == {0: 4, 1: 4, 2: 4, 3: 4}
     assert sum(totals.values()) == 0
     assert sum(S.table_points(totals).values()) == 7
+
+
+def test_play_game_changes_chairs_by_the_session_schedule():
+    """rules.simulate.play_game seats the players by ``MCR.seating`` (003 «Места»): in every hand of the
+    16 the player in each chair and the dealer are the schedule's, totals are kept per player."""
+    from rules.events import HandStarted
+    from rules.profiles.mcr import session as S
+    from rules.simulate import play_game
+
+    g = play_game(MCR(), 5)
+    assert len(g.hands) == 16
+    per_player = Counter()
+    for slot, r in zip(S.schedule(), g.hands, strict=True):
+        start = next(e for e in r.events if isinstance(e, HandStarted))
+        for player in range(4):
+            assert start.seats[S.chair_of(player, slot.round)] == f"P{player}"
+            per_player[player] += r.deltas[S.chair_of(player, slot.round)]
+        assert start.dealer == (slot.number - 1) % 4 and start.round_wind == slot.prevalent_wind
+        dealer_player = int(start.seats[start.dealer][1:])
+        assert slot.seat_wind_of[dealer_player] == 0  # the schedule's East deals
+    assert all(per_player[p] == g.totals[p] for p in range(4))
+    assert sum(g.totals.values()) == 0 and {s.player for s in g.standings} == {"P0", "P1", "P2", "P3"}
+
+
+def test_a_win_on_a_flower_replacement_is_recorded_and_not_out_with_replacement():
+    """003 #81: a win on the tile that replaced a flower is self-drawn, flagged ``flower_replacement``
+    on the WinRecord and in the scoring context, and never scores #46 Out with Replacement Tile."""
+    from rules.simulate import random_hands
+
+    found = 0
+    for r in random_hands(MCR(), 3, scaled(150, 600)):
+        for w in r.machine.state.wins:
+            ctx = MCR().win_context(r.machine.state, w.seat, w)
+            assert ctx.get("flower_replacement", False) == w.flower_replacement
+            if w.flower_replacement:
+                found += 1
+                assert w.from_seat is None and not w.kong_replacement
+                if w.valid:
+                    assert 46 not in {f.extra.get("no") for f in w.result.fans}
+                    assert any(f.extra.get("no") == 80 for f in w.result.fans)  # #80 Self-Drawn
+    assert found > 0

@@ -221,3 +221,26 @@ def test_pung_claimed_with_two_jokers_from_the_hand():
     m = t.state.seat_state[2].melds[0]
     assert str(m) == "[6mjj]" and m.base == 5
     assert t.state.current == 2 and not any(x.is_joker for x in t.held(2))
+
+
+def test_hand_declared_dead_claims_nothing_cannot_win_and_plays_on():
+    """A short/long hand found by the referee (a HandDead event, 001 §Перебор и недобор костей 1–5): the
+    player draws and discards, his claims and wins are refused, the hand settles without him."""
+    from rules.events import HandDead
+
+    t = RedTable(4, {0: "3m19p19s1234z567z99p", 1: "9s19m19p1s1234z567z"}, head="2m")
+    t.pre_play()
+    t.ok(HandDead(seat=1, reason="tile_count", rule="001 §Перебор и недобор костей", hand_id="t"))
+    assert t.state.seat_state[1].dead and t.state.seat_state[1].dead_since is not None
+    assert t.rejected(HandDead(seat=1, reason="judge", hand_id="t")) == "out_of_phase"  # dead already
+    t.discard(0, "9p")
+    assert t.claim(1, "hu", 0, "9p")[0].code == "claim_inactive_player"  # the 13 orphans wait, refused
+    assert t.claim(1, "chow", 0, "9p", "")[0].code == "claim_inactive_player"
+    drawn = t.draw(1)  # a dead hand keeps drawing and discarding
+    t.discard(1, drawn if not drawn.is_flower else t.held(1)[0])
+    t.tsumogiri_until(0, after=1)
+    t.exhaustive()
+    s, e = t.finish()
+    assert s.payments == () and e.next_dealer == 0
+    assert all(not w.valid for w in t.state.wins)
+

@@ -4,7 +4,7 @@ exhaustive draw with noten payments and sticks left on the table."""
 
 from __future__ import annotations
 
-from rules.events import Claimed
+from rules.events import Claimed, Discarded
 from rules.tiles import KINDS
 from tests.profiles.riichi.script import RiichiScript
 
@@ -234,22 +234,26 @@ def test_renhou_on_the_dealers_first_discard():
     assert deltas == [-12000, 12000, 0, 0]
 
 
-def test_kuikae_is_found_at_the_reveal():
+def test_kuikae_is_refused_when_it_happens():
+    from rules.events import Discarded
+
     s = RiichiScript(HANDS)
     s.discard(0, "9m")
     s.draw(1, "5z")
     s.discard(1, "2m")
     s.claim(2, "chow", 1, "2m", "34m")
     s.arbitrate()
-    s.discard(2, "5m")  # claimed 2m for 234m, threw the other end 5m (004 Rules 3.3.2)
+    assert s.profile.forbidden_discards(s.state, 2) == frozenset({1, 4})  # 2m and the other end 5m
+    for bad in ("5m",):  # claimed 2m for 234m: not the other end 5m (004 Rules 3.3.2)
+        out = s.sub(Discarded(seat=2, tile=bad))
+        assert out[0].TYPE == "violation" and out[0].code == "kuikae" and out[0].seat == 2
+    assert s.state.phase == "turn" and s.state.current == 2  # refused: he still has to discard
+    s.discard(2, "1z")
     st = s.state
-    hand = st.seat_state[2].hand()
-    checks = s.profile.reveal_checks(st, 2, hand)
-    assert [c for c, _ in checks] == ["kuikae"]
-    assert s.profile.reveal_checks(st, 1, st.seat_state[1].hand()) == []
+    assert s.profile.reveal_checks(st, 2, st.seat_state[2].hand()) == []
 
 
-def test_riichi_discipline_is_checked_at_the_reveal():
+def test_riichi_discipline_is_refused_when_it_happens():
     from rules.events import Discarded
 
     s = _riichi_ron_setup()
@@ -260,7 +264,33 @@ def test_riichi_discipline_is_checked_at_the_reveal():
     s.draw(0, "2z")
     s.discard(0, "2z")
     s.draw(1, "8s")
-    s.ok(Discarded(seat=1, tile="2s", tsumogiri=False))  # changed his hand after riichi
+    out = s.sub(Discarded(seat=1, tile="2s", tsumogiri=False))  # a tile from the locked hand
+    assert out[0].TYPE == "violation" and out[0].code == "riichi_hand_changed"
+    out = s.sub(Discarded(seat=1, tile="8s", riichi=True))  # riichi is declared once
+    assert out[0].TYPE == "violation" and out[0].code == "riichi_not_allowed"
+    s.ok(Discarded(seat=1, tile="8s", tsumogiri=True))
     st = s.state
-    codes = [c for c, _ in s.profile.reveal_checks(st, 1, st.seat_state[1].hand())]
-    assert codes == ["riichi_hand_changed"]
+    assert s.profile.reveal_checks(st, 1, st.seat_state[1].hand()) == []
+
+
+def test_kan_after_riichi_that_changes_the_wait_is_refused():
+    from rules.events import MeldMade
+
+    s = _riichi_ron_setup()
+    for seat, t in ((2, "7z"), (3, "3z"), (0, "2z")):
+        s.draw(seat, t)
+        s.discard(seat, t)
+    s.draw(1, "8p")  # 23456m 67888p 234s + 8p: a kan of 8p would change the waits (004 Rules 3.3.14)
+    out = s.sub(MeldMade(seat=1, kind="kong_concealed", tiles=("8p", "8p", "8p", "8p")))
+    assert out[0].TYPE == "violation" and out[0].code == "riichi_illegal_kan"
+    s.ok(Discarded(seat=1, tile="8p", tsumogiri=True))
+
+
+def test_dora_indicators_are_checked_against_the_kans():
+    from rules.events import DoraRevealed
+
+    s = _riichi_ron_setup()
+    out = s.sub(DoraRevealed(indicator="1p", kind="initial"))  # the initial indicator is shown already
+    assert out[0].TYPE == "violation" and out[0].code == "dora_mismatch"
+    out = s.sub(DoraRevealed(indicator="1p", kind="kan"))  # no kan has been made
+    assert out[0].TYPE == "violation" and out[0].code == "dora_mismatch"
