@@ -96,8 +96,11 @@ def run(args: argparse.Namespace) -> int:
     winds = WIND if len(spec.seats) > 2 else "EW"
     names = {s: f"{winds[i]}{s}" for i, s in enumerate(spec.seats)}
     for i in range(args.hands):
-        r = play_hand(profile, random.Random(rng.random()), n_players=args.players, dealer=dealer, bot=args.bot,
-                      hand_id=f"s{args.seed}-h{i}", hand_number=i, clock=clock)
+        try:
+            r = play_hand(profile, random.Random(rng.random()), n_players=args.players, dealer=dealer, bot=args.bot,
+                          hand_id=f"s{args.seed}-h{i}", hand_number=i, clock=clock)
+        except ValueError as exc:  # a profile the machine cannot play (mcr-siamese's two hands per player)
+            raise CliError(str(exc)) from None
         for s in spec.seats:
             totals[s] += r.deltas[s]
         if args.json:
