@@ -422,61 +422,66 @@ def _thirteen_orphans_waits_mask(c: Sequence[int]) -> int:
 # Shanten
 
 
+def _pareto_triples(items: set[tuple[int, int, int]]) -> frozenset[tuple[int, int, int]]:
+    return frozenset(
+        p for p in items if not any(q != p and q[0] >= p[0] and q[1] >= p[1] and q[2] >= p[2] for q in items)
+    )
+
+
+@cache
+def _suffix_blocks(s: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
+    """Pareto (sets, partial sets, head) triples of a group's counts from its first non-zero position.
+
+    The first tile is a pung, the first tile of a chow, a pair (partial set or the head), the first tile
+    of a partial chow (adjacent or gapped), or isolated; the rest is the same question on a shorter
+    suffix, so suffixes shared by many groups are solved once. Dropping a dominated triple is safe: a
+    head pair can always be counted as a partial set instead.
+    """
+    i = 0
+    n = len(s)
+    while i < n and s[i] == 0:
+        i += 1
+    if i == n:
+        return frozenset({(0, 0, 0)})
+    if i:
+        return _suffix_blocks(s[i:], honors)
+    out: set[tuple[int, int, int]] = set()
+    c = list(s)
+
+    def take(dm: int, dt: int, dh: int, *dec: tuple[int, int]) -> None:
+        for j, k in dec:
+            c[j] -= k
+        for m, t, h in _suffix_blocks(tuple(c), honors):
+            if h + dh <= 1:
+                out.add((m + dm, t + dt, h + dh))
+        for j, k in dec:
+            c[j] += k
+
+    if c[0] >= 3:
+        take(1, 0, 0, (0, 3))
+    if not honors and n >= 3 and c[1] and c[2]:
+        take(1, 0, 0, (0, 1), (1, 1), (2, 1))
+    if c[0] >= 2:
+        take(0, 1, 0, (0, 2))  # a pair as a partial set
+        take(0, 0, 1, (0, 2))  # a pair as the head
+    if not honors:
+        if n >= 2 and c[1]:
+            take(0, 1, 0, (0, 1), (1, 1))
+        if n >= 3 and c[2]:
+            take(0, 1, 0, (0, 1), (2, 1))
+    take(0, 0, 0, (0, 1))  # isolated
+    return _pareto_triples(out)
+
+
 @cache
 def group_blocks(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """Pareto-best (sets, partial sets) counts for one group: (without a head pair, with a head pair)."""
-    honors = len(key) == 7
-    n = len(key)
-    c = list(key)
-    found: tuple[set[tuple[int, int]], set[tuple[int, int]]] = (set(), set())
-
-    def rec(i: int, m: int, t: int, h: int) -> None:
-        while i < n and c[i] == 0:
-            i += 1
-        if i == n:
-            found[h].add((m, t))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            rec(i, m + 1, t, h)
-            c[i] += 3
-        if not honors and i <= n - 3 and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            rec(i, m + 1, t, h)
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-        if c[i] >= 2:
-            c[i] -= 2
-            rec(i, m, t + 1, h)  # pair as a partial set
-            if not h:
-                rec(i, m, t, 1)  # pair as the head
-            c[i] += 2
-        if not honors:
-            if i <= n - 2 and c[i + 1]:
-                c[i] -= 1
-                c[i + 1] -= 1
-                rec(i, m, t + 1, h)
-                c[i] += 1
-                c[i + 1] += 1
-            if i <= n - 3 and c[i + 2]:
-                c[i] -= 1
-                c[i + 2] -= 1
-                rec(i, m, t + 1, h)
-                c[i] += 1
-                c[i + 2] += 1
-        c[i] -= 1  # isolated
-        rec(i, m, t, h)
-        c[i] += 1
-
-    rec(0, 0, 0, 0)
+    triples = _suffix_blocks(tuple(key), len(key) == 7)
 
     def pareto(s: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
         return tuple(sorted(p for p in s if not any(q != p and q[0] >= p[0] and q[1] >= p[1] for q in s)))
 
-    return pareto(found[0]), pareto(found[1])
+    return pareto({(m, t) for m, t, h in triples if h == 0}), pareto({(m, t) for m, t, h in triples if h == 1})
 
 
 # Group summaries for shanten, interned as small ints: a summary id indexes _TRIPLES (its Pareto
