@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rules.notation import Hand
@@ -119,10 +119,11 @@ def complete_hands(draw) -> Hand:
     n_sets = len(melds) + (len(concealed) - 2) // 3
     if n_sets < 4:  # some set was skipped for copies: fill with chows/pungs that fit
         for k in range(27):
-            while n_sets < 4 and "mps"[k // 9] in suits and counts[k] == 0:
+            while n_sets < 4 and "mps"[k // 9] in suits and counts[k] <= 1:
                 concealed += [k, k, k]
                 counts[k] += 3
                 n_sets += 1
+    assume(n_sets == 4)  # a one-suit hand can run out of room for a fourth set
     win = draw(st.sampled_from(concealed))
     concealed.remove(win)
     return Hand(tuple(KINDS[k] for k in concealed), tuple(melds), KINDS[win])
