@@ -1,0 +1,91 @@
+"""``mahjong-table calibrate``: fit the overhead camera to the table, or print the marker sheet.
+
+    mahjong-table calibrate --sheet markers.pdf          # the four ArUco markers at print size (or .png)
+    mahjong-table calibrate --image frame.png --out cal.json
+    mahjong-table calibrate --camera cam:0 --out cal.json   # grab one frame from a camera
+    mahjong-table calibrate --synthetic --out cal.json   # a rendered table (demo, tests)
+
+Stick markers 0..3 at the top-left, top-right, bottom-right and bottom-left corners of the table as the
+camera sees it (East at the bottom edge).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    ap = subparsers.add_parser("calibrate", help="camera calibration (ArUco markers) and the marker sheet",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sheet", type=Path, help="write the marker sheet to print (.pdf or .png)")
+    ap.add_argument("--image", type=Path, help="a camera frame showing the markers")
+    ap.add_argument("--camera", help="grab a frame: cam:N, an rtsp:// URL or picamera")
+    ap.add_argument("--synthetic", action="store_true", help="calibrate on a rendered table")
+    ap.add_argument("--intrinsics", type=Path, help="JSON with camera_matrix and dist_coeffs (lens undistortion)")
+    ap.add_argument("--out", type=Path, help="calibration file to write (JSON)")
+    ap.add_argument("--dpi", type=int, default=300)
+    ap.set_defaults(func=handler)
+
+
+def handler(args: argparse.Namespace) -> int:
+    from controller.cli import CliError
+
+    if not (args.sheet or args.image or args.camera or args.synthetic):
+        raise CliError("give --sheet FILE, or a frame to calibrate on (--image, --camera or --synthetic)")
+    if args.sheet:
+        from vision.calibration import write_marker_sheet
+
+        try:
+            write_marker_sheet(args.sheet, dpi=args.dpi)
+        except (ValueError, OSError) as exc:
+            raise CliError(str(exc)) from None
+        print(f"marker sheet written to {args.sheet}")
+    if not (args.image or args.camera or args.synthetic):
+        return 0
+    import cv2
+    import numpy as np
+
+    from vision.calibration import CalibrationError, calibrate
+
+    frame = _frame(args, cv2, CliError)
+    cm = dc = None
+    if args.intrinsics:
+        try:
+            d = json.loads(args.intrinsics.read_text())
+            cm, dc = np.array(d["camera_matrix"], float), np.array(d["dist_coeffs"], float)
+        except (OSError, ValueError, KeyError) as exc:
+            raise CliError(f"cannot read intrinsics {args.intrinsics}: {exc}") from None
+    try:
+        cal = calibrate(frame, camera_matrix=cm, dist_coeffs=dc)
+    except CalibrationError as exc:
+        raise CliError(f"{exc}; check the markers with 'mahjong-table vision selftest'") from None
+    print(f"markers {list(cal.markers_found)}, fit error {cal.reprojection_px:.2f} px")
+    if args.out:
+        cal.save(args.out)
+        print(f"calibration written to {args.out}")
+    return 0
+
+
+def _frame(args: argparse.Namespace, cv2, CliError):  # noqa: N803
+    if args.image:
+        img = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
+        if img is None:
+            raise CliError(f"cannot read image {args.image}")
+        return img
+    if args.synthetic:
+        from vision.scene_model import Scene
+        from vision.scene_render import render_scene
+
+        return render_scene(Scene("riichi-ema2016"), seed=0)[0]
+    from vision.camera import open_source
+
+    try:
+        src = open_source(args.camera)
+        f = src.read()
+        src.close()
+    except (OSError, ImportError) as exc:
+        raise CliError(f"camera {args.camera}: {exc}") from None
+    if f is None:
+        raise CliError(f"camera {args.camera} gave no frame")
+    return f.image

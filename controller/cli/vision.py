@@ -1,0 +1,197 @@
+"""``mahjong-table vision``: the overhead camera pipeline.
+
+    mahjong-table vision selftest --image frame.png --style classic      # or --camera cam:0, --synthetic
+    mahjong-table vision render --profile riichi-ema2016 --seed 3 --out frame.png [--truth truth.json]
+    mahjong-table vision read --calibration cal.json --profile mcr --style kai frame.png...
+    mahjong-table vision read --synthetic --profile riichi-ema2016 --seed 1     # a bot hand, events as JSON
+
+``read`` prints one JSON line per image (the parsed table) or, for a frame sequence, one JSON line per
+observation event (rules.events schema).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    ap = subparsers.add_parser("vision", help="overhead camera: selftest, render scenes, read tables",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="vision_command", metavar="SUBCOMMAND")
+    st = sub.add_parser("selftest", help="check markers, focus, exposure, zones, contrast and tile sets")
+    _source_args(st)
+    st.add_argument("--style", action="append", default=[], help="a shipped tile style the table uses")
+    st.add_argument("--tileset", action="append", type=Path, default=[], help="an enrolled tile set (.npz)")
+    st.set_defaults(func=selftest_handler)
+    rd = sub.add_parser("render", help="render a synthetic table frame (and its ground truth)")
+    rd.add_argument("--profile", default="riichi-ema2016")
+    rd.add_argument("--seed", type=int, default=0)
+    rd.add_argument("--style", default=None)
+    rd.add_argument("--step", type=float, default=0.7, help="how far into the hand (0..1)")
+    rd.add_argument("--out", type=Path, required=True, help="image to write (.png/.jpg)")
+    rd.add_argument("--truth", type=Path, help="ground truth JSON to write")
+    rd.set_defaults(func=render_handler)
+    rr = sub.add_parser("read", help="read tables from frames, or play a synthetic hand through the pipeline")
+    rr.add_argument("--calibration", type=Path, help="calibration JSON (default: calibrate on each image)")
+    rr.add_argument("--profile", default="riichi-ema2016")
+    rr.add_argument("--style", action="append", default=[], help="the table's tile style(s)")
+    rr.add_argument("--synthetic", action="store_true", help="a bot-played hand rendered frame by frame")
+    rr.add_argument("--seed", type=int, default=0)
+    rr.add_argument("--frames", type=int, default=0, help="stop after this many frames (synthetic; 0 = all)")
+    rr.add_argument("images", nargs="*", type=Path)
+    rr.set_defaults(func=read_handler)
+    ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
+
+
+def _source_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--image", type=Path, help="a camera frame")
+    p.add_argument("--camera", help="cam:N, an rtsp:// URL or picamera")
+    p.add_argument("--synthetic", action="store_true", help="a rendered table")
+
+
+def _profile_ok(name: str) -> None:
+    from controller.cli import CliError
+    from vision.conventions import CONVENTIONS
+
+    if name not in CONVENTIONS:
+        raise CliError(f"unknown profile {name!r}; known: {', '.join(CONVENTIONS)}")
+
+
+def _styles_ok(styles: list[str]) -> None:
+    from controller.cli import CliError
+    from vision.tile_render import available_styles
+
+    bad = [s for s in styles if s not in available_styles()]
+    if bad:
+        raise CliError(f"unknown style {bad[0]!r}; available: {', '.join(available_styles())}")
+
+
+def selftest_handler(args: argparse.Namespace) -> int:
+    import cv2
+
+    from controller.cli import CliError
+    from vision.selftest import selftest
+
+    _styles_ok(args.style)
+    if args.image:
+        frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CliError(f"cannot read image {args.image}")
+    elif args.camera:
+        from vision.camera import open_source
+
+        try:
+            src = open_source(args.camera)
+            f = src.read()
+            src.close()
+        except (OSError, ImportError) as exc:
+            raise CliError(f"camera {args.camera}: {exc}") from None
+        if f is None:
+            raise CliError(f"camera {args.camera} gave no frame")
+        frame = f.image
+    elif args.synthetic:
+        from vision.scene_model import Scene
+        from vision.scene_render import render_scene
+
+        frame = render_scene(Scene("riichi-ema2016"), seed=0, style=(args.style or ["classic"])[0])[0]
+    else:
+        raise CliError("give a frame: --image FILE, --camera SPEC or --synthetic")
+    checks = selftest(frame, styles=args.style, tilesets=args.tileset)
+    for c in checks:
+        mark = "ok  " if c.ok else "FAIL"
+        print(f"{mark} {c.name:<16} {c.detail}" + ("" if c.ok else f"\n     fix: {c.fix}"))
+    return 0 if all(c.ok for c in checks) else 1
+
+
+def render_handler(args: argparse.Namespace) -> int:
+    import cv2
+
+    from controller.cli import CliError
+    from rules.profiles import registry
+    from rules.simulate import random_hands
+    from vision.scene_game import scenes_from_events
+    from vision.scene_render import render_scene
+
+    _profile_ok(args.profile)
+    if args.style:
+        _styles_ok([args.style])
+    try:
+        hr = next(random_hands(registry.get(args.profile), args.seed, 1))
+    except LookupError as exc:
+        raise CliError(str(exc)) from None
+    scenes = scenes_from_events(args.profile, hr.events)
+    sc = scenes[min(len(scenes) - 1, max(0, int(args.step * (len(scenes) - 1))))]
+    frame, truth = render_scene(sc, seed=args.seed, style=args.style)
+    if not cv2.imwrite(str(args.out), frame):
+        raise CliError(f"cannot write {args.out}")
+    if args.truth:
+        args.truth.write_text(json.dumps(_truth_json(truth), indent=1))
+    print(f"{args.out}: {args.profile}, style {truth.style}, {len(truth.tiles())} tiles")
+    return 0
+
+
+def _truth_json(truth) -> dict:
+    import dataclasses
+
+    return {
+        "style": truth.style, "camera_h": truth.pose.h.tolist(),
+        "scene": dataclasses.asdict(truth.scene),
+        "objects": [{"label": o.label, "seat": o.seat, "zone": o.zone, "index": o.index, "turns": o.turns,
+                     "poly_mm": o.poly_mm.round(2).tolist(), "poly_px": o.poly_px.round(2).tolist()}
+                    for o in truth.objects],
+    }
+
+
+def read_handler(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    import cv2
+
+    from controller.cli import CliError
+    from vision.calibration import Calibration, CalibrationError, Rectifier, calibrate
+    from vision.pipeline import make_reader
+    from vision.scene_parse import SceneParser
+
+    _profile_ok(args.profile)
+    _styles_ok(args.style)
+    if args.synthetic:
+        return _read_synthetic(args)
+    if not args.images:
+        raise CliError("give images to read, or --synthetic")
+    styles = args.style or ["classic"]
+    parser = SceneParser(args.profile, make_reader(styles))
+    cal = None
+    if args.calibration:
+        try:
+            cal = Calibration.load(args.calibration)
+        except (OSError, ValueError, KeyError) as exc:
+            raise CliError(f"cannot read calibration {args.calibration}: {exc}") from None
+    for p in args.images:
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None:
+            raise CliError(f"cannot read image {p}")
+        try:
+            c = cal or calibrate(img)
+        except CalibrationError as exc:
+            raise CliError(f"{p}: {exc}") from None
+        scene, info = parser.parse(Rectifier(c).rectify(img))
+        print(json.dumps({"image": str(p), "scene": dataclasses.asdict(scene), "occluded": sorted(info.occluded)}))
+    return 0
+
+
+def _read_synthetic(args: argparse.Namespace) -> int:
+    from vision.calibration import calibrate
+    from vision.camera import SyntheticSource
+    from vision.pipeline import VisionPipeline
+
+    style = (args.style or ["classic"])[0]
+    src = SyntheticSource.game(args.profile, args.seed, style)
+    pipe = None
+    while (f := src.read()) is not None and (args.frames <= 0 or f.index < args.frames):
+        if pipe is None:
+            pipe = VisionPipeline(calibrate(f.image), args.profile, [style])
+        for e in pipe.process(f.image, t_mono=f.t_mono, t_wall=f.t_wall).events:
+            sys.stdout.write(json.dumps(e.to_json()) + "\n")
+    return 0

@@ -1,0 +1,76 @@
+"""Rendered tables → parsed scenes, per profile and tile style (held-out seeds: none is tuned on)."""
+
+import numpy as np
+import pytest
+
+from rules.profiles import registry
+from rules.simulate import random_hands
+from tests.conftest import scaled
+from tests.vision_scene.helpers import feature_scene, parse_frame, render_and_parse
+from vision.conventions import conventions
+from vision.scene_eval import label_errors, rates, structure
+from vision.scene_game import scenes_from_events
+from vision.scene_render import render_scene
+from vision.tile_render import available_styles, load_style
+
+PROFILES = ["sichuan-mpl2025", "sichuan-wmsg", "mcr", "riichi-ema2016", "red"]
+
+
+def styles_for(profile: str) -> list[str]:
+    """Styles that have every face the profile needs (flowers)."""
+    c = conventions(profile)
+    return [s for s in available_styles() if not c.flowers or "1f" in load_style(s).glyphs]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_convention_is_read(profile):
+    """Structure exact (zones, pond order, sideways tiles, meld kinds, sources, face-down tiles, cards,
+    sticks, dice); tile labels at most one wrong in a table (the bench measures the rate)."""
+    scene = feature_scene(profile)
+    for i, style in enumerate(styles_for(profile)):
+        _, _, got, info = render_and_parse(scene, 7000 + 13 * i + PROFILES.index(profile), style)
+        assert not info.occluded, info.why
+        assert structure(got) == structure(scene), style
+        wrong, total = label_errors(got, scene)
+        assert total > 60 and wrong <= 1, (style, wrong)
+
+
+def test_meld_sources_and_concealed_kongs_are_recovered():
+    scene = feature_scene("riichi-ema2016")
+    _, _, got, _ = render_and_parse(scene, 4242, "classic")
+    for s in range(4):
+        assert [m.source for m in got.seats[s].melds] == [m.source for m in scene.seats[s].melds]
+    kongs = [m for m in got.seats[0].melds if m.kind == "kong_concealed"]
+    assert kongs and kongs[0].tiles == ("7z", "x", "x", "7z")  # riichi: the middle two face down
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_game_states_parse_exactly(profile):
+    """Mid-hand and final states of bot-played hands (rules.simulate), every style the profile can use."""
+    rng = np.random.default_rng(PROFILES.index(profile))
+    n = scaled(2, 12)
+    tiles = wrong = 0
+    for k in range(n):  # noqa: B007
+        hr = next(random_hands(registry.get(profile), 500 + k, 1))
+        scenes = scenes_from_events(profile, hr.events)
+        scene = scenes[int(rng.integers(len(scenes) // 2, len(scenes)))]
+        style = styles_for(profile)[k % len(styles_for(profile))]
+        frame, truth = render_scene(scene, seed=9000 + k, style=style)
+        got, info = parse_frame(frame, profile, style)
+        assert not info.occluded, info.why
+        assert structure(got) == structure(scene), (profile, k, style)
+        r = rates(got, scene)
+        assert r["zones"][0] == r["zones"][1] and r["meld_source"][0] == r["meld_source"][1]
+        w, t = label_errors(got, scene)
+        wrong += w
+        tiles += t
+    assert tiles > 20 * n and wrong <= max(1, tiles // 200)
+
+
+def test_occluding_hand_marks_the_zone():
+    scene = feature_scene("mcr")
+    frame, _ = render_scene(scene, seed=77, style="classic", hands=((1, "pond"),))
+    got, info = parse_frame(frame, "mcr", "classic")
+    assert "pond1" in info.occluded
+    assert got.seats[1].pond == ()  # no previous reading to keep
+    assert got.seats[3] == scene.seats[3]

@@ -1,0 +1,75 @@
+from rules.events import MeldSeen, PondTileRemoved, PondTileSeen, StickSeen
+from vision.scene_model import MeldView, PondTile, Scene, SeatView
+from vision.tracking import Tracker, diff_events
+
+
+def scene(pond0=(), melds1=(), stick0=False):
+    seats = [SeatView() for _ in range(4)]
+    seats[0] = SeatView(pond=tuple(PondTile(t) for t in pond0), riichi_stick=stick0)
+    seats[1] = SeatView(melds=tuple(melds1))
+    return Scene("riichi-ema2016", tuple(seats))
+
+
+def test_discard_and_claim_become_events():
+    ev = diff_events("riichi-ema2016", "pond0", ((PondTile("1m"),),), ((PondTile("1m"), PondTile("5p")),),
+                     t_mono=1.0, t_wall=0.0, frame=3)
+    assert ev == [PondTileSeen(seat=0, index=1, tile="5p", t_mono=1.0, frame=3)]
+    ev = diff_events("riichi-ema2016", "pond0", ((PondTile("1m"), PondTile("5p")),), ((PondTile("1m"),),),
+                     t_mono=2.0, t_wall=0.0, frame=5)
+    assert ev == [PondTileRemoved(seat=0, index=1, tile="5p", t_mono=2.0, frame=5)]
+
+
+def test_debounce_ignores_one_frame_flicker_and_stamps_first_frame():
+    tr = Tracker("riichi-ema2016", debounce=2)
+    assert tr.update(scene(), frame=0, t_mono=0.0) == []
+    assert tr.update(scene(["2s"]), frame=1, t_mono=0.1) == []  # seen once: not yet
+    assert tr.update(scene(), frame=2, t_mono=0.2) == []  # flicker gone
+    assert tr.update(scene(["3s"]), frame=3, t_mono=0.3) == []
+    ev = tr.update(scene(["3s"]), frame=4, t_mono=0.4)
+    assert [(type(e), e.tile, e.frame, e.t_mono) for e in ev] == [(PondTileSeen, "3s", 3, 0.3)]
+
+
+def test_untrusted_zone_resets_its_candidate():
+    tr = Tracker("riichi-ema2016", debounce=2)
+    tr.update(scene(["3s"]), frame=0, t_mono=0.0)
+    assert tr.update(scene(["3s", "4s"]), frame=1, t_mono=0.1, untrusted={"pond0"}) == []
+    assert tr.update(scene(["3s", "4s"]), frame=2, t_mono=0.2) == []  # the reset candidate starts again
+    ev = tr.update(scene(["3s", "4s"]), frame=3, t_mono=0.3)
+    assert [(e.tile, e.index, e.frame) for e in ev if isinstance(e, PondTileSeen)] == [("3s", 0, 2), ("4s", 1, 2)]
+
+
+def test_meld_source_and_stick():
+    tr = Tracker("riichi-ema2016", debounce=1)
+    m = MeldView("pung", ("5p", "5p", "5p"), 1, "opposite")
+    ev = tr.update(scene(melds1=[m], stick0=True), frame=0, t_mono=0.0)
+    assert MeldSeen(seat=1, kind="pung", tiles=("5p",) * 3, claimed_index=1, source="opposite", frame=0) in ev
+    assert StickSeen(seat=0, kind="riichi", frame=0) in ev
+
+
+def test_free_layout_source_follows_the_tile():
+    """Red turns no tile: the source of a claimed set is the pond the tile just left (red.md §12, A27)."""
+    tr = Tracker("red", debounce=1)
+    s0 = Scene("red", (SeatView(), SeatView(), SeatView(pond=(PondTile("7s"), PondTile("2m"))), SeatView()))
+    tr.update(s0, frame=0, t_mono=0.0)
+    s1 = Scene("red", (SeatView(), SeatView(melds=(MeldView("pung", ("2m",) * 3),)),
+                       SeatView(pond=(PondTile("7s"),)), SeatView()))
+    ev = tr.update(s1, frame=1, t_mono=0.1)
+    removed = [e for e in ev if isinstance(e, PondTileRemoved)]
+    melds = [e for e in ev if isinstance(e, MeldSeen)]
+    assert removed == [PondTileRemoved(seat=2, index=1, tile="2m", t_mono=0.1, frame=1)]
+    assert melds[0].source == "right"  # seat 2 is seat 1's right-hand neighbour
+
+
+def test_a_later_misread_of_a_lying_tile_is_not_a_new_discard():
+    tr = Tracker("mcr", debounce=2)
+    s = Scene("mcr", (SeatView(pond=(PondTile("3s"), PondTile("9m"))),) + (SeatView(),) * 3)
+    tr.update(s, frame=0, t_mono=0.0)
+    assert len(tr.update(s, frame=1, t_mono=0.1)) == 2
+    misread = Scene("mcr", (SeatView(pond=(PondTile("3s"), PondTile("5m"))),) + (SeatView(),) * 3)
+    assert tr.update(misread, frame=2, t_mono=0.2) == []
+    assert tr.update(misread, frame=3, t_mono=0.3) == []
+    more = Scene("mcr", (SeatView(pond=(PondTile("3s"), PondTile("5m"), PondTile("1z"))),) + (SeatView(),) * 3)
+    tr.update(more, frame=4, t_mono=0.4)
+    ev = tr.update(more, frame=5, t_mono=0.5)
+    assert [(e.tile, e.index) for e in ev] == [("1z", 2)]
+    assert [p.tile for p in tr.stable.seats[0].pond] == ["3s", "9m", "1z"]

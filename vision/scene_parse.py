@@ -1,0 +1,272 @@
+"""Parse a rectified top-down table image into a :class:`~vision.scene_model.Scene`, per profile.
+
+    parser = SceneParser("riichi-ema2016", reader=TemplateReader(["classic"]))
+    scene, info = parser.parse(top)                       # every zone
+    scene, info = parser.parse(top, zones={"pond1"}, previous=scene)   # only changed zones re-read
+
+Per zone (see :mod:`vision.zones`), by the profile's conventions (:mod:`vision.conventions`):
+
+* pond: tiles in discard order — rows of 6 nearest the centre first, left to right in the owner's view
+  ("rows6"); for a free layout the tiles in reading order (the tracker orders them by appearance);
+  a sideways tile is a riichi discard;
+* meld: sets separated by gaps, read from the owner's right end (the first declared) leftwards; kind from
+  the tiles (run → chow, three equal → pung, four → kong: face-down tiles or no sideways tile → concealed,
+  a tile beside the sideways one → added); source seat from the sideways tile's place (left / middle /
+  right = left / opposite / right player) where the profile turns it;
+* side: flowers set aside and the missing-suit or hu card;
+* hand: standing tiles counted, or the tiles laid face up at a reveal;
+* stick: the riichi stick; centre: the dice faces.
+
+A zone with a hand over it, or whose blobs fit no tile shape, is reported ``occluded`` and keeps its
+previous reading (if given).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.conventions import conventions, source_of_index
+from vision.geometry import DEFAULT_GEOMETRY, TableGeometry
+from vision.scene_model import MeldView, PondTile, Scene, SeatView
+from vision.tile_finder import Found, ZoneImage, find_in_zone, foreground, zone_image
+from vision.tile_labels import BACK, FACE_LABELS, FLOWERS
+from vision.zones import Zone, table_zones
+
+FACES = frozenset(l for l in FACE_LABELS if l not in FLOWERS)
+POND_ALLOWED = frozenset(FACE_LABELS)  # a flower discarded instead is an offence the referee must see
+MELD_ALLOWED = frozenset(FACES | {BACK})
+FLOWER_ALLOWED = frozenset(FLOWERS)
+CARDS = ("m", "p", "s", "1", "2", "3", "x")
+
+
+@dataclass
+class ParseInfo:
+    """What the parser saw beside the scene: found boxes, occluded zones, timings (ms)."""
+
+    found: dict[str, list[Found]] = field(default_factory=dict)
+    labels: dict[str, list[str]] = field(default_factory=dict)
+    occluded: set[str] = field(default_factory=set)
+    why: dict[str, list[str]] = field(default_factory=dict)
+    ms: dict[str, float] = field(default_factory=dict)
+
+
+def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> np.ndarray:
+    x0, y0, x1, y1 = f.box
+    h, w = zi.image.shape[:2]
+    c = zi.image[max(0, y0 - margin):min(h, y1 + margin), max(0, x0 - margin):min(w, x1 + margin)]
+    if f.turns == 1:  # a sideways tile: turn it upright (its top to the left → rotate clockwise)
+        c = np.rot90(c, -1)
+    return np.ascontiguousarray(c)
+
+
+def _is_run(tiles: list[str]) -> bool:
+    if any(len(t) != 2 or t[1] not in "mps" for t in tiles):
+        return False
+    ns = sorted(5 if t[0] == "0" else int(t[0]) for t in tiles)
+    return len({t[1] for t in tiles}) == 1 and ns == list(range(ns[0], ns[0] + len(ns)))
+
+
+class SceneParser:
+    """Reads scenes of one profile's table with a given tile reader."""
+
+    def __init__(self, profile: str, reader: object, geo: TableGeometry = DEFAULT_GEOMETRY,
+                 px_per_mm: float = 1.2, n_seats: int = 4, face: tuple[int, int, int] | None = None):
+        self.profile = profile
+        self.conv = conventions(profile)
+        self.reader = reader
+        self.geo = geo
+        self.px = px_per_mm
+        self.n_seats = n_seats
+        self.face = face  # the tile set's face colour (BGR), sharpens tile masks
+        self.zones = {z.name: z for z in table_zones(n_seats)}
+
+    # ---- one frame -------------------------------------------------------------------------------------
+
+    def parse(self, top: np.ndarray, zones: set[str] | None = None, previous: Scene | None = None
+              ) -> tuple[Scene, ParseInfo]:
+        """Read the zones ``zones`` (all by default) of the rectified image ``top``; other zones (and
+        occluded ones) keep ``previous``'s reading."""
+        t0 = time.perf_counter()
+        info = ParseInfo()
+        names = [n for n in self.zones if zones is None or n in zones]
+        prev = previous or Scene(self.profile, tuple(SeatView() for _ in range(self.n_seats)))
+        zimgs: dict[str, ZoneImage] = {}
+        jobs: list[tuple[str, Found, frozenset[str] | None]] = []
+        stick: dict[int, bool] = {}
+        dice: tuple[int, ...] | None = None
+        for name in names:
+            z = self.zones[name]
+            zi = zone_image(top, z, self.px, self.geo)
+            zimgs[name] = zi
+            foreground(zi, px_per_mm=self.px, face=self.face if z.kind != 'centre' else None)
+            if z.kind == "centre":
+                dice = self._dice(zi)
+                continue
+            if z.kind == "stick":
+                stick[z.seat or 0] = self._stick(zi)
+                continue
+            found, why = find_in_zone(zi, self.px, self.geo)
+            if why:
+                info.occluded.add(name)
+                info.why[name] = why
+            found = self._order(z, found)
+            info.found[name] = found
+            allowed = {"pond": POND_ALLOWED, "meld": MELD_ALLOWED, "side": FLOWER_ALLOWED,
+                       "hand": MELD_ALLOWED}[z.kind]
+            open_sets = self._open_set_tiles(found) if z.kind == "meld" else set()
+            for f in found:
+                if f.shape == "tile":  # a set with a sideways (claimed) tile lies all face up
+                    jobs.append((name, f, FACES if f in open_sets else allowed))
+        t1 = time.perf_counter()
+        margin = int(getattr(self.reader, "crop_margin_px", 0))
+        crops = [_crop(zimgs[n], f, margin) for n, f, _ in jobs]
+        reads = self.reader.read(crops, [a for _, _, a in jobs])  # type: ignore[attr-defined]
+        t2 = time.perf_counter()
+        by_zone: dict[str, dict[Found, str]] = {}
+        for (n, f, _), r in zip(jobs, reads):
+            by_zone.setdefault(n, {})[f] = r.label
+        seats = list(prev.seats)
+        for s in range(self.n_seats):
+            v = seats[s]
+            upd: dict[str, object] = {}
+            for kind in ("pond", "meld", "side", "hand"):
+                name = f"{kind}{s}"
+                if name not in info.found or name in info.occluded:
+                    continue
+                found = info.found[name]
+                labs = by_zone.get(name, {})
+                info.labels[name] = [labs.get(f, f.shape) for f in found]
+                if kind == "pond":
+                    upd["pond"] = tuple(PondTile(labs[f], f.turns == 1) for f in found if f in labs)
+                elif kind == "meld":
+                    upd["melds"] = self._melds(found, labs)
+                elif kind == "side":
+                    upd["flowers"] = tuple(labs[f] for f in found if f in labs)
+                    cards = [f for f in found if f.shape == "card"]
+                    upd["card"] = self._card(zimgs[name], cards[0]) if cards else None
+                else:
+                    stands = [f for f in found if f.shape == "stand"]
+                    upd["standing"] = len(stands)
+                    upd["revealed"] = tuple("x" if labs[f] == BACK else labs[f] for f in found if f in labs)
+            if s in stick:
+                upd["riichi_stick"] = stick[s]
+            if upd:
+                seats[s] = SeatView(**{**v.__dict__, **upd})  # type: ignore[arg-type]
+        scene = Scene(self.profile, tuple(seats), prev.dice if dice is None else dice)
+        t3 = time.perf_counter()
+        info.ms = {"find": (t1 - t0) * 1e3, "read": (t2 - t1) * 1e3, "assemble": (t3 - t2) * 1e3,
+                   "tiles": float(len(jobs))}
+        return scene, info
+
+    # ---- zone readers ----------------------------------------------------------------------------------
+
+    def _order(self, z: Zone, found: list[Found]) -> list[Found]:
+        px = self.px
+        if z.kind == "pond":
+            from vision.tile_finder import POND_B0, ROW_PITCH_B
+
+            def key(f: Found) -> tuple[int, float]:
+                a, b = f.centre_local_mm(px)
+                return int(np.floor((b - POND_B0) / ROW_PITCH_B)), a
+            return sorted(found, key=key)
+        if z.kind == "meld":  # right end first, then left to right inside a set (grouped in _melds)
+            return sorted(found, key=lambda f: (f.box[0], f.layer))
+        return sorted(found, key=lambda f: f.box[0])
+
+    def _groups(self, found: list[Found]) -> list[list[Found]]:
+        """The row's tiles cut into sets at gaps wider than 3 mm (left to right)."""
+        groups: list[list[Found]] = []
+        last_x1 = None
+        for f in sorted((f for f in found if f.shape == "tile" and f.layer == 0), key=lambda f: f.box[0]):
+            if last_x1 is None or (f.box[0] - last_x1) / self.px > 3.0:
+                groups.append([])
+            groups[-1].append(f)
+            last_x1 = f.box[2]
+        return groups
+
+    def _open_set_tiles(self, found: list[Found]) -> set[Found]:
+        out: set[Found] = set()
+        for g in self._groups(found):
+            if any(f.turns == 1 for f in g):
+                out.update(g)
+                out.update(a for a in found if a.layer == 1 and g[0].box[0] - 2 <= (a.box[0] + a.box[2]) / 2
+                           <= g[-1].box[2] + 2)
+        return out
+
+    def _melds(self, found: list[Found], labs: dict[Found, str]) -> tuple[MeldView, ...]:
+        tiles = [f for f in found if f.shape == "tile" and f in labs]
+        groups = self._groups(tiles)
+        added = [f for f in tiles if f.layer == 1]
+        out = []
+        for g in reversed(groups):  # the first set declared lies at the owner's right end
+            row = ["x" if labs[f] == BACK else labs[f] for f in g]
+            side = [i for i, f in enumerate(g) if f.turns == 1]
+            si = side[0] if side else None
+            extra = [a for a in added if g[0].box[0] - 2 <= (a.box[0] + a.box[2]) / 2 <= g[-1].box[2] + 2]
+            src = source_of_index(si, len(g)) if si is not None and self.conv.claimed_sideways else None
+            if extra:
+                out.append(MeldView("kong_added", tuple(row) + ("x" if labs[extra[0]] == BACK else labs[extra[0]],),
+                                    si, src, True))
+            elif len(g) == 4:
+                if "x" in row or si is None:
+                    out.append(MeldView("kong_concealed", tuple(row), si, None))
+                else:
+                    out.append(MeldView("kong_open", tuple(row), si, src))
+            else:
+                kind = "chow" if _is_run(row) else "pung"
+                out.append(MeldView(kind, tuple(row), si, src))
+        return tuple(out)
+
+    def _stick(self, zi: ZoneImage) -> bool:
+        n, _, stats, _ = cv2.connectedComponentsWithStats(zi.mask, connectivity=8)
+        return any(stats[i][2] / self.px > 60 and stats[i][3] / self.px < 22 for i in range(1, n))
+
+    def _dice(self, zi: ZoneImage) -> tuple[int, ...]:
+        n, lab, stats, cent = cv2.connectedComponentsWithStats(zi.mask, connectivity=8)
+        vals = []
+        for i in sorted(range(1, n), key=lambda i: cent[i][0]):
+            w, h = stats[i][2] / self.px, stats[i][3] / self.px
+            if not (10 < w < 28 and 10 < h < 28):
+                continue
+            x, y, w_, h_ = (int(v) for v in stats[i][:4])
+            blob = (lab[y:y + h_, x:x + w_] == i).astype(np.uint8)
+            crop = cv2.cvtColor(zi.image[y:y + h_, x:x + w_], cv2.COLOR_BGR2GRAY)
+            big = cv2.resize(crop, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+            inside = cv2.resize(blob, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST)
+            white = float(np.percentile(big[inside > 0], 90)) if inside.any() else 255.0
+            dark = (big < 0.45 * white).astype(np.uint8)
+            k, _, st, cen = cv2.connectedComponentsWithStats(dark)
+            bh, bw = dark.shape
+            core = cv2.erode(inside, np.ones((9, 9), np.uint8))
+            count = 0
+            for j in range(1, k):  # pips: dark spots enclosed by the white face (felt touches the crop edge)
+                x0, y0, ww, hh, area = (int(v) for v in st[j])
+                cx, cy = int(cen[j][0]), int(cen[j][1])
+                if (x0 > 0 and y0 > 0 and x0 + ww < bw and y0 + hh < bh and 8 <= area <= 900
+                        and core[min(cy, bh - 1), min(cx, bw - 1)]):
+                    count += 1
+            if 1 <= count <= 6:
+                vals.append(count)
+        return tuple(vals)
+
+    def _card(self, zi: ZoneImage, f: Found) -> str:
+        from vision.scene_render import _card_image
+
+        x0, y0, x1, y1 = f.box
+        c = zi.image[y0:y1, x0:x1].astype(np.float32)
+        if c.size == 0:
+            return "x"
+        c = cv2.resize(c, (56, 38))
+        best, best_s = "x", -np.inf
+        for card in CARDS:
+            t = _card_image(card, 56, 38)[..., :3].astype(np.float32)
+            for tt in (t, t[::-1, ::-1]):
+                a = c - c.mean()
+                b = tt - tt.mean()
+                sc = float((a * b).sum() / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-6))
+                if sc > best_s:
+                    best, best_s = card, sc
+        return best

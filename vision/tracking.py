@@ -1,0 +1,207 @@
+"""Tracking: debounced stable state per zone, diffed into observation events on the shared clock.
+
+Each frame the pipeline hands over the parsed :class:`~vision.scene_model.Scene`, which zones were read,
+and which were not trusted (a hand over them, blobs that fit no tile). A zone's new reading becomes its
+*stable* state once it has been seen identically in ``debounce`` trusted frames in a row; the change is
+then turned into events (:mod:`rules.events` observation events) stamped with the ``t_mono`` of the
+*first* frame that showed it — the moment the tile was seen down, which the referee's claim windows start
+from. A zone that was not re-read (its image did not change) confirms its candidate.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from rules.events import (
+    CardSeen,
+    DiceRead,
+    FlowerSeen,
+    MeldSeen,
+    ObservationEvent,
+    PondTileRemoved,
+    PondTileSeen,
+    StickSeen,
+    TilesRevealed,
+    relative_source,
+)
+from vision.conventions import conventions
+from vision.scene_model import Scene, SeatView
+
+#: The part of a seat's view each zone kind holds.
+ZONE_FIELDS = {"pond": ("pond",), "meld": ("melds",), "side": ("flowers", "card"),
+               "hand": ("standing", "revealed"), "stick": ("riichi_stick",)}
+
+
+def zone_state(scene: Scene, zone: str) -> tuple:
+    """The reading of one zone (``pond2``, ``centre``...) as a hashable value."""
+    if zone == "centre":
+        return (scene.dice,)
+    kind, seat = zone[:-1], int(zone[-1])
+    v = scene.seats[seat]
+    return tuple(getattr(v, f) for f in ZONE_FIELDS[kind])
+
+
+def _set_zone(scene: Scene, zone: str, state: tuple) -> Scene:
+    if zone == "centre":
+        return Scene(scene.profile, scene.seats, state[0])
+    kind, seat = zone[:-1], int(zone[-1])
+    v = scene.seats[seat]
+    d = dict(v.__dict__)
+    d.update(zip(ZONE_FIELDS[kind], state))
+    return scene.with_seat(seat, SeatView(**d))
+
+
+@dataclass
+class _Candidate:
+    state: tuple
+    frame: int
+    t_mono: float
+    t_wall: float
+    count: int = 1
+
+
+def diff_events(profile: str, zone: str, old: tuple, new: tuple, *, t_mono: float, t_wall: float, frame: int,
+                pond_order: list[str] | None = None, last_removed: tuple[int, str] | None = None
+                ) -> list[ObservationEvent]:
+    """Events for one zone's stable change ``old`` → ``new``. ``pond_order`` (free layouts) is the seat's
+    pond in order of appearance and is updated; ``last_removed`` = (seat, tile) of the latest tile taken
+    from a pond, the source of a meld the profile does not turn sideways."""
+    st = {"t_mono": t_mono, "t_wall": t_wall, "frame": frame}
+    out: list[ObservationEvent] = []
+    if zone == "centre":
+        if new[0] and new[0] != old[0]:
+            out.append(DiceRead(values=tuple(new[0]), **st))
+        return out
+    kind, seat = zone[:-1], int(zone[-1])
+    conv = conventions(profile)
+    if kind == "pond":
+        o, n = list(old[0]), list(new[0])
+        if conv.pond_layout == "rows6":
+            k = 0
+            while k < min(len(o), len(n)) and o[k] == n[k]:
+                k += 1
+            for i in range(len(o) - 1, k - 1, -1):
+                out.append(PondTileRemoved(seat=seat, index=i, tile=o[i].tile, **st))
+            for i in range(k, len(n)):
+                out.append(PondTileSeen(seat=seat, index=i, tile=n[i].tile, sideways=n[i].sideways, **st))
+        else:  # free layout: the order is the order of appearance
+            order = pond_order if pond_order is not None else [t.tile for t in o]
+            gone = Counter(t.tile for t in o) - Counter(t.tile for t in n)
+            came = Counter(t.tile for t in n) - Counter(t.tile for t in o)
+            for tile, c in gone.items():
+                for _ in range(c):
+                    i = len(order) - 1 - order[::-1].index(tile) if tile in order else len(order) - 1
+                    out.append(PondTileRemoved(seat=seat, index=i, tile=tile, **st))
+                    if tile in order:
+                        order.pop(i)
+            for t in n:
+                if came.get(t.tile, 0) > 0:
+                    came[t.tile] -= 1
+                    out.append(PondTileSeen(seat=seat, index=len(order), tile=t.tile, sideways=t.sideways, **st))
+                    order.append(t.tile)
+        return out
+    if kind == "meld":
+        o, n = list(old[0]), list(new[0])
+        for i, m in enumerate(n):
+            if i < len(o) and o[i] == m:
+                continue
+            src = m.source
+            if src is None and m.kind not in ("kong_concealed",) and last_removed is not None:
+                src = relative_source(seat, last_removed[0])
+            out.append(MeldSeen(seat=seat, kind=m.kind, tiles=m.tiles, claimed_index=m.sideways, source=src, **st))
+        return out
+    if kind == "side":
+        of, nf = list(old[0]), list(new[0])
+        for t in nf[len(of):] if nf[:len(of)] == of else nf:
+            out.append(FlowerSeen(seat=seat, tile=t, **st))
+        if new[1] is not None and new[1] != old[1]:
+            out.append(CardSeen(seat=seat, card=new[1], **st))
+        return out
+    if kind == "hand":
+        if new[1] and new[1] != old[1]:
+            out.append(TilesRevealed(seat=seat, tiles=tuple(new[1]), **st))
+        return out
+    if kind == "stick":
+        if new[0] and not old[0]:
+            out.append(StickSeen(seat=seat, kind="riichi", **st))
+        return out
+    return out
+
+
+class Tracker:
+    """Per-zone debouncing and event generation for one table."""
+
+    def __init__(self, profile: str, n_seats: int = 4, debounce: int = 2):
+        self.profile = profile
+        self.debounce = debounce
+        self.stable = Scene(profile, tuple(SeatView() for _ in range(n_seats)))
+        # ponds first: a claimed tile leaving a pond is known before the set it went to
+        self.zones = ["centre"] + [f"{k}{s}" for k in ZONE_FIELDS for s in range(n_seats)]
+        self._cand: dict[str, _Candidate | None] = {z: None for z in self.zones}
+        self._pond_order: dict[int, list[str]] = {s: [] for s in range(n_seats)}
+        self._last_removed: tuple[int, str] | None = None
+
+    def _keep_identities(self, zone: str, cur: tuple, old: tuple) -> tuple:
+        """A tile lying in a pond or a set does not change face: where a re-reading differs only in the
+        labels of tiles already there (same places, same sideways flags), keep the stable labels, so one
+        misread in a later frame is not a removal and a new discard."""
+        kind = zone[:-1]
+        if kind == "pond" and conventions(self.profile).pond_layout == "rows6":
+            o, n = old[0], cur[0]
+            k = min(len(o), len(n))
+            if [p.sideways for p in o[:k]] == [p.sideways for p in n[:k]]:
+                return (tuple(o[:k]) + tuple(n[k:]),)
+        if kind == "meld":
+            o, n = old[0], cur[0]
+            out = []
+            for i, m in enumerate(n):
+                if i < len(o) and (len(o[i].tiles), o[i].sideways, o[i].added, o[i].kind) == (
+                        len(m.tiles), m.sideways, m.added, m.kind):
+                    out.append(o[i])
+                else:
+                    out.append(m)
+            return (tuple(out),)
+        return cur
+
+    def update(self, scene: Scene, *, frame: int, t_mono: float, t_wall: float = 0.0,
+               read: set[str] | None = None, untrusted: set[str] = frozenset()) -> list[ObservationEvent]:  # type: ignore[assignment]
+        """Feed one frame's parse. ``read``: zones re-read this frame (None = all); zones not re-read and
+        trusted confirm their candidate; ``untrusted`` zones reset theirs."""
+        events: list[ObservationEvent] = []
+        for z in self.zones:
+            if z in untrusted:
+                self._cand[z] = None
+                continue
+            cur = self._keep_identities(z, zone_state(scene, z), zone_state(self.stable, z))
+            c = self._cand[z]
+            if read is None or z in read:
+                if c is not None and c.state == cur:
+                    c.count += 1
+                else:
+                    c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall)
+            elif c is not None:
+                c.count += 1
+            else:
+                c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall)
+            old = zone_state(self.stable, z)
+            if c.count >= self.debounce and c.state != old:
+                seat = int(z[-1]) if z != "centre" else -1
+                evs = diff_events(self.profile, z, old, c.state, t_mono=c.t_mono, t_wall=c.t_wall, frame=c.frame,
+                                  pond_order=self._pond_order.get(seat), last_removed=self._last_removed)
+                for e in evs:
+                    if isinstance(e, PondTileRemoved):
+                        self._last_removed = (e.seat, e.tile)
+                events += evs
+                self.stable = _set_zone(self.stable, z, c.state)
+        events.sort(key=lambda e: (e.t_mono, e.frame))
+        return events
+
+
+def scene_events(profile: str, scenes: list[tuple[Scene, int, float]]) -> list[ObservationEvent]:
+    """The events of a sequence of exact scenes ``(scene, frame, t_mono)`` (ground truth for tests)."""
+    tr = Tracker(profile, len(scenes[0][0].seats) if scenes else 4, debounce=1)
+    out: list[ObservationEvent] = []
+    for sc, fr, t in scenes:
+        out += tr.update(sc, frame=fr, t_mono=t)
+    return out
+
