@@ -99,7 +99,7 @@ SCHEMA: dict[str, Key] = {
     "gpio.call_buttons": Key(list, [12, 16, 20, 21], "single 'call' button per seat (the camera tells which call)", (), _pins4),
     "gpio.call_panels": Key(dict, {}, "optional full call panels: seat -> {chow/pung/kong/hu/riichi/flower = pin}", (), _call_panels),
     "gpio.bounce_ms": Key(int, 20, "button debounce time in milliseconds", (), _positive),
-    "camera.source": Key(str, "synthetic", "picamera2, opencv:<index or URL>, replay:<folder or video>, synthetic"),
+    "camera.source": Key(str, "synthetic", "synthetic (rendered), picamera, cam:N (OpenCV), an rtsp:// or http:// URL, or a folder/video to replay"),
     "camera.width": Key(int, 1920, "frame width"),
     "camera.height": Key(int, 1080, "frame height"),
     "camera.calibration": Key(str, "", "calibration file written by 'mahjong-table calibrate' (empty: none yet)"),

@@ -21,6 +21,7 @@ def pytest_addoption(parser):
     parser.addoption("--hw", default="emulator", choices=("emulator", "real"), help="hardware under test")
     parser.addoption("--port", default="/dev/serial0", help="serial port of the real table (--hw=real)")
     parser.addoption("--pins", default="lgpio", help="gpiozero pin factory for --hw=real")
+    parser.addoption("--camera", default="picamera", help="camera for --hw=real: picamera, cam:N or a URL")
     parser.addoption("--prompt-timeout", type=float, default=30.0, help="seconds a person has for each prompt")
 
 
