@@ -12,8 +12,8 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
     "riichi-ema2016": [
         ("23456m67888p234s + 1m", {"self_drawn": True, "seat_wind": "2z", "round_wind": "1z", "dora_indicators": ["1p"]})
     ],
-    "sichuan-mpl2025": [("11223344556677m + 7m", {"missing_suit": "s"})],
-    "sichuan-wmsg": [("123456789m11p [555p] + 1p", {"missing_suit": "s"})],
+    "sichuan-mpl2025": [("1122334455667m + 7m", {"missing_suit": "s"})],
+    "sichuan-wmsg": [("123456789m1p [555p] + 1p", {"missing_suit": "s"})],
     "red": [("234s j [123m] [555p] [777z] + j", {"self_drawn": True, "players": 4})],
 }
 
@@ -42,47 +42,20 @@ def run(args: argparse.Namespace) -> int:
                 continue
             print(render(res) + "\n")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
-    print(f"one short random game (seed {seed}):\n")
-    try:
-        from controller.cli import play
-    except ImportError:
-        play = None
-    if play is not None and hasattr(play, "demo_game"):
-        return int(play.demo_game(seed) or 0)
-    return solitaire(seed)
+    print(f"one short random game: bots play a hand of the basic profile (seed {seed})\n")
+    return bot_game(seed)
 
 
-def solitaire(seed: int, max_turns: int = 120) -> int:
-    """Four greedy players draw and discard (no claims) until one self-draws a win or the wall ends."""
-    from rules.notation import Hand, format_hand
+def bot_game(seed: int) -> int:
+    """Four greedy bots play one hand through the rules engine's hand machine; print it as it went."""
+    from controller.cli.play import WIND, describe
     from rules.profiles import registry
-    from rules.shapes import shanten
-    from rules.tiles import KINDS, counts34
+    from rules.simulate import play_hand
 
-    prof = registry.get("basic")
-    rng = random.Random(seed)
-    wall = [t for t in KINDS for _ in range(4)]
-    rng.shuffle(wall)
-    hands = [[wall.pop() for _ in range(13)] for _ in range(4)]
-    for turn in range(max_turns):
-        if len(wall) <= 14:
-            break
-        seat = turn % 4
-        drawn = wall.pop()
-        hand = hands[seat] + [drawn]
-        if shanten(counts34(hand)) == -1:
-            h = Hand(tuple(hands[seat]), (), drawn)
-            res = prof.score_checked(h, prof.context({"self_drawn": True}))
-            print(f"turn {turn}: seat {seat} self-draws {drawn} and wins: {format_hand(h)}  ({res.total_fan} fan)")
-            return 0
-        # discard the tile whose removal keeps shanten lowest (ties: the most isolated)
-        best = min(
-            range(len(hand)),
-            key=lambda i: (shanten(counts34(hand[:i] + hand[i + 1 :])), -abs(hand[i].number - 5), int(hand[i])),
-        )
-        tile = hand.pop(best)
-        hands[seat] = hand
-        if turn < 8 or turn % 16 == 0:
-            print(f"turn {turn}: seat {seat} draws {drawn}, discards {tile}")
-    print("the wall is exhausted: a draw")
+    r = play_hand(registry.get("basic"), random.Random(seed), hand_id=f"demo-{seed}")
+    names = {s: f"{WIND[s]}{s}" for s in range(4)}
+    for ev in r.events:
+        print(f"{ev.t_mono:7.1f}  {describe(ev, names)}")
+    result = f"won by {', '.join(names[w] for w in r.winners)}" if r.winners else "exhaustive draw"
+    print(f"\n{result}; score changes {list(r.deltas)}")
     return 0
