@@ -140,7 +140,9 @@ class SceneParser:
                 labs = by_zone.get(name, {})
                 info.labels[name] = [labs.get(f, f.shape) for f in found]
                 if kind == "pond":
-                    upd["pond"] = tuple(PondTile(labs[f], f.turns == 1) for f in found if f in labs)
+                    # a pond tile lies sideways only as a riichi declaration (conventions table)
+                    side_ok = self.conv.riichi_sideways_discard
+                    upd["pond"] = tuple(PondTile(labs[f], side_ok and f.turns == 1) for f in found if f in labs)
                 elif kind == "meld":
                     upd["melds"] = self._melds(found, labs)
                 elif kind == "side":
