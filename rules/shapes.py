@@ -206,9 +206,10 @@ KNITTED_STRAIGHTS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
 )
 
 
-def knitted_decompositions(c: Sequence[int]) -> list[Decomposition]:
-    """Knitted straight (9 tiles) + one set + a pair (003 fan 35 as a winning shape)."""
-    if sum(c) != 14:
+def knitted_decompositions(c: Sequence[int], n_melds: int = 0) -> list[Decomposition]:
+    """Knitted straight (9 tiles) + one set + a pair (003 fan 35 as a winning shape); with the set
+    declared (``n_melds`` = 1) the concealed part is the knitted tiles and the pair."""
+    if n_melds > 1 or sum(c) != 14 - 3 * n_melds:
         return []
     out = []
     for perm, tiles in KNITTED_STRAIGHTS:
@@ -280,24 +281,7 @@ def decompositions(
             if d:
                 out.append(d)
     if Shape.KNITTED in shapes and n_melds <= 1:
-        ks = knitted_decompositions(c) if n_melds == 0 else _knitted_with_meld(c)
-        out.extend(ks)
-    return out
-
-
-def _knitted_with_meld(c: Sequence[int]) -> list[Decomposition]:
-    """Knitted straight with the extra set declared: the concealed part is the 9 knitted tiles + a pair."""
-    if sum(c) != 11:
-        return []
-    out = []
-    for perm, tiles in KNITTED_STRAIGHTS:
-        if all(c[t] for t in tiles):
-            rest = list(c)
-            for t in tiles:
-                rest[t] -= 1
-            nz = [k for k in range(N_KINDS) if rest[k]]
-            if len(nz) == 1 and rest[nz[0]] == 2:
-                out.append(Decomposition(Shape.KNITTED, (), nz[0], knitted=perm))
+        out.extend(knitted_decompositions(c, n_melds))
     return out
 
 
@@ -318,7 +302,7 @@ def is_win(
         if Shape.HONORS_KNITTED in shapes and honors_knitted_decomposition(c) is not None:
             return True
     if Shape.KNITTED in shapes and n_melds <= 1:
-        return bool(knitted_decompositions(c) if n_melds == 0 else _knitted_with_meld(c))
+        return bool(knitted_decompositions(c, n_melds))
     return False
 
 
