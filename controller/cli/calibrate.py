@@ -43,12 +43,12 @@ def handler(args: argparse.Namespace) -> int:
         print(f"marker sheet written to {args.sheet}")
     if not (args.image or args.camera or args.synthetic):
         return 0
-    import cv2
     import numpy as np
 
+    from controller.cli.frames import one_frame
     from vision.calibration import CalibrationError, calibrate
 
-    frame = _frame(args, cv2, CliError)
+    frame = one_frame(args.image, args.camera, args.synthetic)
     cm = dc = None
     if args.intrinsics:
         try:
@@ -65,27 +65,3 @@ def handler(args: argparse.Namespace) -> int:
         cal.save(args.out)
         print(f"calibration written to {args.out}")
     return 0
-
-
-def _frame(args: argparse.Namespace, cv2, CliError):  # noqa: N803
-    if args.image:
-        img = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-        if img is None:
-            raise CliError(f"cannot read image {args.image}")
-        return img
-    if args.synthetic:
-        from vision.scene_model import Scene
-        from vision.scene_render import render_scene
-
-        return render_scene(Scene("riichi-ema2016"), seed=0)[0]
-    from vision.camera import open_source
-
-    try:
-        src = open_source(args.camera)
-        f = src.read()
-        src.close()
-    except (OSError, ImportError) as exc:
-        raise CliError(f"camera {args.camera}: {exc}") from None
-    if f is None:
-        raise CliError(f"camera {args.camera} gave no frame")
-    return f.image

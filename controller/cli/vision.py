@@ -69,35 +69,11 @@ def _styles_ok(styles: list[str]) -> None:
 
 
 def selftest_handler(args: argparse.Namespace) -> int:
-    import cv2
-
-    from controller.cli import CliError
+    from controller.cli.frames import one_frame
     from vision.selftest import selftest
 
     _styles_ok(args.style)
-    if args.image:
-        frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CliError(f"cannot read image {args.image}")
-    elif args.camera:
-        from vision.camera import open_source
-
-        try:
-            src = open_source(args.camera)
-            f = src.read()
-            src.close()
-        except (OSError, ImportError) as exc:
-            raise CliError(f"camera {args.camera}: {exc}") from None
-        if f is None:
-            raise CliError(f"camera {args.camera} gave no frame")
-        frame = f.image
-    elif args.synthetic:
-        from vision.scene_model import Scene
-        from vision.scene_render import render_scene
-
-        frame = render_scene(Scene("riichi-ema2016"), seed=0, style=(args.style or ["classic"])[0])[0]
-    else:
-        raise CliError("give a frame: --image FILE, --camera SPEC or --synthetic")
+    frame = one_frame(args.image, args.camera, args.synthetic, style=(args.style or ["classic"])[0])
     checks = selftest(frame, styles=args.style, tilesets=args.tileset)
     for c in checks:
         mark = "ok  " if c.ok else "FAIL"
