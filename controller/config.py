@@ -17,6 +17,7 @@ from typing import Any
 DEFAULT_PATH = Path("/etc/mahjong-table/config.toml")
 PROFILES = ("sichuan-mpl2025", "sichuan-wmsg", "mcr", "mcr-siamese", "riichi-ema2016", "red", "basic")
 CALLS = ("chow", "pung", "kong", "hu", "riichi", "flower", "call")
+TILE_ASSETS = Path(__file__).resolve().parents[1] / "vision" / "assets" / "tiles"  # enrolled tile styles
 
 
 def _default_store() -> str:
@@ -61,6 +62,18 @@ def _positive(v: Any) -> str | None:
     return None if isinstance(v, int | float) and v > 0 else "must be a positive number"
 
 
+def _styles(v: Any) -> str | None:
+    known = sorted(p.parent.name for p in TILE_ASSETS.glob("*/style.json"))
+    if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
+        return f"must be a non-empty list of tile style names ({', '.join(known)})"
+    bad = [x for x in v if x not in known]
+    return f"unknown tile style {bad[0]!r}; enrolled styles: {', '.join(known)}" if bad else None
+
+
+def _non_negative(v: Any) -> str | None:
+    return None if isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 else "must be a number ≥ 0"
+
+
 def _call_panels(v: Any) -> str | None:
     if not isinstance(v, dict):
         return "must be a table of seat -> {call = pin}"
@@ -84,6 +97,7 @@ SCHEMA: dict[str, Key] = {
     "table.players": Key(int, 4, "players seated", (2, 3, 4)),
     "table.backend": Key(str, "mcu", "mcu: a controller board over serial; gpio: the Pi drives the motors", ("mcu", "gpio")),
     "table.dice": Key(str, "electronic", "electronic: the Pi draws the dice; physical: dice motor + camera", ("electronic", "physical")),
+    "table.dice_pulse_ms": Key(int, 600, "physical dice: how long the dice motor is pulsed (milliseconds)", (), _positive),
     "table.tile_sets": Key(int, 1, "tile sets the table alternates", (1, 2)),
     "serial.port": Key(str, "emulator", "serial device, pyserial URL (socket://, loop://) or 'emulator'"),
     "serial.baud": Key(int, 115200, "serial speed", (9600, 57600, 115200, 230400, 460800, 921600, 1000000)),
@@ -102,7 +116,14 @@ SCHEMA: dict[str, Key] = {
     "camera.source": Key(str, "synthetic", "synthetic (rendered), picamera, cam:N (OpenCV), an rtsp:// or http:// URL, or a folder/video to replay"),
     "camera.width": Key(int, 1920, "frame width"),
     "camera.height": Key(int, 1080, "frame height"),
-    "camera.calibration": Key(str, "", "calibration file written by 'mahjong-table calibrate' (empty: none yet)"),
+    "camera.calibration": Key(str, "", "calibration file written by 'mahjong-table calibrate' (empty: fit it "
+                              "to the table's markers on the first frame)"),
+    "camera.styles": Key(list, ["classic"], "the tile styles (sets) this table plays with, as enrolled for the "
+                         "camera; the synthetic camera draws the first", (), _styles),
+    "camera.reconcile": Key(bool, True, "after a restart, re-read the table with the camera and compare it with "
+                            "the record before the paused hand may resume"),
+    "camera.dice_settle_s": Key((int, float), 0.3, "physical dice: seconds to wait after the dice motor stops "
+                                "before the camera reads them", (), _non_negative),
     "geometry.table_mm": Key(int, 900, "playing surface side in millimetres", (), _positive),
     "store.path": Key(str, _default_store(), "the durable event store (SQLite)"),
     "hall.address": Key(str, "", "hall broker, e.g. mqtt://hall.local:1883 (empty: standalone table)"),

@@ -1,11 +1,13 @@
 """The table service: one asyncio loop that owns the table's cycle and never loses a result.
 
 It composes a table back-end (serial MCU or direct GPIO), the GPIO panel, the durable event store, the
-pure cycle machine (:mod:`controller.table_machine`), a play source (the referee; in demo mode, bots)
-and the web page. Every state change, device event and dice throw is appended to the store before it
-is acted on, so after a crash or power cut the service replays the unfinished hand: dice already drawn
-are reused (never redrawn), the table comes back *paused* at the state it was in, and the operator (or
-demo mode) resumes it.
+pure cycle machine (:mod:`controller.table_machine`), a play source (the referee; in demo mode, bots),
+the table camera (:mod:`controller.table_camera`: physical dice, the re-read after a restart) and the web
+page. Every state change, device event and dice throw is appended to the store before it is acted on, so
+after a crash or power cut the service replays the unfinished hand: dice already drawn are reused (never
+redrawn), the table comes back *paused* at the state it was in, the camera re-reads the table and it is
+compared with the record (a ``table_reconciled`` event); when they match the operator (or demo mode)
+resumes it, when not it stays paused and the differences are shown until the table is put right.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from rules.events import (
     Event,
     HandStarted,
     ShuffleProgress,
+    TableReconciled,
     TableStateChanged,
 )
 
@@ -87,6 +90,7 @@ class Snapshot:
     hands_done: int = 0
     last_result: dict[str, Any] | None = None
     log: list[str] = field(default_factory=list)
+    table_check: dict[str, Any] | None = None  # the re-read after a restart: result, differences, detail
 
 
 class TableService:
@@ -102,6 +106,7 @@ class TableService:
         notifier: Notifier | None = None,
         auto: bool = False,
         dice_source: Callable[[int], tuple[tuple[int, int], ...]] | None = None,
+        camera_factory: Callable[[TableService], Any] | None = None,
     ):
         self.cfg = cfg
         self.backend = backend
@@ -127,6 +132,12 @@ class TableService:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._op: asyncio.Task | None = None
         self.healthy_at = 0.0
+        self.camera_factory = camera_factory or _config_camera
+        self.camera: Any = None  # controller.table_camera.TableCamera, opened when first needed
+        self.table_check: dict[str, Any] | None = None  # the last re-read after a restart (web page, prompts)
+        self._check_task: asyncio.Task | None = None
+        self._resume_after_check = False
+        self._restored = False
         backend.add_listener(self._device_event)
         if panel is not None:
             panel.add_listener(self._button_from_thread)
@@ -168,7 +179,10 @@ class TableService:
             self.record(ev)
         st = self.machine.state
         if button == "judge":
-            self.trigger("resume" if st is S.PAUSED else "pause")
+            if st is S.PAUSED:
+                self.request_resume()
+            else:
+                self.trigger("pause")
             return
         if button == "start":
             if st is S.IDLE:
@@ -176,9 +190,11 @@ class TableService:
             elif st is S.FAULT:
                 self.trigger("retry")
             elif st is S.PAUSED:
-                self.trigger("resume")
+                self.request_resume()
         if button == "abort" and st is S.FAULT:
             self.trigger("abort")
+        if button == "accept" and st is S.PAUSED:
+            self.accept_table()
         waiter = self._buttons.get(button)
         if waiter is not None:
             waiter.set()
@@ -190,6 +206,36 @@ class TableService:
             await asyncio.sleep(0.05)
             return
         await ev.wait()
+
+    def request_resume(self) -> None:
+        """Resume a paused table, unless the table must first be seen to match the record: while the re-read
+        after a restart runs, resume when it matches; after a mismatch, read the table again (the operator
+        put it right) and resume only if it matches now."""
+        if self._check_task is not None and not self._check_task.done():
+            self._resume_after_check = True
+            return
+        chk = self.table_check
+        if chk is not None and chk.get("hold"):
+            if chk["result"] == "mismatch":
+                self._check_task = asyncio.create_task(self.reconcile(resume=True))
+                return
+            chk["hold"] = False  # unreadable: the operator checked the table by eye and resumes
+        self.trigger("resume")
+
+    def accept_table(self) -> None:
+        """The judge's override after a re-read that does not match (the camera misreads, or the judge decides
+        the table is right as it lies): recorded as ``table_reconciled`` ``accepted`` with the differences
+        the judge overrode, then the table resumes."""
+        chk = self.table_check
+        if chk is None or not chk.get("hold") or chk["result"] != "mismatch":
+            return
+        self.record(TableReconciled(hand_id=self.hand_id, result="accepted", state=str(self.machine.resume_to),
+                                    differences=tuple(chk["differences"]),
+                                    detail="judge accepted the table as it lies: " + chk["detail"],
+                                    **self.clock.stamp()))
+        chk.update(result="accepted", hold=False)
+        self._say("the judge accepted the table as it lies")
+        self.trigger("resume")
 
     def trigger(self, name: str, detail: str = "") -> None:
         assert self._triggers is not None
@@ -207,8 +253,11 @@ class TableService:
         watchdog = asyncio.create_task(self._watchdog(stop))
         if self.auto and self.machine.state is S.IDLE:
             self.trigger("start")
-        if self.auto and self.machine.state is S.PAUSED:
-            self.trigger("resume")
+        if self._restored and self.machine.state is S.PAUSED:
+            if self.cfg["camera.reconcile"]:
+                self._check_task = asyncio.create_task(self.reconcile(resume=self.auto))
+            elif self.auto:
+                self.trigger("resume")
         done0 = self.hands_played()
         try:
             while not stop.is_set():
@@ -225,6 +274,10 @@ class TableService:
             watchdog.cancel()
             if self._op is not None:
                 self._op.cancel()
+            if self._check_task is not None:
+                self._check_task.cancel()
+            if self.camera is not None:
+                self.camera.close()
             self.notifier.stopping()
             await self.backend.close()
 
@@ -255,6 +308,8 @@ class TableService:
             self._op.cancel()
         if t.after is S.PAUSED:
             asyncio.create_task(self.backend.estop())
+        if t.before is S.PAUSED and self.table_check is not None:
+            self.table_check["hold"] = False
         if name == "abort":  # the hand never reached play: closed, with the reason, never resumed
             self.store.finish_hand(self.hand_id, {"hand_id": self.hand_id, "status": "aborted", "reason": fault},
                                    self.clock.wall())
@@ -272,6 +327,7 @@ class TableService:
         self.seq = 0
         self.dice = ()
         self.shuffle_progress = {}
+        self.table_check = None
         self.store.start_hand(self.hand_id, self.profile, self.clock.wall())
         self.record(HandStarted(hand_id=self.hand_id, profile=self.profile, n_players=self.players,
                                 dealer=self.dealer, **self.clock.stamp()))
@@ -319,19 +375,111 @@ class TableService:
             self.trigger("fault", f"internal error in {st}: {exc}")
 
     async def _throw_dice(self) -> None:
-        if self.dice:  # drawn before a crash: replayed from the store, never redrawn
+        throws = dice_throws(self.profile, self.players)
+        if len(self.dice) >= throws:  # drawn before a crash: replayed from the store, never redrawn
             self._say(f"dice (from the record): {self.dice}")
             return
-        throws = dice_throws(self.profile, self.players)
-        if self.cfg["table.dice"] == "physical":
-            await self.backend.dice(600)
-            raise BackendFault("camera_needed", "dice", "physical dice are read by the camera (vision), not connected")
-        values = self.dice_source(throws)
-        for i, pair in enumerate(values):
+        physical = self.cfg["table.dice"] == "physical"
+        while len(self.dice) < throws:  # a throw recorded before a crash is kept; only the rest are thrown
+            i = len(self.dice)
+            if physical:
+                pair, source = await self._physical_throw(), "camera"
+            else:
+                pair, source = tuple(self.dice_source(throws - i)[0]), "electronic"
             self.record(DiceRolled(hand_id=self.hand_id, seat=self.dealer, values=tuple(pair),
-                                   purpose="break" if i == 0 else f"break{i + 1}", **self.clock.stamp()))
-        self.dice = tuple(tuple(p) for p in values)
-        self._say(f"dice: {self.dice}")
+                                   purpose="break" if i == 0 else f"break{i + 1}", source=source,
+                                   **self.clock.stamp()))
+            self.dice = self.dice + (tuple(pair),)
+        self._say(f"dice: {self.dice}" + (" (read by the camera)" if physical else ""))
+
+    async def _physical_throw(self) -> tuple[int, ...]:
+        """Pulse the dice motor, let the dice settle, read them by camera (a few frames)."""
+        from controller.table_camera import CameraError
+
+        await self.backend.dice(self.cfg["table.dice_pulse_ms"])
+        await asyncio.sleep(self.cfg["camera.dice_settle_s"])
+        try:
+            cam = self._open_camera()
+            cam.sync()
+            values = await asyncio.to_thread(cam.read_dice, 2)
+        except CameraError as exc:
+            raise BackendFault("camera_fault", "camera", f"dice not read: {exc}") from None
+        if values is None:
+            raise BackendFault("dice_unreadable", "dice",
+                               "dice not readable (cocked, stacked or out of view): press START to roll again")
+        return values
+
+    def _open_camera(self) -> Any:
+        if self.camera is None:
+            self.camera = self.camera_factory(self)
+        return self.camera
+
+    def table_record(self) -> tuple[list[Event], tuple[int, ...]]:
+        """What the record says lies on the table: the hand's game events so far and its dice."""
+        if not self.hand_id:
+            return [], ()
+        return self.store.events(f"{self.hand_id}/game"), (self.dice[-1] if self.dice else ())
+
+    def _expected_scene(self, resume_to: S) -> tuple[Any, str]:
+        """(the table the record gives, or None with the reason it cannot be compared)."""
+        from controller.table_camera import empty_scene
+
+        if resume_to is S.COLLECTING:
+            return None, "tiles were being collected"
+        if resume_to in (S.SHUFFLING, S.WALLS_UP, S.DICE):
+            return empty_scene(self.profile, self.players), ""  # the tiles are in the machine and the walls
+        game, _ = self.table_record()
+        if not game:
+            return None, "no game record for this hand to compare with"
+        from vision.scene_game import scenes_from_events
+
+        return scenes_from_events(self.profile, game)[-1], ""
+
+    async def reconcile(self, resume: bool = False) -> dict[str, Any]:
+        """Re-read the table with the camera and compare it with the record (after a restart, while paused):
+        record a ``table_reconciled`` event; a match (or nothing to compare) lets the table resume
+        (``resume``, or a resume requested meanwhile), a mismatch or an unreadable table holds it paused with
+        the reasons for the operator."""
+        from controller.table_camera import CameraError, describe, differences
+
+        resume_to = self.machine.resume_to or S.IDLE
+        expected, why = self._expected_scene(resume_to)
+        result, diffs, frames, detail = "unchecked", [], 0, why
+        if expected is not None:
+            try:
+                cam = self._open_camera()
+                cam.sync()
+                read = await asyncio.to_thread(cam.read_table)
+            except CameraError as exc:
+                result, detail = "unreadable", str(exc)
+            except Exception as exc:  # a bug in the camera path must not leave the table silently paused
+                log.exception("re-reading the table failed")
+                result, detail = "unreadable", f"internal error in the camera path: {exc}"
+            else:
+                frames = read.frames
+                if read.scene is None or not read.stable:
+                    result, detail = "unreadable", f"no stable reading of the table ({read.detail})"
+                else:
+                    diffs = differences(expected, read.scene)
+                    result = "mismatch" if diffs else "match"
+                    detail = describe(diffs)
+        self.record(TableReconciled(hand_id=self.hand_id, result=result, state=str(resume_to),
+                                    differences=tuple(diffs), frames=frames, detail=detail, **self.clock.stamp()))
+        hold = result in ("mismatch", "unreadable")
+        self.table_check = {"result": result, "differences": diffs, "detail": detail, "hold": hold,
+                            "frames": frames}
+        if result == "mismatch":
+            self._say(f"the table differs from the record: {detail}")
+        elif result == "unreadable":
+            self._say(f"the camera could not read the table: {detail}")
+        else:
+            self._say(f"table re-read after the restart: {result}" + (f" ({detail})" if detail else ""))
+        self.notifier.status(self.snapshot().prompt)
+        want = resume or self._resume_after_check
+        self._resume_after_check = False
+        if not hold and want and self.machine.state is S.PAUSED:
+            self.trigger("resume")
+        return self.table_check
 
     # --- restart --------------------------------------------------------------------------------------------
     def _restore(self) -> None:
@@ -362,6 +510,7 @@ class TableService:
             return
         # the table was stopped while the service was down: come back paused, resume to where it was
         self.machine = TableMachine(state=S.PAUSED, resume_to=last)
+        self._restored = True
         self.record(TableStateChanged(hand_id=self.hand_id, state="paused", previous=str(last), trigger="restart",
                                       detail="service restarted", **self.clock.stamp()))
         self._say(f"restarted: hand {self.hand_id} paused at {last}; press JUDGE to resume")
@@ -371,12 +520,29 @@ class TableService:
 
     # --- the view -------------------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
+        prompt, fault = self.machine.prompt, self.machine.fault
+        chk = self.table_check
+        if self.machine.state is S.PAUSED and chk is not None and chk.get("hold"):
+            if chk["result"] == "mismatch":
+                prompt = ("Paused: the table differs from the record. Put it back as listed, then press JUDGE to "
+                          "re-read (or the judge accepts the table as it lies: Accept on the web page).")
+                fault = "Table differs from the record: " + chk["detail"]
+            else:
+                prompt = "Paused: check the table by eye against the record, then press JUDGE to resume."
+                fault = "Camera could not read the table: " + chk["detail"]
         return Snapshot(
             table=self.cfg["table.id"], profile=self.profile, state=str(self.machine.state),
-            prompt=self.machine.prompt, hand_id=self.hand_id, dice=self.dice, shuffle=self.shuffle_progress,
-            fault=self.machine.fault, hands_done=self.hands_played(), last_result=self.last_result,
-            log=list(self._log),
+            prompt=prompt, hand_id=self.hand_id, dice=self.dice, shuffle=self.shuffle_progress,
+            fault=fault, hands_done=self.hands_played(), last_result=self.last_result,
+            log=list(self._log), table_check=chk,
         )
+
+
+def _config_camera(svc: TableService) -> Any:
+    """The table camera of the service's configuration (``camera.*``; the simulated table by default)."""
+    from controller.table_camera import open_table_camera
+
+    return open_table_camera(svc.cfg, backend=svc.backend, record=svc.table_record)
 
 
 def _secure_dice(throws: int) -> tuple[tuple[int, int], ...]:

@@ -188,6 +188,7 @@ class Claimed(GameEvent):
     from_seat: int
     tile: str
     tiles: tuple[str, ...] = ()  # tiles shown from the hand for the meld
+    slot: int = 0  # mcr-siamese: the player's hand (0/1) that receives the meld or the win (003 §Сиамский 10)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -201,6 +202,7 @@ class MeldMade(GameEvent):
     from_seat: int | None = None
     claimed_tile: str | None = None
     drawn_tile: bool | None = None  # kong_added: the added tile is the tile just drawn (None = not known)
+    slot: int = 0  # mcr-siamese: the player's hand (0/1) the meld goes to (003 §Сиамский 10)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -227,6 +229,9 @@ class Won(GameEvent):
     robbing_kong: bool = False
     kong_replacement: bool = False
     last_tile: bool = False
+    slot: int = 0  # mcr-siamese: which of the player's two hands wins (003 §Сиамский 10-11)
+    drawn_tile: bool | None = None  # mcr-siamese, self-drawn: the winning tile is the tile just drawn
+    # (None = not known; a first win may keep the drawn tile, 003 §Сиамский 17)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -444,4 +449,24 @@ class TableStateChanged(ServiceEvent):
     state: str
     previous: str
     trigger: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableReconciled(ServiceEvent):
+    """After a restart the camera re-read the table and it was compared with the replayed record.
+
+    ``result``: ``match`` (the table is as recorded), ``mismatch`` (``differences`` lists each one as
+    ``{"seat", "zone", "expected", "seen"}``; the table stays paused), ``unchecked`` (nothing recorded to
+    compare with, e.g. tiles being collected or a hand without a referee record), ``unreadable`` (no
+    trusted camera read; ``detail`` says why). ``state``: the cycle state the hand resumes to; ``frames``:
+    camera frames read.
+    """
+
+    TYPE: ClassVar[str] = "table_reconciled"
+    hand_id: str = ""
+    result: str
+    state: str = ""
+    differences: tuple[dict[str, Any], ...] = ()
+    frames: int = 0
     detail: str = ""

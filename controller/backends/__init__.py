@@ -73,3 +73,9 @@ class TableBackend:
     def motors_running(self) -> set[str]:
         """Motors currently powered (emulators and the GPIO back-end know; used by tests)."""
         return set()
+
+    def physical_dice(self) -> tuple[int, ...] | None:
+        """The emulated table's dice as they lie after the last throw (None: real hardware, never thrown,
+        or still tumbling). Only the simulated camera may look at them: the service learns the dice from
+        the camera's frame, as on a real table."""
+        return None

@@ -12,6 +12,7 @@ gpiozero ``MockFactory`` and moves the mock sensor pins as the mechanics would, 
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 import time
 from dataclasses import dataclass
@@ -86,6 +87,7 @@ class GpioBackend(TableBackend):
         self.chain_zero.when_activated = self._zero
         self.stacks: tuple[int, ...] = (17, 17, 17, 17)
         self.tile_count = 136
+        self.twin: GpioTableSim | None = None  # the emulator twin on mock pins (its dice for the simulated camera)
 
     # --- sensor callbacks (gpiozero's thread) -------------------------------------------------------------
     def _stack(self, side: int) -> None:
@@ -126,6 +128,9 @@ class GpioBackend(TableBackend):
 
     def motors_running(self) -> set[str]:
         return {n for n, d in self.out.items() if d.value}
+
+    def physical_dice(self) -> tuple[int, ...] | None:
+        return self.twin.dice_values if self.twin is not None else None
 
     # --- the interface ------------------------------------------------------------------------------------
     async def start(self) -> dict:
@@ -246,7 +251,7 @@ class GpioTableSim:
     """The mechanics behind :class:`GpioBackend` on mock pins: an emulator twin with fault injection."""
 
     def __init__(self, factory, pins: dict | None = None, time_scale: float = 1.0, timings: Timings | None = None,
-                 tile_count: int = 136):
+                 tile_count: int = 136, seed: int = 0):
         self.f = factory
         self.p = {**DEFAULT_PINS, **(pins or {})}
         self.scale = float(time_scale)
@@ -263,6 +268,11 @@ class GpioTableSim:
         self._order_side = 0
         self._per_side = [0, 0, 0, 0]
         self._running = False
+        # the dice under the dome: new values each time the dice motor's pulse ends (seeded), None while
+        # tumbling; counted from the motor pin's recorded edges, so a pulse shorter than a poll is not missed
+        self.dice_values: tuple[int, int] | None = None
+        self._dice_rng = random.Random(f"dice|{seed}")
+        self._dice_offs = 0
         self._thread = threading.Thread(target=self._main, name="gpio-table-sim", daemon=True)
         self._set("lid", False)
 
@@ -297,6 +307,15 @@ class GpioTableSim:
         self._set("centre_up_switch", self.centre_pos >= 1.0)
         self._set("centre_down_switch", self.centre_pos <= 0.0)
 
+    def _watch_dice(self) -> None:
+        pin = self.f.pin(self.p["dice_motor"])
+        offs = sum(1 for st in list(pin.states)[1:] if not st.state)
+        if pin.state:
+            self.dice_values = None  # tumbling
+        elif offs > self._dice_offs:
+            self.dice_values = (self._dice_rng.randint(1, 6), self._dice_rng.randint(1, 6))
+        self._dice_offs = offs
+
     def _main(self) -> None:
         last = time.monotonic()
         while self._running:
@@ -314,6 +333,7 @@ class GpioTableSim:
             elif self._on("centre_down"):
                 self.centre_pos = max(0.0, self.centre_pos - step)
             self._apply_positions()
+            self._watch_dice()
             if self._on("chain_motor"):
                 self._chain_clock += dt
                 if self._chain_clock >= self.t.chain_period_s:

@@ -103,3 +103,6 @@ class McuBackend(TableBackend):
 
     def motors_running(self) -> set[str]:
         return set(self.emulator.motors_running()) if self.emulator is not None else set()
+
+    def physical_dice(self) -> tuple[int, ...] | None:
+        return self.emulator.dice_values if self.emulator is not None else None

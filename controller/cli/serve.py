@@ -1,7 +1,8 @@
 """``mahjong-table serve``: run the table service (what systemd starts, and ``make run`` in demo mode).
 
 On its embedded defaults it needs no hardware: the MCU emulator on a pty, gpiozero mock pins, an event
-store under ./var. ``--demo`` presses the buttons by itself so the table cycles on its own.
+store under ./var, and a simulated overhead camera that renders the emulated table (physical dice, the
+re-read after a restart). ``--demo`` presses the buttons by itself so the table cycles on its own.
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ def build(cfg, *, demo: bool):
             factory = MockFactory()
             sim = GpioTableSim(factory, time_scale=cfg["serial.time_scale"]).start()
         backend = GpioBackend(factory, time_scale=cfg["serial.time_scale"] if sim else 1.0)
+        backend.twin = sim  # the twin's dice are what the simulated camera sees
     store = EventStore(cfg["store.path"])
     return panel, backend, store, sim
 

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from importlib import resources
 from typing import Any
 
-BUTTONS = ("start", "judge", "abort")
+BUTTONS = ("start", "judge", "abort", "accept")  # accept: the judge overrides a re-read mismatch
 
 
 class WebServer:

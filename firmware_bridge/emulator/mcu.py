@@ -154,6 +154,10 @@ class McuEmulator:
         self._miscount: dict[int, int] = {}
         self._push_wrong = False
         self._stalled = False
+        # the physical dice as they lie after the last pulse of the dice motor (None: never thrown, or
+        # tumbling); seeded, and told to nobody over the link: the table's camera reads them
+        self.dice_values: tuple[int, int] | None = None
+        self._dice_rng = random.Random(f"dice|{seed}")
         self._boot()
 
     @property
@@ -597,7 +601,13 @@ class McuEmulator:
 
     def _start_dice(self, ref: int, msg: Dice) -> None:
         run = self._begin(Op.DICE, ref, OP_MOTORS[Op.DICE])
-        self._after(msg.pulse_ms / 1000.0, lambda: self._end(run, Done(Op.DICE, ref)))
+        self.dice_values = None  # tumbling
+
+        def land() -> None:
+            self.dice_values = (self._dice_rng.randint(1, 6), self._dice_rng.randint(1, 6))
+            self._end(run, Done(Op.DICE, ref))
+
+        self._after(msg.pulse_ms / 1000.0, land)
 
     # --------------------------------------------------------------------------------------- events
 

@@ -1,8 +1,10 @@
 """Crash test: the table service is killed with SIGKILL at random moments during a (bot-played) hand.
 
 After every restart the store must hold each event exactly once (contiguous sequences, idempotent
-re-appends), the dice drawn before a crash are reused (never redrawn), the table comes back paused and
-resumes, and the hand ends with the same settlement as an uninterrupted run of the same hand.
+re-appends), the dice drawn before a crash are reused (never redrawn), the table comes back paused, the
+(simulated) camera re-reads the table and it matches the record (nothing was moved while the service was
+down) before the hand resumes, and the hand ends with the same settlement as an uninterrupted run of the
+same hand. (A tile moved while the service is down: tests/controller/test_table_camera.py.)
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from controller.event_store import EventStore
 from controller.play_sources import bot_hand, result_of
-from rules.events import DiceRolled, TableStateChanged
+from rules.events import DiceRolled, TableReconciled, TableStateChanged
 from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,6 +83,7 @@ def test_kill_9_during_play_resumes_to_the_same_settlement(tmp_path):
         assert played and st.unfinished_hands() == []
         assert all(r.get("status") == "played" for _, r in st.results())  # no fault, nothing aborted
         interrupted_in_play = 0
+        matched_in_play = 0
         for hand_id, result in played:
             table_events = st.events(hand_id)
             seqs = [s.seq for s in st.iter_events(hand_id)]
@@ -92,9 +95,24 @@ def test_kill_9_during_play_resumes_to_the_same_settlement(tmp_path):
             restarts = [e for e in table_events if isinstance(e, TableStateChanged) and e.trigger == "restart"]
             assert all(e.state == "paused" for e in restarts)
             interrupted_in_play += sum(1 for e in restarts if e.previous == "play")
+            # the camera re-read the table after each restart before the hand resumed (a restart killed
+            # before its read finished is followed by the next restart instead)
+            checks = [e for e in table_events if isinstance(e, TableReconciled)]
+            assert all(c.result in ("match", "unchecked") for c in checks), [(c.result, c.detail) for c in checks]
+            after_restart = None
+            for e in table_events:
+                if isinstance(e, TableStateChanged) and e.trigger == "restart":
+                    after_restart = e
+                elif isinstance(e, TableReconciled):
+                    assert after_restart is not None and e.state == after_restart.previous
+                    after_restart = None
+                elif isinstance(e, TableStateChanged) and e.trigger == "resume":
+                    assert after_restart is None, "resumed without re-reading the table"
+            matched_in_play += sum(1 for c in checks if c.result == "match" and c.state == "play")
             # the same hand played without interruption
             ref = bot_hand("basic", 4, result["dealer"], hand_id, tuple(tuple(d) for d in result["dice"]))
             assert [e.to_json() for e in ref.events] == [s.event.to_json() for s in game]
             assert result_of(ref)["deltas"] == result["deltas"]
             assert result_of(ref)["payments"] == result["payments"]
     assert interrupted_in_play >= 1  # the kills did land in the middle of play
+    assert matched_in_play >= 1  # ... and the table seen after such a restart matched the replayed hand

@@ -1,0 +1,308 @@
+"""The table camera: what lies on the table now, and the dice, read through the vision pipeline.
+
+    cam = open_table_camera(cfg, backend=backend, record=svc.table_record)
+    cam.sync()                      # in the service's thread: the simulated table follows the record
+    read = cam.read_table()         # TableRead: a stable full re-read (a few frames), or why not
+    dice = cam.read_dice(2)         # (3, 5), or None when the dice cannot be read
+
+:class:`TableCamera` wraps a frame source (:mod:`vision.camera`), the calibration (a file written by
+``mahjong-table calibrate``, else fitted to the table's markers on the first frame) and a
+:class:`vision.pipeline.VisionPipeline`. Reads are blocking CPU work (≈ 0.1–0.3 s a frame): the service runs
+them on a worker thread, and only for physical dice and after a restart, never per event.
+
+The embedded default (``camera.source = "synthetic"``) looks at :class:`SimulatedTable`, the *physical*
+table of the emulated rig: the tiles the hand so far has put on it (the game record replayed through
+:func:`vision.scene_game.scenes_from_events`), the dice as the emulated dice motor left them (decided by
+the MCU emulator or the GPIO twin, never told to the service) and any tile a test moved by hand. The
+service learns all of it only through the rendered frame.
+
+:func:`differences` compares the table seen with the table the record gives, zone by zone, as far as a
+camera can see it: ponds in order (riichi discards sideways), sets (kind, tiles, source), flowers, cards,
+sticks, revealed hands and the *count* of standing tiles (their faces are hidden).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from vision.scene_model import MeldView, PondTile, Scene, SeatView
+
+SEAT_NAMES = ("East", "South", "West", "North")
+#: What the camera can compare per seat, in the order differences are listed.
+ZONES = ("pond", "melds", "flowers", "card", "riichi_stick", "standing", "revealed")
+
+
+class CameraError(Exception):
+    """The camera could not give a trusted reading (no frame, no markers, cannot open it)."""
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """A stable re-read: ``scene`` (None when no trusted frame), ``stable`` (two trusted frames in a row
+    read alike), ``frames`` read, ``detail`` (why it is not stable)."""
+
+    scene: Scene | None
+    stable: bool
+    frames: int
+    detail: str = ""
+
+
+def empty_scene(profile: str, players: int) -> Scene:
+    return Scene(profile, tuple(SeatView() for _ in range(players)))
+
+
+# --- comparing ----------------------------------------------------------------------------------------------
+
+def _text(zone: str, value: Any) -> str:
+    if zone == "pond":
+        return " ".join(t.tile + ("(sideways)" if t.sideways else "") for t in value) or "empty"
+    if zone == "melds":
+        return ", ".join(_meld_text(m) for m in value) or "none"
+    if zone in ("flowers", "revealed"):
+        return " ".join(value) or "none"
+    if zone == "riichi_stick":
+        return "stick" if value else "no stick"
+    if zone == "standing":
+        return f"{value} tiles"
+    return "none" if value is None else str(value)
+
+
+def _meld_text(m: MeldView) -> str:
+    src = f" from {m.source}" if m.source else ""
+    return f"{m.kind} {''.join(m.tiles)}{src}"
+
+
+def _comparable(zone: str, value: Any) -> Any:
+    if zone == "melds":  # the sideways tile's place follows from the source; the tiles and kind are what count
+        return tuple((m.kind, m.tiles, m.source) for m in value)
+    if zone == "pond":
+        return tuple((t.tile, t.sideways) for t in value)
+    return value
+
+
+def differences(expected: Scene, seen: Scene) -> list[dict[str, Any]]:
+    """Every visible zone where the table differs from the record: ``{"seat", "zone", "expected",
+    "seen"}`` (readable values). The dice are not compared: players may pick them up after the break."""
+    out: list[dict[str, Any]] = []
+    for seat, (e, s) in enumerate(zip(expected.seats, seen.seats)):
+        for zone in ZONES:
+            a, b = getattr(e, zone), getattr(s, zone)
+            if _comparable(zone, a) != _comparable(zone, b):
+                out.append({"seat": seat, "zone": zone, "expected": _text(zone, a), "seen": _text(zone, b)})
+    return out
+
+
+def describe(diffs: list[dict[str, Any]]) -> str:
+    """One line for the operator/judge: ``South pond: expected 1m 9p, seen 1m``; ..."""
+    parts = []
+    for d in diffs:
+        who = SEAT_NAMES[d["seat"]] if 0 <= d["seat"] < 4 else f"seat {d['seat']}"
+        parts.append(f"{who} {d['zone'].replace('_', ' ')}: expected {d['expected']}, seen {d['seen']}")
+    return "; ".join(parts)
+
+
+# --- the camera ---------------------------------------------------------------------------------------------
+
+class TableCamera:
+    """A frame source + calibration + vision pipeline answering "what is on the table" and "the dice"."""
+
+    def __init__(self, source: Any, profile: str, styles: list[str], *, n_seats: int = 4,
+                 calibration: Any = None, sync: Callable[[], None] | None = None, max_frames: int = 5,
+                 world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6):
+        self.source = source
+        self.profile = profile
+        self.styles = list(styles)
+        self.n_seats = n_seats
+        self.calibration = calibration
+        self.max_frames = max_frames
+        self.dice_tries = dice_tries  # frames read_dice tries before the dice count as unreadable
+        self.world = world  # the simulated table (embedded default) or None for a real camera
+        self.spec = spec
+        self._sync = sync
+        self._pipe: Any = None
+        self._lock = threading.Lock()
+
+    def sync(self) -> None:
+        """Call in the service's own thread before a read (the simulated table follows the record)."""
+        if self._sync is not None:
+            self._sync()
+
+    def _frame(self) -> Any:
+        try:
+            f = self.source.read()
+        except Exception as exc:  # a camera driver's own error: one line for the operator
+            raise CameraError(f"camera {self.spec or 'source'}: {exc}") from None
+        if f is None:
+            raise CameraError(f"camera {self.spec or 'source'} gave no frame")
+        return f
+
+    def _pipeline(self, frame: Any) -> Any:
+        if self._pipe is None:
+            from vision.calibration import CalibrationError, calibrate
+            from vision.pipeline import VisionPipeline
+
+            cal = self.calibration
+            if cal is None:
+                try:
+                    cal = calibrate(frame.image)
+                except CalibrationError as exc:
+                    raise CameraError(f"cannot fit the camera to the table's markers: {exc}") from None
+            size = (frame.image.shape[1], frame.image.shape[0])
+            if tuple(cal.frame_size) != size:
+                raise CameraError(f"the calibration is for {cal.frame_size[0]}x{cal.frame_size[1]} frames, the camera "
+                                  f"gives {size[0]}x{size[1]}: run 'mahjong-table calibrate' again")
+            self.calibration = cal
+            self._pipe = VisionPipeline(cal, self.profile, self.styles, n_seats=self.n_seats)
+        return self._pipe
+
+    def _process(self) -> Any:
+        f = self._frame()
+        return self._pipeline(f).process(f.image, t_mono=f.t_mono, t_wall=f.t_wall, full=True)
+
+    def read_table(self) -> TableRead:
+        """Full re-reads until two trusted frames in a row agree (at most ``max_frames``). A frame with a
+        hand over a zone (occluded) is not trusted. Raises :class:`CameraError`."""
+        with self._lock:
+            last: Scene | None = None
+            why = "no frame without a hand over the table"
+            for n in range(1, self.max_frames + 1):
+                r = self._process()
+                if r.info is not None and r.info.occluded:
+                    why = f"zones covered: {', '.join(sorted(r.info.occluded))}"
+                    last = None
+                    continue
+                seen = Scene(r.scene.profile, r.scene.seats, ())
+                if last is not None and seen == last:
+                    return TableRead(seen, True, n)
+                last = seen
+                why = "the reading changed from frame to frame"
+            return TableRead(last, False, self.max_frames, why)
+
+    def read_dice(self, n: int = 2, tries: int | None = None) -> tuple[int, ...] | None:
+        """The dice faces (left to right), once two frames in a row read ``n`` dice alike; None when
+        ``tries`` frames (default ``dice_tries``) do not. Raises :class:`CameraError`."""
+        with self._lock:
+            prev: tuple[int, ...] | None = None
+            for _ in range(tries or self.dice_tries):
+                dice = tuple(self._process().scene.dice)
+                if len(dice) == n and all(1 <= v <= 6 for v in dice):
+                    if dice == prev:
+                        return dice
+                    prev = dice
+                else:
+                    prev = None
+            return None
+
+    def close(self) -> None:
+        stop = getattr(self._pipe, "close", None)  # the pipeline's zone threads, where it has them
+        if stop is not None:
+            stop()
+        try:
+            self.source.close()
+        except Exception:  # closing a broken camera must not hide the reason it broke
+            pass
+
+
+# --- the simulated table (embedded default, tests) ----------------------------------------------------------
+
+class SimulatedTable:
+    """The physical table the simulated camera looks at.
+
+    Tiles: where the game record so far put them (:meth:`set_record`, called in the service's thread);
+    dice: as the emulated dice motor left them (``dice()``: the back-end's emulator), else where the
+    record's throw left them (the dice stay on the table while the service is down); ``moves``: changes
+    made by hand that nobody recorded (tests: a tile moved while the service was down).
+    """
+
+    def __init__(self, profile: str, players: int, dice: Callable[[], tuple[int, ...] | None] | None = None):
+        self.profile = profile
+        self.players = players
+        self._dice = dice or (lambda: None)
+        self._tiles = empty_scene(profile, players)
+        self._record_dice: tuple[int, ...] = ()
+        self.moves: list[Callable[[Scene], Scene]] = []
+
+    def set_record(self, game_events: list[Any], record_dice: tuple[int, ...] = ()) -> None:
+        from vision.scene_game import scenes_from_events
+
+        self._tiles = scenes_from_events(self.profile, game_events)[-1] if game_events else \
+            empty_scene(self.profile, self.players)
+        self._record_dice = tuple(record_dice)
+
+    def scene(self) -> Scene:
+        dice = self._dice()
+        sc = Scene(self.profile, self._tiles.seats, tuple(dice if dice is not None else self._record_dice))
+        for move in self.moves:
+            sc = move(sc)
+        return sc
+
+    def frames(self, style: str, seed: int = 0, clock: Callable[[], float] = time.monotonic) -> Iterator[Any]:
+        """Rendered frames of the table as it is at each read (one camera pose and felt throughout)."""
+        import numpy as np
+
+        from vision.scene_game import SeqFrame
+        from vision.scene_render import CameraPose, felt_for, render_scene
+
+        rng = np.random.default_rng(seed)
+        pose = CameraPose.random(rng)
+        felt = felt_for(style, rng)
+        k = 0
+        while True:
+            frame, truth = render_scene(self.scene(), seed=seed * 100003 + k, style=style, pose=pose, felt=felt,
+                                        layout_seed=seed * 7919 + 1)
+            yield SeqFrame(frame, truth, k, clock(), True)
+            k += 1
+
+
+def move_pond_tile(from_seat: int, to_seat: int) -> Callable[[Scene], Scene]:
+    """A move by hand: the last tile of ``from_seat``'s pond put at the end of ``to_seat``'s (tests)."""
+
+    def move(sc: Scene) -> Scene:
+        src = sc.seats[from_seat]
+        if not src.pond:
+            return sc
+        tile = src.pond[-1]
+        sc = sc.with_seat(from_seat, SeatView(**{**src.__dict__, "pond": src.pond[:-1]}))
+        dst = sc.seats[to_seat]
+        return sc.with_seat(to_seat, SeatView(**{**dst.__dict__, "pond": dst.pond + (PondTile(tile.tile),)}))
+
+    return move
+
+
+def open_table_camera(cfg: Any, *, backend: Any = None,
+                      record: Callable[[], tuple[list[Any], tuple[int, ...]]] | None = None) -> TableCamera:
+    """The table camera from the configuration (``camera.*``). ``synthetic``: the simulated table of the
+    emulated rig (dice from ``backend.physical_dice()``, tiles from ``record()`` = (game events of the hand,
+    dice recorded)); anything else goes through :func:`vision.camera.open_source`. Raises
+    :class:`CameraError` with one line for the operator."""
+    spec = cfg["camera.source"]
+    profile, players, styles = cfg["table.profile"], cfg["table.players"], list(cfg["camera.styles"])
+    cal = None
+    if cfg["camera.calibration"]:
+        from vision.calibration import Calibration
+
+        try:
+            cal = Calibration.load(cfg["camera.calibration"])
+        except (OSError, ValueError, KeyError) as exc:
+            raise CameraError(f"camera.calibration {cfg['camera.calibration']!r}: cannot read it ({exc})") from None
+    if spec == "synthetic":
+        from vision.camera import SyntheticSource
+
+        world = SimulatedTable(profile, players, backend.physical_dice if backend is not None else None)
+
+        def sync() -> None:
+            if record is not None:
+                world.set_record(*record())
+
+        return TableCamera(SyntheticSource(world.frames(styles[0])), profile, styles, n_seats=players,
+                           calibration=cal, sync=sync, world=world, spec=spec)
+    from vision.camera import open_source
+
+    try:
+        source = open_source(spec, profile)
+    except (OSError, ImportError, RuntimeError) as exc:
+        raise CameraError(f"camera {spec!r}: cannot open it ({exc})") from None
+    return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec)
