@@ -9,6 +9,7 @@ reproducible bit for bit.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -32,11 +33,11 @@ from rules.events import (
     WallBroken,
     Won,
 )
-from rules.game.machine import HandMachine
+from rules.game.machine import HandMachine, cached_break
 from rules.game.profile_api import Standing
 from rules.game.state import Phase
 from rules.tiles import TILES, Tile
-from rules.wall import break_wall, deal, roll_dice, shuffled_wall
+from rules.wall import deal_steps, roll_dice, tile_set
 
 _TXT = tuple(str(t) for t in TILES)  # tile code -> notation
 
@@ -53,6 +54,50 @@ class SimClock:
     def stamp(self) -> dict[str, float]:
         self.t += self.step  # steps of 1/2**k seconds keep every stamp exact
         return {"t_mono": self.t, "t_wall": WALL_EPOCH + self.t}
+
+
+_TILE_SETS: dict[str, tuple[Tile, ...]] = {}
+
+
+def _shuffled_wall(spec: Any, rng: random.Random) -> tuple[Tile, ...]:
+    """``rules.wall.shuffled_wall`` with the tile set made once per name (the same shuffle of the same list)."""
+    tiles = _TILE_SETS.get(spec.tile_set)
+    if tiles is None:
+        tiles = _TILE_SETS[spec.tile_set] = tile_set(spec.tile_set)
+    out = list(tiles)
+    rng.shuffle(out)
+    return tuple(out)
+
+
+_REQUIRED = object()
+_TEMPLATES: dict[type, dict[str, Any] | None] = {}
+
+
+def _template(cls: type) -> dict[str, Any] | None:
+    """An event class's fields with their defaults, in field order (``_REQUIRED`` where there is none);
+    None for a class that needs its ``__init__`` (a default factory, ``__post_init__``, slots)."""
+    if cls not in _TEMPLATES:
+        fields = dataclasses.fields(cls)
+        plain = not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__ and all(
+            f.default_factory is dataclasses.MISSING and f.init for f in fields)
+        _TEMPLATES[cls] = {f.name: _REQUIRED if f.default is dataclasses.MISSING else f.default
+                           for f in fields} if plain else None
+    return _TEMPLATES[cls]
+
+
+def make_event(cls: type, fields: dict[str, Any]) -> Event:
+    """``cls(**fields)`` for the simulator's hot path: the frozen dataclass's instance dict is set at once
+    rather than field by field (an equal object: same fields in the same order, same JSON)."""
+    t = _template(cls)
+    if t is None or not fields.keys() <= t.keys():
+        return cls(**fields)  # (an unknown field: the constructor's own error)
+    d = dict(t)
+    d.update(fields)
+    if _REQUIRED in d.values():
+        return cls(**fields)  # (a required field missing: the constructor's own error)
+    ev = object.__new__(cls)
+    object.__setattr__(ev, "__dict__", d)
+    return ev
 
 
 @dataclass
@@ -86,7 +131,7 @@ class HandDriver:
         self.dealer = dealer
         self.clock = clock or SimClock()
         self.hand_id = hand_id
-        self.wall = shuffled_wall(self.spec, rng)
+        self.wall = _shuffled_wall(self.spec, rng)
         self.machine = HandMachine(profile, "full", self.wall)
         self.bots = {s: BOTS[bot](s, profile, random.Random(rng.random()), error_rate) for s in self.spec.seats}
         self.start = HandStarted(profile=profile.name, n_players=n_players, dealer=dealer, round_wind=round_wind,
@@ -95,7 +140,15 @@ class HandDriver:
         self.max_events = max_events
 
     def _ev(self, cls: type, **kw: Any) -> Event:
-        return cls(hand_id=self.hand_id, **kw, **self.clock.stamp())
+        clock = self.clock
+        if type(clock) is SimClock:  # SimClock.stamp, inline
+            t = clock.t = clock.t + clock.step
+            kw["t_mono"] = t
+            kw["t_wall"] = WALL_EPOCH + t
+        else:
+            kw.update(clock.stamp())
+        kw["hand_id"] = self.hand_id
+        return make_event(cls, kw)
 
     def submit(self, ev: Event) -> list[Event]:
         out = self.machine.submit(ev)
@@ -106,13 +159,16 @@ class HandDriver:
         m = self.machine
         m.submit(self.start)
         dice = roll_dice(self.rng, self.spec)
-        brk = break_wall(self.spec, self.dealer, dice)
+        brk = cached_break(self.spec, self.dealer, dice)
         for thrower, d in zip(brk.throwers, dice):
             m.submit(self._ev(DiceRolled, seat=thrower, values=d, purpose="break", source="electronic"))
         m.submit(self._ev(WallBroken, wall_side=brk.side, stack=brk.count, position=0))
-        dl = deal(self.spec, self.dealer, dice, self.wall)
+        hands: dict[int, list[str]] = {s: [] for s in self.spec.seats}  # rules.wall.deal's hands
+        wall = self.wall
+        for step in deal_steps(self.spec, self.dealer):
+            hands[step.seat].extend([_TXT[wall[p]] for p in step.positions])
         for s in self.spec.seats:
-            m.submit(self._ev(Dealt, seat=s, tiles=tuple(str(t) for t in dl.hands[s])))
+            m.submit(self._ev(Dealt, seat=s, tiles=tuple(hands[s])))
         self._dora(0, "initial")
         if m.phase == Phase.PRE_PLAY:
             self._pre_play()
@@ -181,8 +237,7 @@ class HandDriver:
         self.machine.submit(self._ev(ExhaustiveDraw, tenpai=tenpai))
 
     def _stamped(self, ev: Event) -> Event:
-        import dataclasses
-
+        """``ev`` (proposed by the machine) stamped by the clock now."""
         return dataclasses.replace(ev, **self.clock.stamp())
 
     def _ready(self, seat: int) -> bool:
@@ -206,7 +261,7 @@ class HandDriver:
             if ss.revealed or (s in judged and not st.exhaustive):
                 continue
             win = next((w for w in st.wins if w.seat == s and w.from_seat is None), None)
-            m.submit(self._ev(HandRevealed, seat=s, tiles=tuple(str(t) for t in ss.tiles()),
+            m.submit(self._ev(HandRevealed, seat=s, tiles=tuple([_TXT[t] for t in ss.tiles()]),
                               winning=str(win.tile) if win else ""))
 
     def _turn(self, seat: int) -> None:
@@ -222,12 +277,12 @@ class HandDriver:
             m.submit(self._ev(FlowerDeclared, seat=seat, tile=_TXT[d.tile]))
         elif d.kind == "kong_concealed":
             tiles = [t for t in st.seat_state[seat].tiles() if t.kind == d.tile.kind][:4]  # type: ignore[union-attr]
-            if m.submit(self._ev(MeldMade, seat=seat, kind="kong_concealed", tiles=tuple(str(t) for t in tiles))
+            if m.submit(self._ev(MeldMade, seat=seat, kind="kong_concealed", tiles=tuple([_TXT[t] for t in tiles]))
                         )[0].TYPE == "meld_made":
                 self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]
         elif d.kind == "kong_added":
             meld = next(x for x in st.seat_state[seat].melds if x.kind.value == "pung" and x.base == d.tile.kind)  # type: ignore[union-attr]
-            tiles = (*(str(t) for t in meld.tiles), _TXT[d.tile])
+            tiles = (*[_TXT[t] for t in meld.tiles], _TXT[d.tile])
             fresh = st.seat_state[seat].drawn == d.tile
             if m.submit(self._ev(MeldMade, seat=seat, kind="kong_added", tiles=tiles, claimed_tile=_TXT[d.tile],
                                  drawn_tile=fresh))[0].TYPE == "meld_made" and m.phase != Phase.ROB:
@@ -252,18 +307,25 @@ class HandDriver:
                 continue
             # a quick look first: most seats can do nothing with most discards
             n_same = ss.counts[k] + (ss.counts[red] if red is not None else 0) if k < 34 else 0
-            _, sh, wait_kinds = self.bots[s]._hand_info(ss)
-            # a chow helps only a hand that is not ready yet (a ready hand claims only its win)
-            chow_seat = s == order[1] and k < 27 and self.profile.chow_allowed and not robbing and sh > 0
-            if n_same < 2 and not chow_seat and k not in wait_kinds:
-                continue
+            bot = self.bots[s]
+            _, sh, wait_kinds = bot._hand_info(ss)
+            if n_same < 2 and k not in wait_kinds:
+                # a chow helps only a hand that is not ready yet (a ready hand claims only its win), and
+                # only one with two tiles that make a chow with the discard
+                if not (s == order[1] and k < 27 and self.profile.chow_allowed and not robbing and sh > 0):
+                    continue
+                c = bot._waiting_counts(ss)
+                n = k % 9
+                if not ((n >= 2 and c[k - 2] and c[k - 1]) or (1 <= n <= 7 and c[k - 1] and c[k + 1])
+                        or (n <= 6 and c[k + 1] and c[k + 2])):
+                    continue
             opts = claim_options(st, s, tile, disc, self.profile, self.spec, robbing=robbing)
             if not opts:
                 continue
             d = self.bots[s].claim(st, tile, disc, opts, robbing=robbing)
             if d.kind == "claim":
                 m.submit(self._ev(Claimed, seat=s, kind=d.claim, from_seat=disc, tile=_TXT[tile],
-                                  tiles=tuple(str(t) for t in d.tiles)))
+                                  tiles=tuple([_TXT[t] for t in d.tiles])))
         granted = m.arbitrate()
         for ev in granted:
             m.submit(self._stamped(ev))
@@ -310,6 +372,12 @@ class HandDriver:
 
 def play_hand(profile: Any, rng: random.Random, **kw: Any) -> HandResult:
     """Play one hand with bots (see :class:`HandDriver` for the options)."""
+    # --- mcr-siamese (two hands per player) has its own machine and driver: rules/game/siamese_play.py ---
+    if getattr(profile, "two_hands", False):
+        from rules.game.siamese_play import play_siamese_hand
+
+        return play_siamese_hand(profile, rng, **kw)
+    # --- end mcr-siamese ---
     return HandDriver(profile, rng, **kw).run()
 
 

@@ -18,7 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--profile", "-p", default="basic", help="rule profile (default basic)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
-    ap.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    ap.add_argument("--players", type=int, default=None,
+                    help="number of players (default 4, or the profile's first: 3 for mcr-siamese)")
     ap.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="bot kind (default greedy)")
     ap.add_argument("--quiet", "-q", action="store_true", help="only the result line of each hand")
     ap.add_argument("--json", action="store_true", help="print the events as JSON lines")
@@ -54,7 +55,9 @@ def describe(ev, seats: dict[int, str]) -> str:
         return f"{who(ev.seat)} makes {ev.kind} {' '.join(ev.tiles)}{src}"
     if t == "won":
         how = "self-drawn" if ev.from_seat is None else f"on {who(ev.from_seat)}'s discard"
-        return f"{who(ev.seat)} declares a win on {ev.tile} ({how}{', robbing the kong' if ev.robbing_kong else ''})"
+        shown = f" with hand {ev.slot + 1}: {ev.hand}" if ev.hand else ""  # mcr-siamese names the hand
+        return (f"{who(ev.seat)} declares a win on {ev.tile}{shown} "
+                f"({how}{', robbing the kong' if ev.robbing_kong else ''})")
     if t == "hand_revealed":
         return f"{who(ev.seat)} reveals {' '.join(ev.tiles)}" + (f" (winning {ev.winning})" if ev.winning else "")
     if t == "flower_declared":
@@ -84,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         profile = registry.get(args.profile)
+        if args.players is None:  # the profile's usual table (mcr-siamese: 3 players)
+            args.players = 4 if 4 in getattr(profile, "players", (4,)) else profile.players[0]
         spec = profile.wall_spec(args.players)
     except (registry.UnknownProfile, registry.NotImplementedProfile, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -99,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             r = play_hand(profile, random.Random(rng.random()), n_players=args.players, dealer=dealer, bot=args.bot,
                           hand_id=f"s{args.seed}-h{i}", hand_number=i, clock=clock)
-        except ValueError as exc:  # a profile the machine cannot play (mcr-siamese's two hands per player)
+        except ValueError as exc:  # a profile the machine cannot play
             raise CliError(str(exc)) from None
         for s in spec.seats:
             totals[s] += r.deltas[s]

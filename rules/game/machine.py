@@ -47,10 +47,11 @@ from rules.events import (
     WallBroken,
     Won,
 )
+from rules.game.profile_api import GameRules
 from rules.game.state import HandState, Phase, SeatState, WinRecord
 from rules.game.violations import frozen_json, violation
 from rules.notation import Hand, Meld, MeldKind
-from rules.tiles import N_CODES, TILES, Tile
+from rules.tiles import N_CODES, TILES, UNKNOWN_CODE, Tile
 from rules.wall import WallCursor, break_wall, deal_steps, tile_set
 
 RED_OF = {4: 42, 13: 43, 22: 44}
@@ -72,6 +73,7 @@ class _Reject(Exception):
 
 _BY_TEXT = {str(t): t for t in TILES}
 KIND = tuple(t.kind for t in TILES)  # tile code -> 34-way kind (flowers, joker, x keep their code)
+_FLOWER_LO, _FLOWER_HI = 34, 42  # flower codes (rules.tiles)
 _X = TILES[46]
 
 
@@ -80,6 +82,49 @@ def _tile(text: str) -> Tile:
     if t is None:
         raise _Reject("bad_event", None, f"{text!r} is not a tile")
     return t
+
+
+_COPIES: dict[str, tuple[int, ...]] = {}
+_MELDS: dict[tuple[tuple[int, ...], bool, bool], Meld] = {}
+
+
+def _build_meld(tiles: list[Tile], concealed: bool = False, added: bool = False) -> Meld:
+    """``Meld.build`` remembered by its tiles (a Meld is immutable; an error is raised again each time)."""
+    key = (tuple(tiles), concealed, added)
+    meld = _MELDS.get(key)
+    if meld is None:
+        meld = Meld.build(tiles, concealed=concealed, added=added)
+        if len(_MELDS) > 50_000:
+            _MELDS.clear()
+        _MELDS[key] = meld
+    return meld
+
+
+_BREAKS: dict[tuple[int, int, tuple], tuple[Any, Any]] = {}
+
+
+def cached_break(spec: Any, dealer: int, dice: tuple[tuple[int, int], ...]) -> Any:
+    """``rules.wall.break_wall`` remembered per wall spec (the profile's, made once), dealer and dice."""
+    key = (id(spec), dealer, dice)
+    hit = _BREAKS.get(key)
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    brk = break_wall(spec, dealer, dice)
+    if len(_BREAKS) > 10_000:
+        _BREAKS.clear()
+    _BREAKS[key] = (spec, brk)
+    return brk
+
+
+def _copies_of(name: str) -> tuple[int, ...]:
+    """Copies of each kind (by code) in the tile set ``name`` (``rules.wall.tile_set``), made once."""
+    copies = _COPIES.get(name)
+    if copies is None:
+        n = [0] * N_CODES
+        for t in tile_set(name):
+            n[t.kind] += 1
+        copies = _COPIES[name] = tuple(n)
+    return copies
 
 
 def _tiles_shown(texts: Iterable[str]) -> list[Tile]:
@@ -104,14 +149,17 @@ class HandMachine:
         self._spec = None
         self._break = None
         self._indicators: list[Tile] = []  # dora indicators turned (initial and kan)
-        self._handlers = {
-            HandStarted: self._hand_started, DiceRolled: self._dice, WallBroken: self._wall_broken,
-            Dealt: self._dealt_ev, Drew: self._drew, Discarded: self._discarded, Claimed: self._claimed,
-            MeldMade: self._meld, Won: self._won, FlowerDeclared: self._flower,
-            MissingSuitDeclared: self._missing_suit, HandRevealed: self._revealed,
-            ExhaustiveDraw: self._exhaustive, Settled: self._settled, HandEnded: self._hand_ended,
-            RiichiDeclared: self._riichi_declared, DoraRevealed: self._dora_revealed, HandDead: self._hand_dead,
-        }
+        self._memo: dict[str, tuple[tuple, Any]] = {}  # see _unchanged
+
+    # the handler of each game event, by method name (looked up per event: a table of bound methods kept
+    # on the machine would make every machine a reference cycle, left to the garbage collector)
+    _HANDLERS: dict[type, str] = {
+        HandStarted: "_hand_started", DiceRolled: "_dice", WallBroken: "_wall_broken", Dealt: "_dealt_ev",
+        Drew: "_drew", Discarded: "_discarded", Claimed: "_claimed", MeldMade: "_meld", Won: "_won",
+        FlowerDeclared: "_flower", MissingSuitDeclared: "_missing_suit", HandRevealed: "_revealed",
+        ExhaustiveDraw: "_exhaustive", Settled: "_settled", HandEnded: "_hand_ended",
+        RiichiDeclared: "_riichi_declared", DoraRevealed: "_dora_revealed", HandDead: "_hand_dead",
+    }
 
     # ------------------------------------------------------------------------------------------------
     # public API
@@ -127,17 +175,20 @@ class HandMachine:
     def submit(self, ev: Event) -> list[Event]:
         """Apply one event. Returns what was recorded: the event (plus violations it revealed), or a
         Violation instead of it when it is illegal. Observation and device events are ignored (``[]``)."""
-        handler = self._handlers.get(type(ev))
-        if handler is None:
+        name = self._HANDLERS.get(type(ev))
+        if name is None:
             if isinstance(ev, GameEvent):
                 return self._record([self._viol("out_of_phase", None, f"{ev.TYPE} is not handled", ev, ev)])
             return []
         self._extra = []
         try:
-            handler(ev)
+            getattr(self, name)(ev)
         except _Reject as r:
             return self._record([self._viol(r.code, r.seat, r.message, ev, ev)])
         self.state.history.append(ev)
+        if not self._extra:  # the usual case: the event alone (it is no violation: those have no handler)
+            self.log.append(ev)
+            return [ev]
         return self._record([ev, *self._extra])
 
     def submit_all(self, events: Iterable[Event]) -> list[Event]:
@@ -227,8 +278,34 @@ class HandMachine:
             return None
         return st.next_active(last)
 
+    def _unchanged(self, name: str) -> tuple[bool, Any]:
+        """A value computed by ``name`` since the last event (the driver asks for the settlement and the
+        next dealer, then submits them, and the machine checks them against its own: computed once)."""
+        st = self.state
+        key = (len(self.log), len(st.history), st.phase, len(st.wins), len(st.violations))
+        hit = self._memo.get(name)
+        if hit is not None and hit[0] == key:
+            return True, hit[1]
+        return False, key
+
     def settlement(self) -> Settled:
         """The settlement the machine computes (submit it to close the hand)."""
+        same, got = self._unchanged("settlement")
+        if same:
+            return got
+        out = self._settlement()
+        self._memo["settlement"] = (got, out)
+        return out
+
+    def _next_dealer(self) -> int:
+        same, got = self._unchanged("next_dealer")
+        if same:
+            return got
+        nd = self.profile.next_dealer(self.state)
+        self._memo["next_dealer"] = (got, nd)
+        return nd
+
+    def _settlement(self) -> Settled:
         payments = self._payments()
         deltas = [0, 0, 0, 0]
         for p in payments:
@@ -242,7 +319,7 @@ class HandMachine:
     def hand_end(self) -> HandEnded:
         st = self.state
         reason = "win" if st.valid_wins() else ("exhaustive_draw" if st.exhaustive else "no_win")
-        return HandEnded(next_dealer=self.profile.next_dealer(st), reason=reason, hand_id=st.hand_id)
+        return HandEnded(next_dealer=self._next_dealer(), reason=reason, hand_id=st.hand_id)
 
     # ------------------------------------------------------------------------------------------------
     # internals
@@ -286,37 +363,44 @@ class HandMachine:
         return self.state.mode == "full"
 
     def _tiles(self, texts: Iterable[str], seat: int | None) -> list[Tile]:
-        out = [_tile(t) for t in texts]
-        if self._full() and any(t.is_unknown for t in out):
+        get = _BY_TEXT.get
+        out = [get(t) for t in texts]
+        if None in out:
+            out = [_tile(t) for t in texts]  # (raises on the first text that is no tile)
+        if self.state.mode == "full" and UNKNOWN_CODE in out:
             raise _Reject("unknown_tile", seat)
-        return out
+        return out  # type: ignore[return-value]
 
     def _can_remove(self, ss: SeatState, tiles: list[Tile]) -> bool:
         if len(tiles) == 1:
             t = tiles[0]
             return ss.counts[t] > 0 or ss.unknown > 0
-        need = [0] * N_CODES
+        need: dict[int, int] = {}
         unknown_needed = 0
         for t in tiles:
-            if t.is_unknown:
+            if t == UNKNOWN_CODE:
                 unknown_needed += 1
             else:
-                need[t] += 1
-        for c in range(N_CODES):
-            if need[c] > ss.counts[c]:
-                unknown_needed += need[c] - ss.counts[c]
+                need[t] = need.get(t, 0) + 1
+        counts = ss.counts
+        for c, n in need.items():
+            if n > counts[c]:
+                unknown_needed += n - counts[c]
         return unknown_needed <= ss.unknown
 
     def _remove(self, ss: SeatState, tiles: list[Tile]) -> None:
         ss.version += 1
         ss.size -= len(tiles)
+        counts = ss.counts
         for t in tiles:
-            if not t.is_unknown and ss.counts[t] > 0:
-                ss.counts[t] -= 1
+            if t == UNKNOWN_CODE:
+                ss.unknown -= 1
+                continue
+            if counts[t] > 0:
+                counts[t] -= 1
             else:
                 ss.unknown -= 1
-            if not t.is_unknown:
-                ss.out[t] += 1
+            ss.out[t] += 1
 
     def _show(self, tiles: Iterable[Tile]) -> None:
         """Tiles turned face up on the table (ponds, melds, flowers, revealed hands) counted by kind."""
@@ -324,13 +408,24 @@ class HandMachine:
             if t != _X:
                 self._face_up[KIND[t]] += 1
 
-    def _check_copies(self, codes: Iterable[int], seat: int, at: Event) -> None:
+    def _check_copies(self, codes: list[int], seat: int, at: Event) -> None:
         """More copies of a kind seen than the tile set has: a tile that was never held (table mode)."""
+        if len(codes) == 1:  # one tile turned face up (a discard): the quick look
+            code = codes[0]
+            if self._face_up[code] <= self._copies[code]:
+                for ss in self.state.seat_state.values():
+                    if ss.revealed:
+                        break
+                else:  # nothing revealed: the tiles face up are all there is to count
+                    return
+        in_hands = [0] * N_CODES  # revealed concealed tiles by kind
+        for ss in self.state.seat_state.values():
+            if ss.revealed:
+                for c, n in enumerate(ss.counts):
+                    if n:
+                        in_hands[KIND[c]] += n
         for code in sorted(set(codes)):
-            seen = self._face_up[code]
-            for ss in self.state.seat_state.values():
-                if ss.revealed:
-                    seen += sum(n for c, n in enumerate(ss.counts) if n and KIND[c] == code)
+            seen = self._face_up[code] + in_hands[code]
             if seen > self._copies[code]:
                 self._note("tile_not_held", seat, f"more than {self._copies[code]} {TILES[code]} on the table",
                            at, deferred=self.state.mode == "table")
@@ -339,7 +434,7 @@ class HandMachine:
     def _add(self, ss: SeatState, t: Tile) -> None:
         ss.version += 1
         ss.size += 1
-        if t.is_unknown:
+        if t == UNKNOWN_CODE:
             ss.unknown += 1
             ss.unknown_in += 1
         else:
@@ -361,9 +456,7 @@ class HandMachine:
         if ev.dealer not in spec.seats:
             raise _Reject("bad_event", ev.dealer, "the dealer is not seated")
         self._spec = spec
-        self._copies = [0] * N_CODES
-        for t in tile_set(spec.tile_set):
-            self._copies[t.kind] += 1
+        self._copies = list(_copies_of(spec.tile_set))
         self._face_up = [0] * N_CODES
         st.hand_id = ev.hand_id
         st.n_players = ev.n_players
@@ -389,7 +482,7 @@ class HandMachine:
         spec = self._spec
         if spec is None or len(self.state.dice) != spec.throws:
             raise _Reject("out_of_phase", None, f"{spec.throws if spec else '?'} dice throw(s) come first")
-        brk = break_wall(spec, self.state.dealer, tuple(tuple(d) for d in self.state.dice))  # type: ignore[arg-type]
+        brk = cached_break(spec, self.state.dealer, tuple(tuple(d) for d in self.state.dice))  # type: ignore[arg-type]
         if (ev.wall_side, ev.stack) != (brk.side, brk.count):
             raise _Reject("wrong_break", None, f"the dice break side {brk.side} after stack {brk.count}",)
         self._break = brk
@@ -403,7 +496,7 @@ class HandMachine:
         ss = self._seat(ev.seat)
         if ev.seat in self._dealt:
             raise _Reject("out_of_phase", ev.seat, "this seat was dealt already")
-        want = 14 if ev.seat == st.dealer else 13
+        want = self._dealt_size(ev.seat)
         if len(ev.tiles) != want:
             raise _Reject("tile_count", ev.seat, f"{want} tiles are dealt to this seat, not {len(ev.tiles)}")
         for t in self._tiles(ev.tiles, ev.seat):
@@ -415,6 +508,15 @@ class HandMachine:
             needs_pre = spec.flowers or bool(self.profile.pre_play)
             st.phase = Phase.PRE_PLAY if needs_pre else Phase.TURN
             st.current = st.dealer
+
+    # hooks for machines of other hand shapes (rules.game.siamese: two hands per player)
+    def _dealt_size(self, seat: int) -> int:
+        """Tiles dealt to ``seat``: the dealer 14, the others 13."""
+        return 14 if seat == self.state.dealer else 13
+
+    def _held_before_discard(self, ss: SeatState) -> tuple[int, int]:
+        """(tiles held before a discard, counting a meld as three; how many that should be)."""
+        return ss.n_concealed + 3 * len(ss.melds), 14
 
     def _pre_play_done(self, seat: int) -> None:
         """The dealer's first action ends the pre-play phase once its duties are done."""
@@ -582,16 +684,21 @@ class HandMachine:
                 if ev.seat != st.current:
                     raise _Reject("draw_out_of_turn", ev.seat, f"seat {st.current} takes the replacement")
         t = _tile(ev.tile)
-        if self._full() and t.is_unknown:
+        unknown = t == UNKNOWN_CODE
+        if unknown and st.mode == "full":
             raise _Reject("unknown_tile", ev.seat)
         wall = st.wall
         assert wall is not None
-        pos = wall.draw_position() if ev.source == "wall" else wall.replacement_position()
+        from_wall = ev.source == "wall"
+        pos = wall.draw_position() if from_wall else wall.replacement_position()
         if pos is None:
             raise _Reject("wall_empty", ev.seat)
-        if self.sequence is not None and not t.is_unknown and self.sequence[pos] != t:
+        if self.sequence is not None and not unknown and self.sequence[pos] != t:
             raise _Reject("wrong_wall_tile", ev.seat, f"the tile at wall position {pos} is {self.sequence[pos]}")
-        wall.take("wall" if ev.source == "wall" else "replacement")
+        if from_wall:
+            wall.head += 1  # WallCursor.take("wall") at the position just found
+        else:
+            wall.take("replacement")
         self._add(ss, t)
         ss.drawn = t
         if st.phase == Phase.PRE_PLAY:
@@ -612,16 +719,17 @@ class HandMachine:
         if ev.seat != st.current:
             raise _Reject("out_of_turn", ev.seat, f"seat {st.current} discards now")
         t = _tile(ev.tile)
-        if t.is_unknown:
+        if t == UNKNOWN_CODE:
             raise _Reject("unknown_tile", ev.seat, "a discard is seen face up")
-        if t.is_flower and not getattr(self.profile, "flower_discard", False):
+        if _FLOWER_LO <= t < _FLOWER_HI and not getattr(self.profile, "flower_discard", False):
             raise _Reject("flower_discard", ev.seat)
-        if not self._can_remove(ss, [t]):
+        if not (ss.counts[t] > 0 or ss.unknown > 0):  # _can_remove(ss, [t])
             raise _Reject("tile_not_held", ev.seat, f"{t} is not in the hand")
-        if self._full() and ev.tsumogiri is not None and ev.tsumogiri != (ss.drawn == t):
+        full = st.mode == "full"
+        if full and ev.tsumogiri is not None and ev.tsumogiri != (ss.drawn == t):
             raise _Reject("bad_event", ev.seat, "tsumogiri does not match the tile just drawn")
         prof = self.profile
-        tsumogiri = ev.tsumogiri if ev.tsumogiri is not None or not self._full() else ss.drawn == t
+        tsumogiri = ev.tsumogiri if ev.tsumogiri is not None or not full else ss.drawn == t
         objection = prof.check_discard(st, ev.seat, t, tsumogiri)
         if objection is None and ev.riichi:
             objection = prof.check_riichi(st, ev.seat, t)
@@ -629,9 +737,9 @@ class HandMachine:
             raise _Reject(objection[0], ev.seat, objection[1])
         if ev.riichi:
             ss.riichi = True
-        n = ss.n_concealed + 3 * len(ss.melds)
-        if n != 14:
-            self._note("tile_count", ev.seat, f"{n} tiles before the discard (14 expected)", ev)
+        n, want = self._held_before_discard(ss)
+        if n != want:
+            self._note("tile_count", ev.seat, f"{n} tiles before the discard ({want} expected)", ev)
         self._remove(ss, [t])
         ss.pond.append(t)
         ss.pond_claimed.append(False)
@@ -643,8 +751,9 @@ class HandMachine:
         st.after_kong = False
         st.after_flower = False
         st.phase = Phase.CLAIMS
-        self._face_up[KIND[t]] += 1
-        self._check_copies([KIND[t]], ev.seat, ev)
+        k = KIND[t]
+        self._face_up[k] += 1
+        self._check_copies([k], ev.seat, ev)
 
     def _claim_common(self, seat: int, kind: str, from_seat: int | None, tile: Tile) -> None:
         st = self.state
@@ -721,7 +830,7 @@ class HandMachine:
             else:
                 raise _Reject("bad_meld", ev.seat, f"the claimed tile {t} is not in the meld")
             try:
-                meld = Meld.build(tiles)
+                meld = _build_meld(tiles)
             except ValueError as exc:
                 raise _Reject("bad_meld", ev.seat, str(exc)) from None
             if meld.kind.value != kind:
@@ -780,7 +889,7 @@ class HandMachine:
             self._remove(ss, tiles)
             self._show(_tiles_shown(ev.tiles))
             try:
-                meld = Meld.build(tiles, concealed=True)
+                meld = _build_meld(tiles, concealed=True)
             except ValueError as exc:
                 raise _Reject("bad_meld", ev.seat, str(exc)) from None
             ss.melds.append(meld)
@@ -800,7 +909,7 @@ class HandMachine:
                 raise _Reject("bad_event", ev.seat, "drawn_tile does not match the tile just drawn")
             self._remove(ss, [added])
             self._show([added])
-            ss.melds[idx] = Meld.build(list(ss.melds[idx].tiles) + [added], added=True)
+            ss.melds[idx] = _build_meld(list(ss.melds[idx].tiles) + [added], added=True)
             if self.profile.robbing_kong:
                 st.pending_kong = (ev.seat, added)
                 st.claims = []
@@ -849,7 +958,7 @@ class HandMachine:
                 if m.kind is MeldKind.KONG_ADDED and m.base == k_tile.kind:
                     rest = list(m.tiles)
                     rest.remove(k_tile)
-                    ks.melds[i] = Meld.build(rest)
+                    ks.melds[i] = _build_meld(rest)
             st.wall.kongs -= 1  # type: ignore[union-attr]
         rec = WinRecord(ev.seat, t, ev.from_seat, robbing_kong=robbing,
                         last_tile=st.discard_on_empty_wall and not robbing, order=len(st.wins), dead_hand=ss.dead)
@@ -915,8 +1024,9 @@ class HandMachine:
             st.tenpai[ev.seat] = ready
             if ev.seat in st.tenpai_declared and not ready:
                 self._note("false_tenpai", ev.seat, "", ev, deferred=True)
-        for code, msg in prof.reveal_checks(st, ev.seat, ss.hand()):
-            self._note(code, ev.seat, msg, ev, deferred=True)
+        if getattr(prof.reveal_checks, "__func__", None) is not GameRules.reveal_checks:  # the default: none
+            for code, msg in prof.reveal_checks(st, ev.seat, ss.hand()):
+                self._note(code, ev.seat, msg, ev, deferred=True)
 
     def _judge_win(self, w: WinRecord, ss: SeatState, winning: Tile | None, ev: Event) -> None:
         st = self.state
@@ -988,7 +1098,7 @@ class HandMachine:
             ks = st.seat_state[w.from_seat]
             for i, m in enumerate(ks.melds):
                 if m.kind is MeldKind.PUNG and m.base == w.tile.kind:
-                    ks.melds[i] = Meld.build(list(m.tiles) + [w.tile], added=True)
+                    ks.melds[i] = _build_meld(list(m.tiles) + [w.tile], added=True)
                     st.wall.kongs += 1  # type: ignore[union-attr]
                     break
             st.phase = Phase.REPLACE
@@ -1017,7 +1127,7 @@ class HandMachine:
     def _hand_ended(self, ev: HandEnded) -> None:
         st = self.state
         self._require(Phase.SETTLED)
-        nd = self.profile.next_dealer(st)
+        nd = self._next_dealer()
         if ev.next_dealer != nd:
             raise _Reject("dealer_mismatch", None, f"the engine's next dealer is seat {nd}")
         st.next_dealer = nd

@@ -26,6 +26,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from rules.profiles.base import ScoreResult
 
 
+_SPECS: dict[tuple[str, int, str | None], WallSpec] = {}
+
+
 @dataclass(frozen=True)
 class Standing:
     rank: int
@@ -45,7 +48,11 @@ class GameRules:
 
     def wall_spec(self, players: int = 4, tiles: str | None = None) -> WallSpec:
         """Wall geometry, dice and deal parameters (``rules.wall.WALLS``)."""
-        return wall_spec(getattr(self, "name", "basic"), players, tiles)
+        key = (getattr(self, "name", "basic"), players, tiles)
+        spec = _SPECS.get(key)
+        if spec is None:  # made once per profile, players and tile set (WALLS is data; a bad key raises)
+            spec = _SPECS[key] = wall_spec(*key)
+        return spec
 
     # --- claims ---------------------------------------------------------------------------------------
     chow_allowed: bool = True

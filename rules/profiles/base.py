@@ -159,6 +159,13 @@ class Profile(GameRules):
         """Rule errors of this profile's tile set; empty when the tiles are possible in this profile."""
         errs: list[str] = []
         tiles = list(hand.all_concealed) + [t for m in hand.melds for t in m.tiles]
+        if tiles and not hand.flowers:  # the usual hand: plain tiles of the profile's suits, counts to check
+            hi = max(tiles)
+            if hi < N_KINDS and (self.suits == "mpsz" or (hi < 27 and all(x in self.suits for x in "mps"))):
+                n = [0] * N_KINDS
+                for t in tiles:
+                    n[t] += 1
+                return [f'{n[k]} copies of "{KINDS[k]}" (a set has four)' for k in range(N_KINDS) if n[k] > 4]
         for t in tiles + list(hand.flowers):
             s = t.suit
             if t.is_joker and not self.allows_jokers:

@@ -12,6 +12,7 @@ from typing import Any
 from rules.notation import Hand
 from rules.profiles.base import SELF_DRAWN, FanEntry, Profile, ScoreResult, invalid
 from rules.shapes import Shape, decompositions
+from rules.shapes import waits as shape_waits
 from rules.tiles import counts34
 
 # name -> value: a small fan table as data
@@ -69,5 +70,6 @@ class Basic(Profile):
     def is_furiten(self, state: Any, seat: int, hand: Hand, win: Any) -> bool:
         """Own-discard furiten (an engine test rule, riichi-like): no win on a discard while one of the
         hand's waits lies among the winner's own discards. Judged on the revealed hand."""
-        waits = {t.kind for t in self.waits(Hand(hand.concealed, hand.melds))}
+        # Profile.waits of the concealed tiles, without building the waiting Hand (this runs per judged win)
+        waits = set(shape_waits(counts34(hand.concealed), len(hand.melds), self.shapes, self.quads_as_two_pairs))
         return any(t.kind in waits for t in state.seat_state[seat].pond)

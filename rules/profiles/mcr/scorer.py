@@ -60,8 +60,10 @@ def tile_fans(mask: int) -> tuple[tuple[int, int], ...]:
     return tuple((no, n) for no, det in F.TILE_SCOPE.items() if (n := det(view)))
 
 
-def fans_of(r: Reading, opts: MCROptions) -> Counter:
-    """All fans of one reading after the principles (flowers excluded)."""
+def fans_of(r: Reading, opts: MCROptions, without: frozenset[int] = frozenset()) -> Counter:
+    """All fans of one reading after the principles (flowers excluded); ``without``: fans that may not be
+    counted at all, taken out before the exclusions (Siamese first win without the drawn tile, 003
+    §Сиамский 17: what they would exclude counts again)."""
     hand_fans = r.cache.get("hand_fans")
     if hand_fans is None:  # the same for every reading of the hand
         hand_fans = dict(tile_fans(F.mask_of(r)))
@@ -92,6 +94,8 @@ def fans_of(r: Reading, opts: MCROptions) -> Counter:
         excl = _EXCL_CACHE[opts] = exclusion_table(opts)
     if opts.nine_gates_terminal_pungs and raw[4] and raw[73]:
         raw[73] -= 1  # GB reading of #4 (spec §12 A15): the 111/999 pung is part of the gates
+    for no in without:
+        raw.pop(no, None)
     kept = apply_exclusions(raw, excl)
     if not kept:
         kept[43] = 1  # Chicken Hand: nothing else (003 #43)

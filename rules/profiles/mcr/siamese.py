@@ -10,14 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.events import Payment as PaymentEvent
 from rules.notation import Hand
 from rules.profiles.base import ContextField, ScoreResult
 from rules.profiles.mcr.fan_table import MIN_FAN
+from rules.profiles.mcr.game import visible_copies
 from rules.profiles.mcr.profile import MCR
 from rules.profiles.mcr.scorer import Scored
 from rules.profiles.mcr.settlement import BASE, Payment
+from rules.tiles import KINDS
+from rules.wall import next_seat
 
 NOT_WITH_OTHER_TILE = (4, 46, 58, 77, 78, 79)  # 003 §Сиамский 17
+_NOT_WITH_OTHER_TILE = frozenset(NOT_WITH_OTHER_TILE)
+THREE_PLAYER_HANDS = 12  # 003 §Сиамский 6: 16 hands less North's 4 (4, 8, 12, 16); = len(hands_played())
 
 # The table as §Сиамский 1, 6-8 and 22 describe it (data for the wall/deal code of rules.wall, which has
 # no Siamese parameters yet): 136 tiles, walls of 17 stacks, East throws for the empty North seat; the
@@ -59,11 +65,7 @@ class MCRSiamese(MCR):
         assert not isinstance(wc, str) and hand.winning is not None
         best = None
         for r in readings(hand, wc, self.options.phantom_waits):
-            fans = fans_of(r, self.options)
-            for no in NOT_WITH_OTHER_TILE:
-                fans.pop(no, None)
-            if not fans:
-                fans[43] = 1
+            fans = fans_of(r, self.options, _NOT_WITH_OTHER_TILE)
             total = sum(fan_value(no, self.options) * n for no, n in fans.items())
             if best is None or total > best.hand_fan:
                 best = Scored(fans, total, 0, r)
@@ -75,6 +77,65 @@ class MCRSiamese(MCR):
             n = int(ctx.get("players") or 3)
             res.points = siamese_points(res.total_fan, bool(ctx.get("self_drawn")), n)
         return res
+
+    # --- the game side (rules.game.siamese.SiameseHandMachine) ---------------------------------------------
+    two_hands = True  # played by rules.game.siamese (rules.simulate.play_hand dispatches on it)
+    violation_rules = {
+        **MCR.violation_rules,
+        "golden_rule": "003 §Сиамский 4",
+        "siamese_no_draw": "003 §Сиамский 5",
+        "siamese_drawn_tile": "003 §Сиамский 17",
+        "siamese_slot": "003 §Сиамский 10",
+        "siamese_slot_won": "003 §Сиамский 11",
+        "siamese_slot_full": "003 §Сиамский 10",
+        "tile_count": "003 §Сиамский 8; §Отдельные нарушения 8",
+    }
+    two_player_hands = 12  # §24: an even number agreed before the game (this default: as many as 3 players)
+
+    def win_context(self, state: Any, seat: int, win: Any) -> dict[str, Any]:
+        """MCR's context, plus §17 (a first win that kept the drawn tile), the number of players, the
+        exposed hands of earlier wins counted as played tiles for #58 (§11), and the seat winds: East,
+        South, West in turn order; two players sit opposite, East and West (interp., docs/rules/mcr.md)."""
+        ctx = super().win_context(state, seat, win)
+        ctx["drawn_tile_kept"] = bool(getattr(win, "drawn_tile_kept", False))
+        ctx["players"] = len(state.seats)
+        if len(state.seats) == 2:
+            ctx["seat_wind"] = KINDS[27 + (seat - state.dealer) % 4]
+        if not win.tile.is_unknown:
+            played = sum(1 for w in state.wins if w.valid for t in getattr(w, "concealed", ())
+                         if t.kind == win.tile.kind)
+            if visible_copies(state, seat, win) + played >= 3:
+                ctx["last_of_kind"] = True
+        return ctx
+
+    def is_tenpai(self, state: Any, seat: int, hand: Hand) -> bool:
+        """No ready hands in Siamese: an exhausted wall pays nothing but the declared wins (§14)."""
+        return False
+
+    def settle_hand(self, state: Any) -> list[PaymentEvent]:
+        """§13-14: when a player has won both hands, only his wins are paid; when the wall ran out, every
+        declared win is paid (§15-16, §23 for two players); then the penalties (false wins)."""
+        wins = [w for w in state.wins if w.valid]
+        doubles = {w.seat for w in wins if sum(1 for x in wins if x.seat == w.seat) >= 2}
+        out: list[PaymentEvent] = []
+        for w in wins:
+            if doubles and w.seat not in doubles:
+                continue  # §13: scoring by maximum
+            for p in siamese_win_payments(w.seat, int(w.result.total_fan), w.from_seat, tuple(state.seats)):
+                out.append(PaymentEvent(payer=p.payer, payee=p.payee, amount=p.amount, reason=p.reason, rule=p.ref))
+        for v in state.violations:
+            if v.seat is not None:
+                out.extend(self.penalty_payments(state, v.seat, v.code))
+        return out
+
+    def next_dealer(self, state: Any) -> int:
+        """The deal passes after every hand among the seated players: E, S, W (North's hands are not
+        played, §6); two players alternate (§24)."""
+        return next_seat(tuple(state.seats), state.dealer)
+
+    def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
+        """12 hands for three players (16 less North's 4, §6); ``two_player_hands`` for two (§24)."""
+        return hands_played >= (THREE_PLAYER_HANDS if players == 3 else self.two_player_hands)
 
 
 def siamese_points(value: int, self_drawn: bool, players: int = 3) -> dict[str, int]:

@@ -4,7 +4,7 @@ Modules: ``params`` (the §12.2 parameter table and fan tables as data), ``fans`
 ``scoring`` (wins, tenpai, exhaustion maximum), ``tables`` (dice, wall, deal, base points as data),
 ``settlement`` (the per-hand ledger: every payment with its reason and seed reference), ``penalties``,
 ``session`` (dealer rotation, TP, session end), ``claims`` (claim arbitration, kong restrictions,
-furiten), ``sim`` (a random-play hand simulator for property tests and benchmarks).
+furiten), ``game`` (the hand machine's hooks; random hands are played by ``rules.simulate``).
 """
 from rules.profiles.sichuan.profile import SichuanMPL2025, SichuanProfile, SichuanWMSG
 

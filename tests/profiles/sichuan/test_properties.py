@@ -1,7 +1,7 @@
-"""Properties over random complete hands played by ``rules.profiles.sichuan.sim`` (scaled: make test-long
-plays 10,000 hands per profile).
+"""Properties over random complete hands played by the bots through the hand machine (``rules.simulate``),
+settled by the Sichuan ledger (scaled: make test-long plays 10,000 hands per profile).
 
-* settlements are zero-sum apart from penalties paid to nobody;
+* settlements are zero-sum apart from penalties paid to nobody, and the machine's settlement is the ledger's;
 * no winner pays for anything after his hu;
 * every valid hu hand has at most two suits and none of its declared missing suit;
 * every payment carries a reason and a seed reference; the hand ends by three hu (two at a 3-player table)
@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 
 from rules.notation import Hand
 from rules.profiles import registry
+from rules.profiles.sichuan.game import _win_hand, ledger_from_state
 from rules.profiles.sichuan.params import PARAMS
 from rules.profiles.sichuan.scoring import hand_suits
-from rules.profiles.sichuan.sim import simulate_hand
+from rules.simulate import play_hand
 from rules.tiles import KINDS
 from tests.conftest import scaled
 
@@ -28,42 +29,52 @@ N_HANDS = scaled(150, 10_000)
 
 @pytest.mark.parametrize("profile", sorted(PARAMS))
 def test_random_hands(profile: str) -> None:
-    params = PARAMS[profile]
+    prof = registry.get(profile)
     rng = random.Random(f"sichuan-{profile}")
-    seen = {"hu": 0, "exhaustion": 0, "wins": 0, "three_player": 0}
+    seen = {"hu": 0, "exhaustion": 0, "wins": 0, "three_player": 0, "false_hu": 0, "kongs": 0}
     for i in range(N_HANDS):
-        seats = (0, 1, 2) if i % 7 == 0 else (0, 1, 2, 3)
+        n_players = 3 if i % 7 == 0 else 4
+        seats = tuple(range(n_players))
         dealer = rng.choice(seats)
-        res = simulate_hand(params, rng, seats=seats, dealer=dealer)
-        s = res.settlement
-        # zero-sum apart from penalties
+        res = play_hand(prof, random.Random(rng.random()), n_players=n_players, dealer=dealer,
+                        error_rate=0.05 if i % 3 == 0 else 0.0, hand_id=f"{profile}-{i}")
+        state = res.machine.state
+        ledger = ledger_from_state(prof, state)
+        s = ledger.settle()
+        # zero-sum apart from penalties; the machine settled the hand as the ledger does
         assert sum(s.deltas.values()) == -s.penalties_total
         assert set(s.deltas) == set(seats)
+        assert res.deltas == tuple(s.deltas.get(seat, 0) for seat in range(4))
         # every payment explained
         assert all(p.reason and p.rule and p.amount > 0 for p in s.payments)
         assert all(p.payer != p.payee for p in s.payments)
         # no winner pays after winning
-        for h in res.ledger.hus:
+        for h in ledger.hus:
             if h.valid:
                 assert all(p.payer != h.seat for p in s.payments[h.at:]), (h.seat, s.lines())
-        # every hu hand: two suits at most, never the missing suit
-        for _seat, hand, missing in res.wins:
-            suits = hand_suits(hand)
-            assert len(suits) <= 2 and missing not in suits
+        # every valid hu hand: two suits at most, never the missing suit
+        wins = state.valid_wins()
+        for w in wins:
+            ss = state.seat_state[w.seat]
+            suits = hand_suits(_win_hand(ss, w))
+            assert len(suits) <= 2 and ss.missing_suit not in suits
         # how the hand ended
-        n_out = len(res.ledger.hus)
+        n_out = len(ledger.hus)
         if s.ended_by == "hu":
             assert n_out == len(seats) - 1
         else:
             assert s.ended_by == "exhaustion" and n_out < len(seats) - 1
-        assert s.next_dealer in seats
-        for k in res.ledger.kongs:
+        assert s.next_dealer in seats and s.next_dealer == res.next_dealer
+        for k in ledger.kongs:
             assert k.status in ("valid", "refunded", "robbed")
         seen[s.ended_by] += 1
-        seen["wins"] += len(res.wins)
+        seen["wins"] += len(wins)
         seen["three_player"] += len(seats) == 3
-    # the sample really exercises both endings and wins
-    assert seen["hu"] and seen["exhaustion"] and seen["wins"] > N_HANDS and seen["three_player"]
+        seen["false_hu"] += sum(1 for h in ledger.hus if not h.valid)
+        seen["kongs"] += len(ledger.kongs)
+    # the sample really exercises both endings, wins, false hu and kongs
+    assert seen["hu"] and seen["exhaustion"] and seen["wins"] > N_HANDS and seen["three_player"], seen
+    assert seen["false_hu"] and seen["kongs"], seen
 
 
 SUITED = st.integers(0, 26)
