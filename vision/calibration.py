@@ -131,16 +131,23 @@ class Rectifier:
         self.px_per_mm = px_per_mm
         n = int(round(cal.geometry.size * px_per_mm))
         self.size = n
-        ys, xs = np.mgrid[0:n, 0:n].astype(np.float64)
-        mm = np.stack([(xs + 0.5) / px_per_mm, (ys + 0.5) / px_per_mm], axis=-1)
+        self.map1, self.map2 = self.block_maps(slice(0, n), slice(0, n))
+
+    def block_maps(self, ys: slice, xs: slice, quarter_turns: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """The remap tables of the top-down pixels ``[ys, xs]`` (they may run past the table), turned
+        clockwise ``quarter_turns`` times: ``cv2.remap`` with them gives that block already turned."""
+        px_per_mm = self.px_per_mm
+        ys_, xs_ = np.mgrid[ys.start:ys.stop, xs.start:xs.stop].astype(np.float64)
+        mm = np.stack([(xs_ + 0.5) / px_per_mm, (ys_ + 0.5) / px_per_mm], axis=-1)
+        cal = self.cal
         src = apply_homography(cal.h, mm).reshape(-1, 2)
         if cal.camera_matrix is not None:  # undistorted pixel -> distorted (raw) pixel
             k = cal.camera_matrix
             norm = (src - k[:2, 2]) / np.array([k[0, 0], k[1, 1]])
             pts3 = np.c_[norm, np.ones(len(norm))].reshape(-1, 1, 3)
             src = cv2.projectPoints(pts3, np.zeros(3), np.zeros(3), k, cal.dist_coeffs)[0].reshape(-1, 2)
-        m = src.reshape(n, n, 2).astype(np.float32) - 0.5
-        self.map1, self.map2 = cv2.convertMaps(m[..., 0], m[..., 1], cv2.CV_16SC2)
+        m = np.ascontiguousarray(np.rot90(src.reshape(*ys_.shape, 2), -quarter_turns)).astype(np.float32) - 0.5
+        return cv2.convertMaps(m[..., 0], m[..., 1], cv2.CV_16SC2)
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         return cv2.remap(frame, self.map1, self.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)

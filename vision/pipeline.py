@@ -4,14 +4,18 @@
     events = pipe.process(frame, t_mono=clock())     # list of rules.events observation events
 
 Per frame: per-zone change detection on the 1/4-scale grey camera frame against the image each zone was
-last read from → rectify (slices of one precomputed remap) and re-read only the zones that changed (the
-incremental path; ``full=True`` re-reads every zone) → tracker (debounce, diff, timestamps). A zone with a hand over it fails the tile
+last read from → rectify each zone that changed straight into its owner's view (one precomputed remap
+table per zone) and re-read only those (the incremental path; ``full=True`` re-reads every zone), on one
+or two threads → tracker (debounce, diff, timestamps). A zone with a hand over it fails the tile
 shape checks and is not trusted that frame; a reading counts once it repeats (``debounce`` frames).
-No global state, no blocking calls; one object per table.
+No global state, no blocking calls; one object per table (``close()`` stops its zone thread).
 """
 from __future__ import annotations
 
 import time
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import cv2
@@ -21,7 +25,7 @@ from rules.events import ObservationEvent
 from vision.calibration import Calibration, Rectifier
 from vision.scene_model import Scene
 from vision.scene_parse import ParseInfo, SceneParser
-from vision.tile_finder import MARGIN_PX, zone_slice
+from vision.tile_finder import MARGIN_PX, ZoneImage, quarter_turns, zone_slice, zone_view
 from vision.tile_render import load_style
 from vision.tracking import Tracker
 
@@ -57,7 +61,9 @@ class VisionPipeline:
     """Frames of one table → parsed scenes → observation events."""
 
     def __init__(self, calibration: Calibration, profile: str, styles: list[str], *, reader: str | object = "auto",
-                 debounce: int = 2, px_per_mm: float = 1.2, n_seats: int = 4):
+                 debounce: int = 2, px_per_mm: float = 1.2, n_seats: int = 4, threads: int = 2):
+        """``threads``: zones are rectified and cut into tiles on this many threads (1: all on the
+        caller's thread), and the tile crops read in as many batches at once."""
         self.cal = calibration
         self.rect = Rectifier(calibration, px_per_mm)
         rd = make_reader(styles, reader) if isinstance(reader, str) else reader
@@ -69,17 +75,24 @@ class VisionPipeline:
         self._prev_small: np.ndarray | None = None
         self._ref_small: dict[str, np.ndarray] = {}
         self._slices = {n: self._small_slice(z) for n, z in self.parser.zones.items()}
-        n_top = self.rect.size
-        self._top_slices = {}
-        for n, z in self.parser.zones.items():
-            ys, xs = zone_slice(z, px_per_mm, calibration.geometry, MARGIN_PX + 1)
-            self._top_slices[n] = (slice(max(0, ys.start), min(n_top, ys.stop)),
-                                   slice(max(0, xs.start), min(n_top, xs.stop)))
-        self._top = np.zeros((self.rect.size, self.rect.size, 3), np.uint8)
+        # per zone: the remap tables straight into the owner's view (zone slice + MARGIN_PX, turned)
+        self._view_maps = {n: self.rect.block_maps(*zone_slice(z, px_per_mm, calibration.geometry, MARGIN_PX),
+                                                   quarter_turns(z))
+                           for n, z in self.parser.zones.items()}
         ys, xs = self._slices["centre"]  # the dice: compared at full resolution (pips are ~3 px)
         self._centre_full = (slice(ys.start * 4, ys.stop * 4), slice(xs.start * 4, xs.stop * 4))
         self._centre_ref: np.ndarray | None = None
         self.frame_no = 0
+        self.threads = max(1, threads)  # the caller's thread works too: threads - 1 in the pool
+        self._pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="vision-zones") if threads > 1 else None
+        if self._pool is not None:
+            weakref.finalize(self, self._pool.shutdown, wait=False)
+
+    def close(self) -> None:
+        """Stop the zone threads (the pipeline still works afterwards, on the caller's thread)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     def _small_slice(self, z) -> tuple[slice, slice]:
         """The zone's bounding box in the 1/4-scale camera frame (change detection before rectifying)."""
@@ -92,13 +105,11 @@ class VisionPipeline:
         xb, yb = (int(np.clip(v, 0, m)) for v, m in zip(np.ceil(pts.max(0)) + 1, (w, h)))
         return slice(ya, yb), slice(xa, xb)
 
-    def _rectify_zones(self, frame: np.ndarray, names: set[str]) -> np.ndarray:
-        """Rectify only the zones to be read (map slices of the precomputed remap) into the top image."""
-        for n in names:
-            ys, xs = self._top_slices[n]
-            self._top[ys, xs] = cv2.remap(frame, self.rect.map1[ys, xs], self.rect.map2[ys, xs], cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_CONSTANT)
-        return self._top
+    def _view(self, frame: np.ndarray, name: str) -> Callable[[], ZoneImage]:
+        """A function rectifying zone ``name`` of ``frame`` into its owner's view (one ``cv2.remap``)."""
+        m1, m2 = self._view_maps[name]
+        zone = self.parser.zones[name]
+        return lambda: zone_view(cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT), zone)
 
     def process(self, frame: np.ndarray, t_mono: float | None = None, t_wall: float | None = None,
                 full: bool = False) -> FrameResult:
@@ -127,8 +138,8 @@ class VisionPipeline:
         info = None
         scene = self.scene
         if to_read:
-            top = self._rectify_zones(frame, to_read)
-            scene, info = self.parser.parse(top, zones=to_read, previous=self.scene)
+            views = {n: self._view(frame, n) for n in to_read}
+            scene, info = self.parser.parse_views(views, previous=self.scene, pool=self._pool, threads=self.threads)
             for name in to_read - info.occluded:
                 ys, xs = self._slices[name]
                 self._ref_small[name] = small[ys, xs].copy()

@@ -23,6 +23,8 @@ previous reading (if given).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 import cv2
@@ -55,8 +57,7 @@ class ParseInfo:
 
 def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> np.ndarray:
     x0, y0, x1, y1 = f.box
-    h, w = zi.image.shape[:2]
-    c = zi.image[max(0, y0 - margin):min(h, y1 + margin), max(0, x0 - margin):min(w, x1 + margin)]
+    c = zi.pixels(x0 - margin, y0 - margin, x1 + margin, y1 + margin)
     if f.turns == 1:  # a sideways tile: turn it upright (its top to the left → rotate clockwise)
         c = np.rot90(c, -1)
     return np.ascontiguousarray(c)
@@ -89,41 +90,63 @@ class SceneParser:
               ) -> tuple[Scene, ParseInfo]:
         """Read the zones ``zones`` (all by default) of the rectified image ``top``; other zones (and
         occluded ones) keep ``previous``'s reading."""
+        names = [n for n in self.zones if zones is None or n in zones]
+        return self.parse_views({n: (lambda z=self.zones[n]: zone_image(top, z, self.px, self.geo))
+                                 for n in names}, previous)
+
+    def parse_views(self, views: Mapping[str, Callable[[], ZoneImage]], previous: Scene | None = None,
+                    pool: Executor | None = None, threads: int = 2) -> tuple[Scene, ParseInfo]:
+        """Read the zones named in ``views``, each a function returning its :class:`ZoneImage` (the zone
+        slice with ``MARGIN_PX`` in the owner's view: the pipeline rectifies straight into it); other
+        zones (and occluded ones) keep ``previous``'s reading. With ``pool`` (a thread pool with
+        ``threads`` - 1 threads) the zones are rectified and cut into tiles in ``threads`` groups, one of
+        them on this thread (OpenCV and numpy release the GIL), and the crops read in as many batches."""
         t0 = time.perf_counter()
         info = ParseInfo()
-        names = [n for n in self.zones if zones is None or n in zones]
+        names = [n for n in self.zones if n in views]
         prev = previous or Scene(self.profile, tuple(SeatView() for _ in range(self.n_seats)))
+        parts = min(len(names), threads) if pool is not None else 1
+        if parts < 2:
+            done = [self._find_zone(n, views[n]) for n in names]
+        else:  # zones split by area: one group on each pool thread and one here (one hand-over each)
+            groups = self._split(names, parts)
+            away = [pool.submit(lambda g=g: {n: self._find_zone(n, views[n]) for n in g}) for g in groups[1:]]
+            found_by = {n: self._find_zone(n, views[n]) for n in groups[0]}
+            for f in away:
+                found_by.update(f.result())
+            done = [found_by[n] for n in names]
         zimgs: dict[str, ZoneImage] = {}
         jobs: list[tuple[str, Found, frozenset[str] | None]] = []
         stick: dict[int, bool] = {}
         dice: tuple[int, ...] | None = None
-        for name in names:
+        for name, (zi, found, why, zone_jobs, value) in zip(names, done):
             z = self.zones[name]
-            zi = zone_image(top, z, self.px, self.geo)
             zimgs[name] = zi
-            foreground(zi, px_per_mm=self.px, face=self.face if z.kind != 'centre' else None)
             if z.kind == "centre":
-                dice = self._dice(zi)
+                dice = value  # type: ignore[assignment]
                 continue
             if z.kind == "stick":
-                stick[z.seat or 0] = self._stick(zi)
+                stick[z.seat or 0] = bool(value)
                 continue
-            found, why = find_in_zone(zi, self.px, self.geo)
             if why:
                 info.occluded.add(name)
                 info.why[name] = why
-            found = self._order(z, found)
             info.found[name] = found
-            allowed = {"pond": POND_ALLOWED, "meld": MELD_ALLOWED, "side": FLOWER_ALLOWED,
-                       "hand": MELD_ALLOWED}[z.kind]
-            open_sets = self._open_set_tiles(found) if z.kind == "meld" else set()
-            for f in found:
-                if f.shape == "tile":  # a set with a sideways (claimed) tile lies all face up
-                    jobs.append((name, f, FACES if f in open_sets else allowed))
+            jobs += zone_jobs
         t1 = time.perf_counter()
         margin = int(getattr(self.reader, "crop_margin_px", 0))
         crops = [_crop(zimgs[n], f, margin) for n, f, _ in jobs]
-        reads = self.reader.read(crops, [a for _, _, a in jobs])  # type: ignore[attr-defined]
+        allowed = [a for _, _, a in jobs]
+        read = self.reader.read  # type: ignore[attr-defined]
+        if parts > 1 and getattr(self.reader, "thread_safe", False) and len(crops) >= 8 * parts:
+            # batches at once (the GEMM and the numpy work release the GIL), the first one here
+            cut = [len(crops) * i // parts for i in range(parts + 1)]
+            away_r = [pool.submit(read, crops[a:b], allowed[a:b]) for a, b in zip(cut[1:-1], cut[2:])]
+            reads = read(crops[:cut[1]], allowed[:cut[1]])
+            for f in away_r:
+                reads += f.result()
+        else:
+            reads = read(crops, allowed)
         t2 = time.perf_counter()
         by_zone: dict[str, dict[Found, str]] = {}
         for (n, f, _), r in zip(jobs, reads):
@@ -162,6 +185,39 @@ class SceneParser:
         info.ms = {"find": (t1 - t0) * 1e3, "read": (t2 - t1) * 1e3, "assemble": (t3 - t2) * 1e3,
                    "tiles": float(len(jobs))}
         return scene, info
+
+    def _split(self, names: list[str], parts: int) -> list[list[str]]:
+        """The zones in ``parts`` groups of about equal area (the work of finding tiles grows with it)."""
+        def area(n: str) -> float:
+            x0, y0, x1, y1 = self.zones[n].table_rect(self.geo)
+            return (x1 - x0) * (y1 - y0)
+
+        groups: list[list[str]] = [[] for _ in range(parts)]
+        load = [0.0] * parts
+        for n in sorted(names, key=area, reverse=True):  # largest first, each to the lightest group
+            i = load.index(min(load))
+            groups[i].append(n)
+            load[i] += area(n)
+        return groups
+
+    def _find_zone(self, name: str, view: Callable[[], ZoneImage]
+                   ) -> tuple[ZoneImage, list[Found], list[str], list[tuple[str, Found, frozenset[str] | None]], object]:
+        """One zone's image → (zone image, tiles found in reading order, why not trusted, crops to read
+        with their allowed labels, the dice or the stick where the zone holds them)."""
+        z = self.zones[name]
+        zi = view()
+        foreground(zi, px_per_mm=self.px, face=self.face if z.kind != "centre" else None)
+        if z.kind == "centre":
+            return zi, [], [], [], self._dice(zi)
+        if z.kind == "stick":
+            return zi, [], [], [], self._stick(zi)
+        found, why = find_in_zone(zi, self.px, self.geo)
+        found = self._order(z, found)
+        allowed = {"pond": POND_ALLOWED, "meld": MELD_ALLOWED, "side": FLOWER_ALLOWED, "hand": MELD_ALLOWED}[z.kind]
+        open_sets = self._open_set_tiles(found) if z.kind == "meld" else set()
+        # a set with a sideways (claimed) tile lies all face up
+        jobs = [(name, f, FACES if f in open_sets else allowed) for f in found if f.shape == "tile"]
+        return zi, found, why, jobs, None
 
     # ---- zone readers ----------------------------------------------------------------------------------
 
@@ -258,7 +314,7 @@ class SceneParser:
         from vision.scene_render import _card_image
 
         x0, y0, x1, y1 = f.box
-        c = zi.image[y0:y1, x0:x1].astype(np.float32)
+        c = zi.pixels(x0, y0, x1, y1).astype(np.float32)
         if c.size == 0:
             return "x"
         c = cv2.resize(c, (56, 38))

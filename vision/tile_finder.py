@@ -15,6 +15,7 @@ Everything is vectorised per zone; a 100-tile table takes a few milliseconds.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -65,6 +66,11 @@ class ZoneImage:
     mask: np.ndarray | None = None
     raw: np.ndarray | None = None  # the thresholded mask before morphology
 
+    def pixels(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """The pixels of the box (local pixels), clipped to the slice."""
+        h, w = self.image.shape[:2]
+        return self.image[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
+
 
 def zone_slice(zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMETRY,
                margin_px: int = 0) -> tuple[slice, slice]:
@@ -78,15 +84,49 @@ MARGIN_PX = 5  # felt ring (outer 2 px) and morphology margin around a zone
 
 def zone_image(top: np.ndarray, zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> ZoneImage:
     """Cut ``zone`` (with a margin) out of the rectified image ``top`` and turn it into its owner's view."""
-    m = MARGIN_PX
-    ys, xs = zone_slice(zone, px_per_mm, geo, m)
+    ys, xs = zone_slice(zone, px_per_mm, geo, MARGIN_PX)
     big = top[ys, xs]
-    ring = np.concatenate([big[:2].reshape(-1, 3), big[-2:].reshape(-1, 3), big[:, :2].reshape(-1, 3),
-                           big[:, -2:].reshape(-1, 3)])
-    felt = np.array([np.median(ring[::3, c]) for c in range(3)], np.float32)
-    k = (zone.seat or 0) % 4  # the owner's view: seat 1 turned clockwise, 2 half a turn, 3 anticlockwise
+    k = quarter_turns(zone)
     rot = (None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)[k]
-    return ZoneImage(zone, cv2.rotate(big, rot) if rot is not None else big, felt)
+    return zone_view(cv2.rotate(big, rot) if rot is not None else big, zone)
+
+
+def quarter_turns(zone: Zone) -> int:
+    """Clockwise quarter turns from the table image to the zone owner's view: seat 1 one, seat 2 two,
+    seat 3 three (anticlockwise one); the centre is seen as seat 0 sees it."""
+    return (zone.seat or 0) % 4
+
+
+def zone_view(view: np.ndarray, zone: Zone) -> ZoneImage:
+    """A zone image from its pixels already in the owner's view (the zone slice with ``MARGIN_PX``, turned
+    by :func:`quarter_turns`): the felt colour is the median of the outer two pixels all round."""
+    return ZoneImage(zone, view, _median_u8(_felt(view, zone, 2)[::3]))
+
+
+def _felt(view: np.ndarray, zone: Zone, ring: int) -> np.ndarray:
+    """The pixels (n, 3) of the outer ``ring`` rows and columns, in the table image's order."""
+    big = np.rot90(view, quarter_turns(zone))  # the table image's orientation (a view, no copy)
+    px = np.concatenate([big[:ring].reshape(-1, 3), big[-ring:].reshape(-1, 3), big[:, :ring].reshape(-1, 3),
+                         big[:, -ring:].reshape(-1, 3)])
+    return px
+
+
+def _median_u8(px: np.ndarray) -> np.ndarray:
+    """Per-channel median (float32, as ``np.median``) of uint8 pixels (n, c), from one histogram."""
+    n, c = px.shape
+    if n == 0:
+        return np.zeros(c, np.float32)
+    hist = np.bincount((px + np.arange(c, dtype=np.int32) * 256).ravel(), minlength=256 * c)
+    cum = np.cumsum(hist.reshape(c, 256), axis=1)
+    lo = (cum < (n - 1) // 2 + 1).sum(1)  # the two middle order statistics of each channel
+    hi = (cum < n // 2 + 1).sum(1)
+    return ((lo + hi) / 2).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=64)
+def _hsv(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
+    h, s, v = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0]
+    return int(h), int(s), int(v)
 
 
 def foreground(zi: ZoneImage, threshold: float = FG_THRESHOLD, px_per_mm: float = 1.2,
@@ -94,13 +134,14 @@ def foreground(zi: ZoneImage, threshold: float = FG_THRESHOLD, px_per_mm: float 
     """Hole-filled uint8 mask (0/255) of everything that is not felt (margin included); with ``face`` (the
     tile set's face colour, BGR) pixels of that colour under any lighting count too, so a tile's border
     closes around glyph inks that happen to look like the felt."""
-    d = cv2.absdiff(zi.image, (float(zi.felt[0]), float(zi.felt[1]), float(zi.felt[2]), 0.0))
+    img = zi.image
+    d = cv2.absdiff(img, (float(zi.felt[0]), float(zi.felt[1]), float(zi.felt[2]), 0.0))
     b, g, r = cv2.split(d)
     dm = cv2.max(cv2.max(b, g), r)
     _, mask = cv2.threshold(dm, threshold, 255, cv2.THRESH_BINARY)
     if face is not None:  # the face colour under any lighting: its hue/saturation, a range of values
-        hsv = cv2.cvtColor(zi.image, cv2.COLOR_BGR2HSV)
-        fh, fs, fv = (int(v) for v in cv2.cvtColor(np.uint8([[face]]), cv2.COLOR_BGR2HSV)[0, 0])
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        fh, fs, fv = _hsv(tuple(face))
         felt_v = float(max(zi.felt))
         v_lo = max(0.55 * fv, felt_v * 1.15) if felt_v < fv else 0.55 * fv
         lo = (0, max(0, fs - 30), int(v_lo))
@@ -132,10 +173,10 @@ def _runs(cls: np.ndarray) -> list[tuple[int, int, int]]:
     """(start, end_exclusive, value) runs of a 1-D int array."""
     if len(cls) == 0:
         return []
-    edges = np.flatnonzero(np.diff(cls)) + 1
-    starts = np.r_[0, edges]
-    ends = np.r_[edges, len(cls)]
-    return [(int(s), int(e), int(cls[s])) for s, e in zip(starts, ends)]
+    edges = (np.flatnonzero(cls[1:] != cls[:-1]) + 1).tolist()
+    starts = [0] + edges
+    vals = cls[starts].tolist()
+    return list(zip(starts, edges + [len(cls)], vals))
 
 
 # column classes: 0 empty, 1 standing (20 mm), 2 sideways (27), 3 upright (36), 4 sideways + added (54)
@@ -261,46 +302,72 @@ def _split_band(mask: np.ndarray, y_off: int, x_off: int, kind: str, px: float, 
         else:
             joined.append(r)
     joined = _trim_sideways(joined, (geo.tile_h + 0.6) * px, (geo.tile_w + 0.6) * px)
-    out: list[Found] = []
+    tiles = [(s, e, v) for s, e, v in joined if v != 0]
     fits = True
-    for s, e, v in joined:
-        if v == 0:
-            continue
+    x0s: list[int] = []
+    x1s: list[int] = []
+    kinds: list[int] = []
+    for s, e, v in tiles:
         along = {1: geo.tile_w, 2: geo.tile_h, 3: geo.tile_w, 4: geo.tile_h}[v]
         n_f = (e - s) / px / (along + 0.6)
         n = max(1, int(round(n_f)))
         if abs(n_f - n) > 0.35 or n_f < 0.6:
             fits = False
-        edges = np.linspace(s, e, n + 1)
-        for k in range(n):
-            x0, x1 = int(round(edges[k])), int(round(edges[k + 1]))
-            rows = np.flatnonzero(has[:, x0:x1].mean(1) > 0.5)
-            col_top, col_bot = (int(rows[0]), int(rows[-1]) + 1) if len(rows) else (0, mask.shape[0])
-            if v == 4:  # the sideways claimed tile (near) and the added tile beyond it
-                mid = col_bot - int(round((geo.tile_w + 0.3) * px))
-                out.append(Found(zone, (x0 + x_off, mid + y_off, x1 + x_off, col_bot + y_off), 1, 0))
-                out.append(Found(zone, (x0 + x_off, col_top + y_off, x1 + x_off, mid + y_off), 1, 1))
-            else:
-                shape = "stand" if v == 1 else "tile"
-                out.append(Found(zone, (x0 + x_off, col_top + y_off, x1 + x_off, col_bot + y_off),
-                                 1 if v == 2 else 0, 0, shape))
+        step = (e - s) / n  # np.linspace(s, e, n + 1), rounded half to even
+        edges = [int(round(s + k * step)) for k in range(n)] + [int(e)]
+        x0s += edges[:-1]
+        x1s += edges[1:]
+        kinds += [v] * n
+    if not kinds:
+        return [], fits
+    # each tile's rows: those more than half covered across its columns (column sums from one cumsum)
+    csum = np.zeros((mask.shape[0], mask.shape[1] + 1), np.int32)
+    np.cumsum(has, axis=1, out=csum[:, 1:])
+    a0, a1 = np.array(x0s), np.array(x1s)
+    full = 2 * (csum[:, a1] - csum[:, a0]) > (a1 - a0)
+    found = full.any(0)
+    tops = np.where(found, np.argmax(full, 0), 0).tolist()
+    bots = np.where(found, mask.shape[0] - np.argmax(full[::-1], 0), mask.shape[0]).tolist()
+    out: list[Found] = []
+    for x0, x1, v, col_top, col_bot in zip(x0s, x1s, kinds, tops, bots):
+        if v == 4:  # the sideways claimed tile (near) and the added tile beyond it
+            mid = col_bot - int(round((geo.tile_w + 0.3) * px))
+            out.append(Found(zone, (x0 + x_off, mid + y_off, x1 + x_off, col_bot + y_off), 1, 0))
+            out.append(Found(zone, (x0 + x_off, col_top + y_off, x1 + x_off, mid + y_off), 1, 1))
+        else:
+            shape = "stand" if v == 1 else "tile"
+            out.append(Found(zone, (x0 + x_off, col_top + y_off, x1 + x_off, col_bot + y_off),
+                             1 if v == 2 else 0, 0, shape))
     return out, fits
+
+
+def _blobs(mask: np.ndarray, min_area: float):
+    """(x, y, w, h, own pixels (h, w) uint8 0/1) of the 8-connected blobs of ``mask`` with at least
+    ``min_area`` pixels: outer contours filled and cut by the mask (OpenCV's component statistics cost
+    4x the contours here). Unlike connected components, a blob lying inside a hole of another (not a
+    tile shape) counts as part of it."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in sorted(contours, key=lambda c: (int(c[:, 0, 1].min()), int(c[:, 0, 0].min()))):
+        x, y, w, h = cv2.boundingRect(c)
+        if w * h < min_area:
+            continue
+        sub = np.zeros((h, w), np.uint8)
+        cv2.drawContours(sub, [c], -1, 1, -1, offset=(-x, -y))
+        sub &= mask[y:y + h, x:x + w] > 0
+        if cv2.countNonZero(sub) < min_area:
+            continue
+        yield x, y, w, h, sub
 
 
 def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> tuple[list[Found], list[str]]:
     """Tiles of one seat zone (pond, meld, side, hand). Returns (tiles, why the zone is not trusted)."""
     mask = zi.mask if zi.mask is not None else foreground(zi)
     kind = zi.zone.kind
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out: list[Found] = []
     why: list[str] = []
     hgt, wid = mask.shape
     row_pitch = (geo.tile_h + 1.5) * px
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if area < 0.15 * geo.tile_w * geo.tile_depth * px * px:
-            continue  # specks
-        sub = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+    for x, y, w, h, sub in _blobs(mask, 0.15 * geo.tile_w * geo.tile_depth * px * px):  # specks left out
         if kind == "side" and (x + w / 2 - MARGIN_PX) / px + zi.zone.local[0] >= _card_a0():
             out.append(Found(zi.zone, (x, y, x + w, y + h), 0, 0, "card"))
             continue

@@ -21,7 +21,6 @@ from vision.tile_render import face_image, load_style
 
 TEMPLATE_W, TEMPLATE_H = 21, 28
 SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))  # ~1 mm of crop error
-TOP_K = 16  # candidates per crop that are tried at every shift
 INNER = 0.1  # fraction cut from every side before matching (rounded corners, side band, shadow)
 FLAT_STD = 7.0  # a crop with less spatial contrast than this is a plain face (back, blank dragon)
 WEIGHT_POWER = 0.5  # pixels weighted by (their spread over the bank) ** power: numerals over shared glyphs
@@ -36,13 +35,18 @@ class Reading:
 
 def _padded(img: np.ndarray) -> np.ndarray:
     """The crop's inner window plus one template pixel all round, at template scale (float32 BGR)."""
+    return _padded_u8(img).astype(np.float32)
+
+
+def _padded_u8(img: np.ndarray) -> np.ndarray:
+    """:func:`_padded` before the conversion to float."""
     h, w = img.shape[:2]
     my, mx = h * INNER, w * INNER
     py, px = (h - 2 * my) / TEMPLATE_H, (w - 2 * mx) / TEMPLATE_W  # source px per template px
     y0, y1 = int(round(my - py)), int(round(h - my + py))
     x0, x1 = int(round(mx - px)), int(round(w - mx + px))
     win = img[max(0, y0):y1, max(0, x0):x1, :3]
-    return cv2.resize(win, (TEMPLATE_W + 2, TEMPLATE_H + 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return cv2.resize(win, (TEMPLATE_W + 2, TEMPLATE_H + 2), interpolation=cv2.INTER_AREA)
 
 
 def _unit_rows(x: np.ndarray) -> np.ndarray:
@@ -67,14 +71,11 @@ def _batch_features(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     return feats.astype(np.float32), contrast, mean_c
 
 
-def _matmul_t(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b.T`` with OpenCV's GEMM (a multi-threaded BLAS spinning on a busy 2-core machine costs
-    seconds for this tiny product)."""
-    return cv2.gemm(a, b, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
-
-
 class TemplateReader:
-    """Template bank over the given styles (labels of every style, plus ``back``), both upright and 180°."""
+    """Template bank over the given styles (labels of every style, plus ``back``), both upright and 180°.
+    :meth:`read` may run on several threads at once."""
+
+    thread_safe = True
 
     def __init__(self, styles: Sequence[str]):
         self.styles = tuple(styles)
@@ -101,45 +102,135 @@ class TemplateReader:
         self.labels = labels
         self.flips = flips
         self.flat = {k: np.stack(v) for k, v in flat.items()}
+        v = self.bank * self.weight
+        w = self.weight.astype(np.float32)
+        # the kernels of :meth:`_scores` (C, H, W): the bank rows times the weights, then 1, w, w^2
+        kernels = np.concatenate([v, np.ones_like(w)[None], w[None], (w * w)[None]])
+        self._product = _Product(kernels.reshape(-1, TEMPLATE_H, TEMPLATE_W, 3).transpose(0, 3, 1, 2),
+                                 (w * w).reshape(1, TEMPLATE_H, TEMPLATE_W, 3).transpose(0, 3, 1, 2))
+        self._shift_yx = (np.array([dy + 1 for _, dy in SHIFTS]), np.array([dx + 1 for dx, _ in SHIFTS]))
+        self._bank_sums = v.sum(1).astype(np.float32)
+        self._w_sum, self._w2_sum = float(w.sum()), float((w * w).sum())
+        self._banned_cache: dict[frozenset[str], np.ndarray] = {}
 
     def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
+        """The best label of each upright crop among its allowed labels (``None``: any), batched."""
         if not crops:
             return []
-        fx, contrasts, means = _batch_features(crops)
         n = len(crops)
-        fx = _unit_rows(fx.reshape(n * len(SHIFTS), -1) * self.weight).reshape(fx.shape).astype(np.float32)
-        # the unshifted window against the whole bank, then every shift against each crop's best few
-        scores = _matmul_t(np.ascontiguousarray(fx[:, 0]), self.bank)
-        top = np.argsort(-scores, axis=1)[:, :TOP_K]
-        shifted = np.einsum("nsd,nkd->nsk", fx, self.bank[top]).max(1)
-        np.put_along_axis(scores, top, np.maximum(np.take_along_axis(scores, top, 1), shifted), 1)
-        feats = list(zip(range(n), contrasts, means))
-        out = []
-        lab_arr = np.array(self.labels)
-        masks: dict[frozenset[str], np.ndarray] = {}
+        a = _padded_batch(crops)
+        centre = a[:, 1:1 + TEMPLATE_H, 1:1 + TEMPLATE_W].reshape(n, -1, 3)
+        means = centre.mean(1)
+        contrasts = (centre - means[:, None, :]).reshape(n, -1).std(1)
+        scores = self._scores(a).max(1)  # every shift against the whole bank: the best alignment per face
         if allowed is not None:
-            for ok in set(a for a in allowed if a is not None):
-                masks[ok] = ~np.isin(lab_arr, list(ok))
-        for i, (_, contrast, mean_c) in enumerate(feats):
-            s = scores[i]
+            for ok in set(x for x in allowed if x is not None):
+                rows = [i for i, x in enumerate(allowed) if x == ok]
+                scores[np.ix_(rows, self._banned(ok))] = -np.inf
+        best = np.argmax(scores, axis=1)
+        out = []
+        for i in range(n):
             ok = allowed[i] if allowed is not None else None
-            if ok is not None:
-                s[masks[ok]] = -np.inf
-            if contrast < FLAT_STD and self.flat:  # plain faces: compare chromaticity, not pattern
-                best, best_d = None, np.inf
-                chroma = mean_c / max(1.0, float(mean_c.sum()))
-                for lab, means in self.flat.items():
-                    if ok is not None and lab not in ok:
-                        continue
-                    d = float(np.min(np.abs(means / np.maximum(1.0, means.sum(1, keepdims=True)) - chroma).sum(1)))
-                    if d < best_d - 1e-3 or (abs(d - best_d) <= 1e-3 and lab == BACK):
-                        best, best_d = lab, d
-                if best is not None:
-                    out.append(Reading(best, 1.0 - best_d))
+            if contrasts[i] < FLAT_STD and self.flat:  # plain faces: compare chromaticity, not pattern
+                flat = self._flat_label(means[i], ok)
+                if flat is not None:
+                    out.append(flat)
                     continue
-            j = int(np.argmax(s))
-            out.append(Reading(self.labels[j], float(s[j]), self.flips[j]))
+            j = int(best[i])
+            out.append(Reading(self.labels[j], float(scores[i, j]), self.flips[j]))
         return out
+
+    def _banned(self, ok: frozenset[str]) -> np.ndarray:
+        """Bank rows whose label is not in ``ok`` (cached per label set)."""
+        cols = self._banned_cache.get(ok)
+        if cols is None:
+            cols = self._banned_cache[ok] = np.flatnonzero(~np.isin(np.array(self.labels), list(ok)))
+        return cols
+
+    def _flat_label(self, mean_c: np.ndarray, ok: frozenset[str] | None) -> Reading | None:
+        best, best_d = None, np.inf
+        chroma = mean_c / max(1.0, float(mean_c.sum()))
+        for lab, means in self.flat.items():
+            if ok is not None and lab not in ok:
+                continue
+            d = float(np.min(np.abs(means / np.maximum(1.0, means.sum(1, keepdims=True)) - chroma).sum(1)))
+            if d < best_d - 1e-3 or (abs(d - best_d) <= 1e-3 and lab == BACK):
+                best, best_d = lab, d
+        return None if best is None else Reading(best, 1.0 - best_d)
+
+    def _scores(self, a: np.ndarray) -> np.ndarray:
+        """Normalised weighted correlation (N, shifts, bank) of the padded crops ``a`` (N, H+2, W+2, 3).
+
+        The same score as centring each shifted window, weighting it, centring and normalising it and
+        taking its dot product with the (centred, unit) bank rows, but from one correlation of the padded
+        crops with the bank times the weights plus three moment kernels (1, w, w^2: sum x, sum w x,
+        sum w^2 x) and one of their squares with w^2 (sum w^2 x^2), all shifts at once: the windows are
+        never normalised one by one."""
+        n = len(a)
+        a = a - a.reshape(n, -1).mean(1)[:, None, None, None]  # conditioning: moments of small numbers
+        g, sq = self._product(np.ascontiguousarray(a.transpose(0, 3, 1, 2)))  # (N, nb + 3, 3, 3), (N, 1, 3, 3)
+        iy, ix = self._shift_yx
+        g = g[:, :, iy, ix].transpose(0, 2, 1).reshape(n * len(SHIFTS), -1)
+        sq = sq[:, 0, iy, ix].reshape(-1)
+        nb = len(self.labels)
+        d = TEMPLATE_H * TEMPLATE_W * 3
+        m = g[:, nb] / d  # each window's mean
+        sw, sw2 = g[:, nb + 1], g[:, nb + 2]
+        num = g[:, :nb] - m[:, None] * self._bank_sums[None, :]
+        # || centre(w * (x - m)) ||^2
+        den2 = sq - 2 * m * sw2 + m * m * self._w2_sum - (sw - m * self._w_sum) ** 2 / d
+        inv = 1.0 / np.maximum(np.sqrt(np.maximum(den2, 0.0)), 1e-6)
+        return (num * inv[:, None]).reshape(n, len(SHIFTS), nb)
+
+
+def _conv_model(k: np.ndarray, k2: np.ndarray) -> bytes:
+    """ONNX model bytes computing the valid correlations ``g = Conv(x, k)`` and ``sq = Conv(x * x, k2)`` of
+    float32 images ``x`` (N, C, H, W) with the kernels ``k`` (M, C, kh, kw) and ``k2`` (1, C, kh, kw)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    c, h, w = k.shape[1], TEMPLATE_H + 2, TEMPLATE_W + 2
+    oh, ow = h - k.shape[2] + 1, w - k.shape[3] + 1
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "k"], ["g"]), helper.make_node("Mul", ["x", "x"], ["xx"]),
+         helper.make_node("Conv", ["xx", "k2"], ["sq"])],
+        "template_scores",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", c, h, w])],
+        [helper.make_tensor_value_info("g", TensorProto.FLOAT, ["n", k.shape[0], oh, ow]),
+         helper.make_tensor_value_info("sq", TensorProto.FLOAT, ["n", 1, oh, ow])],
+        initializer=[numpy_helper.from_array(np.ascontiguousarray(k, np.float32), "k"),
+                     numpy_helper.from_array(np.ascontiguousarray(k2, np.float32), "k2")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+    return model.SerializeToString()
+
+
+class _Product:
+    """The two correlations of :func:`_conv_model` on one onnxruntime thread. numpy's OpenBLAS goes
+    multi-threaded for a GEMM of this size and, on a busy 2-core machine, spins a scheduler slice
+    (~8 ms) per call waiting for its second thread (measured); OpenCV's ``gemm`` is single-threaded but
+    ~20x slower here."""
+
+    def __init__(self, k: np.ndarray, k2: np.ndarray):
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        self.session = ort.InferenceSession(_conv_model(k, k2), sess_options=opts,
+                                            providers=["CPUExecutionProvider"])
+
+    def __call__(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        g, sq = self.session.run(None, {"x": np.ascontiguousarray(x, np.float32)})
+        return g, sq
+
+
+def _padded_batch(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`_padded` of every crop, lightly blurred, as one float32 array (N, H+2, W+2, 3)."""
+    a = np.stack([_padded_u8(c) for c in crops]).astype(np.float32)
+    n = len(a)
+    tall = cv2.GaussianBlur(a.reshape(n * (TEMPLATE_H + 2), TEMPLATE_W + 2, 3), (0, 0), 0.6)
+    return tall.reshape(a.shape)
 
 
 class OnnxReader:

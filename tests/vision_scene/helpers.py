@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from vision.calibration import Rectifier, calibrate
 from vision.conventions import conventions, sideways_index
+from vision.pipeline import VisionPipeline
 from vision.scene_model import MeldView, PondTile, Scene, SeatView
 from vision.scene_parse import SceneParser
 from vision.scene_render import render_scene
@@ -56,7 +57,14 @@ def feature_scene(profile: str) -> Scene:
     return Scene(profile, tuple(seats), (2, 5) if c.dice_throws else ())
 
 
-def parse_frame(frame, profile: str, style: str):
+def parse_frame(frame, profile: str, style: str, **pipeline_args):
+    """One full read of ``frame`` by the pipeline (the path a table runs): (scene, ParseInfo)."""
+    r = VisionPipeline(calibrate(frame), profile, [style], threads=1, **pipeline_args).process(frame, full=True)
+    return r.scene, r.info
+
+
+def parse_top(frame, profile: str, style: str):
+    """The same through the rectified table image and :meth:`SceneParser.parse` (the plain path)."""
     cal = calibrate(frame)
     top = Rectifier(cal).rectify(frame)
     parser = SceneParser(profile, TemplateReader([style]), face=load_style(style).face)
