@@ -3,13 +3,16 @@ the held-out style after enrolling 1, 3 and 5 examples per face (vs the base mod
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+
+import numpy as np
 
 from bench.common import Row
 
 
 def run(quick: bool) -> list[Row]:
     from vision.tile_classifier import MODEL_PATH, TileClassifier
-    from vision.tile_eval import enrollment_accuracy, render_set, score
+    from vision.tile_eval import enroll_style, enrollment_accuracy, render_set, score
 
     rows: list[Row] = []
     t0 = time.perf_counter()
@@ -42,6 +45,12 @@ def run(quick: bool) -> list[Row]:
                         base.accuracy * 100, "base model, no tile set",
                         note=f"n={enrolled.n}, coverage {enrolled.coverage:.3f}, "
                              f"accepted accuracy {enrolled.accepted_accuracy:.4f}"))
+    # the enrollment path against its predecessor: one prototype per class (the mean over the quarter turns)
+    ts = enroll_style(clf, held, 3)
+    single = np.stack([m / np.linalg.norm(m) for m in ts.prototypes.mean(axis=1)])[:, None, :]
+    per_turn, one = score(clf, test, ts), score(clf, test, replace(ts, prototypes=single.astype(np.float32)))
+    rows.append(Row(f"accuracy {held} (held out), 3-shot, a prototype per quarter turn", per_turn.accuracy * 100, "%",
+                    one.accuracy * 100, "one prototype per class", note=f"n={per_turn.n}"))
     return rows
 
 

@@ -28,6 +28,7 @@ from vision.tile_labels import BACK, FACE_LABELS
 
 ASSET_DIR = Path(__file__).resolve().parent / "assets" / "tiles"
 TILE_ASPECT = 0.75  # width / height of a tile's top face
+MIN_BACK_FACE_DISTANCE = 120.0  # least L1 distance (BGR) between a rendered tile's back and face colours
 
 #: Table colours (BGR) the crops are rendered on.
 TABLE_COLOURS = [(60, 110, 40), (50, 90, 30), (120, 80, 40), (140, 100, 60), (70, 70, 70), (40, 40, 45),
@@ -58,8 +59,9 @@ def available_styles() -> list[str]:
 
 @lru_cache(maxsize=16)
 def load_style(name: str) -> TileStyle:
-    """Load a style's assets (cached; the returned object must not be mutated)."""
-    folder = ASSET_DIR / name
+    """Load a style's assets (cached; the returned object must not be mutated). ``name`` is a shipped style
+    or a path to a style folder (the training cache's randomised styles)."""
+    folder = Path(name) if "/" in name else ASSET_DIR / name
     meta_path = folder / "style.json"
     if not meta_path.is_file():
         raise ValueError(f"unknown tile style {name!r}; available: {', '.join(available_styles())}")
@@ -156,6 +158,9 @@ def _tile_layer(rng: np.random.Generator, st: TileStyle, label: str, th: int, au
         face_c = tuple(float(v) for v in rng.uniform([170, 170, 170], [255, 255, 255]))
     back_c = st.back
     if augment and rng.random() < 0.5:
+        back_c = tuple(int(v) for v in rng.uniform(0, 255, 3))
+    # a real set's back always differs from its face (that is how face-down is told from face-up)
+    while label == BACK and sum(abs(float(a) - float(b)) for a, b in zip(back_c, face_c)) < MIN_BACK_FACE_DISTANCE:
         back_c = tuple(int(v) for v in rng.uniform(0, 255, 3))
     top = face_image(st, label, th, face_colour=tuple(int(v) for v in face_c), back_colour=back_c).astype(np.float32)
     tw = top.shape[1]

@@ -1,7 +1,8 @@
 """Per-table tile sets: class prototypes in the classifier's embedding space.
 
-A tile set is enrolled from a few labelled, upright crops per face. Each crop is embedded in its four
-quarter turns and a few jittered copies; a class's prototype is the normalised mean. At classification
+A tile set is enrolled from a few labelled, upright crops per face. Each crop and a few jittered copies
+are embedded in their four quarter turns; a class gets one prototype per quarter turn (the normalised
+mean of its crops turned that way) and a crop matches the nearest of them. At classification
 time :meth:`vision.tile_classifier.TileClassifier.classify` combines the base logits with the cosine
 similarity to the prototypes. A table that alternates two sets enrolls both and merges them
 (:meth:`TileSet.merge`): each class then matches its closer prototype.
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from vision.tile_classifier import TileClassifier
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+ROTATION_PROTOTYPES = 4  # prototypes per class and enrolled set: one per quarter turn
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class TileSet:
     """Enrolled prototypes: ``prototypes[i]`` holds one or more unit vectors for class ``labels[i]``."""
 
     labels: tuple[str, ...]
-    prototypes: np.ndarray  # (P, M, D) float32, unit rows (M prototypes per class, e.g. one per set)
+    prototypes: np.ndarray  # (P, M, D) float32, unit rows (M per class: one per quarter turn and set)
     counts: np.ndarray  # (P,) number of enrolled crops per class
     model_id: str = ""
     name: str = ""
@@ -117,17 +119,16 @@ def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarra
     protos, counts = [], []
     items: Iterable[str] = progress(labels) if progress else labels
     for lab in items:
-        variants = []
+        copies = []
         for crop in examples[lab]:
-            copies = [crop] + [_jitter(crop, rng) for _ in range(jitters)]
-            for c in copies:
-                variants.extend(np.ascontiguousarray(np.rot90(c, k)) for k in range(4))
-        emb = classifier.embed(variants)
-        p = emb.mean(axis=0)
-        protos.append(p / max(float(np.linalg.norm(p)), 1e-6))
+            copies += [crop] + [_jitter(crop, rng) for _ in range(jitters)]
+        # one prototype per quarter turn: a turned tile is not the same picture to the network
+        variants = [np.ascontiguousarray(np.rot90(c, k)) for k in range(4) for c in copies]
+        emb = classifier.embed(variants).reshape(4, len(copies), -1).mean(axis=1)
+        protos.append(emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6))
         counts.append(len(examples[lab]))
-    d = protos[0].shape[0] if protos else 0
-    arr = np.array(protos, np.float32).reshape(len(protos), 1, d)
+    d = protos[0].shape[1] if protos else 0
+    arr = np.array(protos, np.float32).reshape(len(protos), ROTATION_PROTOTYPES, d)
     return TileSet(tuple(labels), arr, np.array(counts, np.int32), classifier.model_id, name)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.conftest import scaled
 from vision.tile_labels import BACK, FACE_LABELS
 from vision.tile_render import available_styles, face_image, load_style, render_none, render_tile
 
@@ -54,3 +55,31 @@ def test_unknown_face_or_style_is_an_error():
         render_tile("fluffy", "1f")
     with pytest.raises(ValueError):
         load_style("no-such-style")
+
+
+def test_a_back_never_looks_like_its_face():
+    # fluffy_black's own back colour is nearly its face colour; a rendered back must still differ
+    st = load_style("fluffy_black")
+    for seed in range(scaled(12, 60)):
+        crop = render_tile(st, BACK, size=64, seed=seed)
+        h, w = crop.shape[:2]
+        centre = crop[h // 3:2 * h // 3, w // 3:2 * w // 3].reshape(-1, 3).mean(0)
+        face = render_tile(st, "5z", size=64, seed=seed)[h // 3:2 * h // 3, w // 3:2 * w // 3].reshape(-1, 3).mean(0)
+        assert np.abs(centre - face).sum() > 25, (seed, centre, face)
+
+
+def test_a_style_can_be_loaded_from_a_folder(tmp_path):
+    import json
+
+    import cv2
+
+    folder = tmp_path / "mystyle"
+    folder.mkdir()
+    glyph = np.zeros((128, 96, 4), np.uint8)
+    glyph[40:90, 30:66] = (0, 0, 200, 255)
+    cv2.imwrite(str(folder / "7z.png"), glyph)
+    (folder / "style.json").write_text(json.dumps({"face": [240, 240, 230], "back": [20, 90, 160],
+                                                   "side": [20, 90, 160], "radius": 0.1, "labels": ["7z"]}))
+    st = load_style(str(folder))
+    assert st.name == str(folder) and st.labels == ("7z", BACK)
+    assert render_tile(str(folder), "7z", size=48, seed=1).shape[2] == 3

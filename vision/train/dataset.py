@@ -5,7 +5,10 @@ uint8 RGB with its class index, orientation, style and a flag for faces that loo
 (their orientation is only known up to a half turn). Training samples are rendered upright and turned
 by random quarter turns at training time; validation samples are rendered in all four orientations.
 
-    python -m vision.train.dataset [--per-label 600] [--workers 2]
+    python -m vision.train.dataset [--per-label 600] [--workers 2] [--random-styles 24 --random-per-label 60]
+
+``--random-styles N`` first draws N randomised procedural styles (``make_assets.random_faces``, never the
+held-out style's font) into ``cache/styles/`` and adds them to the training set only.
 """
 from __future__ import annotations
 
@@ -25,6 +28,16 @@ TRAIN_STYLES = ("fluffy", "fluffy_black", "classic")
 HELD_OUT_STYLES = ("kai",)
 STYLE_IDS = {name: i for i, name in enumerate(sorted(set(TRAIN_STYLES + HELD_OUT_STYLES)))}
 NONE_STYLE = -1
+RANDOM_DIR = CACHE / "styles"  # randomised training styles (vision.train.make_assets.random_faces)
+RANDOM_STYLE_ID0 = 10  # style ids of the randomised styles: 10, 11, ...
+RANDOM_SEED = 4_000
+
+
+def style_id(style: str) -> int:
+    """Numeric id of a shipped style or of a randomised one (a path ``.../randNN``)."""
+    if style in STYLE_IDS:
+        return STYLE_IDS[style]
+    return RANDOM_STYLE_ID0 + int(Path(style).name.removeprefix("rand"))
 
 
 def half_turn_symmetric(style: str, label: str) -> bool:
@@ -57,14 +70,17 @@ def _render_job(job: tuple[str, str, int, int, bool]) -> tuple[np.ndarray, np.nd
 
 
 def build(styles: tuple[str, ...], per_label: int, n_none: int, seed_base: int, rotate: bool,
-          workers: int) -> dict[str, np.ndarray]:
+          workers: int, extra: tuple[tuple[str, ...], int] = ((), 0)) -> dict[str, np.ndarray]:
+    """Render ``per_label`` crops per (style, label) of ``styles``, ``extra[1]`` per label of the styles
+    ``extra[0]`` and ``n_none`` none crops."""
     jobs, meta = [], []
-    for style in styles:
-        for label in load_style(style).labels:
-            sid = STYLE_IDS[style]
-            seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
-            jobs.append((style, label, seed0, per_label, rotate))
-            meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
+    for group, count in ((styles, per_label), extra):
+        for style in group:
+            for label in load_style(style).labels:
+                sid = style_id(style)
+                seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
+                jobs.append((style, label, seed0, count, rotate))
+                meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
     if n_none:
         jobs.append(("", NONE, seed_base + 99_000_000, n_none, rotate))
         meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
@@ -84,17 +100,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-label", type=int, default=600, help="training crops per (style, label)")
     ap.add_argument("--val-per-label", type=int, default=60)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--random-styles", type=int, default=0,
+                    help="also train on this many randomised procedural styles (drawn into cache/styles/)")
+    ap.add_argument("--random-per-label", type=int, default=80, help="training crops per (random style, label)")
     args = ap.parse_args(argv)
     CACHE.mkdir(parents=True, exist_ok=True)
     assert set(TRAIN_STYLES + HELD_OUT_STYLES) <= set(available_styles())
     t0 = time.time()
+    random_styles: tuple[str, ...] = ()
+    if args.random_styles:
+        from vision.train.make_assets import write_random_styles
+
+        random_styles = tuple(str(p) for p in write_random_styles(RANDOM_DIR, args.random_styles, RANDOM_SEED))
+        print(f"{len(random_styles)} randomised styles in {RANDOM_DIR}, {time.time() - t0:.0f}s", flush=True)
     sets = {
         "train": (TRAIN_STYLES, args.per_label, args.per_label * 8, 1_000_000_000, False),
         "val": (TRAIN_STYLES, args.val_per_label, args.val_per_label * 8, 2_000_000_000, True),
         "heldout": (HELD_OUT_STYLES, args.val_per_label, 0, 3_000_000_000, True),
     }
     for name, (styles, per, n_none, seed_base, rotate) in sets.items():
-        data = build(styles, per, n_none, seed_base, rotate, args.workers)
+        extra = (random_styles, args.random_per_label) if name == "train" else ((), 0)
+        data = build(styles, per, n_none, seed_base, rotate, args.workers, extra)
         np.savez(CACHE / f"{name}.npz", **data)
         print(f"{name}: {len(data['y'])} crops, {time.time() - t0:.0f}s", flush=True)
     return 0

@@ -9,6 +9,9 @@ Styles:
 ``kai``           drawn here, *held out of training*: brush (AR PL UKai) characters, solid discs, thin
                   blue bamboo, western corner indices, a blank white dragon, a star joker.
 
+``random_faces(seed)`` draws randomised training-only styles (fonts, colours, pips, layouts; never AR PL
+UKai); ``python -m vision.train.dataset --random-styles N`` writes them into the git-ignored cache.
+
 Each style folder holds ``style.json`` (face/back/side colours) and one RGBA ``<label>.png`` per face:
 the glyph layer of the tile's top face (transparent where the face colour shows), 96x128 pixels.
 
@@ -315,6 +318,150 @@ def kai_faces() -> dict[str, Image.Image]:
     _text(d, (0.5, 0.85), "JOKER", DEJAVU_SERIF, 0.1, red)
     faces["j"] = im
     return {k: _finish(v) for k, v in faces.items()}
+
+
+# ---- randomised styles (training cache only) -----------------------------------------------------------
+
+#: CJK fonts a random style may draw its characters with: never AR PL UKai (the held-out ``kai`` style's).
+RANDOM_CJK_FONTS = [(f"/usr/share/fonts/opentype/noto/Noto{fam}CJK-{w}.ttc", idx)
+                    for fam in ("Serif", "Sans") for w in ("Regular", "Bold") for idx in range(5)]
+RANDOM_CJK_FONTS.append(("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0))
+RANDOM_LATIN_FONTS = ["/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+                      "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+                      "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+                      "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf"]
+SEASON_WORDS = ("SPRING", "SUMMER", "AUTUMN", "WINTER")
+
+
+def _rand_colour(rng, dark: bool = False) -> Color:
+    import colorsys
+
+    h, s, v = rng.random(), rng.uniform(0.5, 1.0), rng.uniform(0.25, 0.55) if dark else rng.uniform(0.45, 0.9)
+    return tuple(int(c * 255) for c in colorsys.hsv_to_rgb(h, s, v))  # type: ignore[return-value]
+
+
+def _warp_glyphs(im: Image.Image, rng) -> Image.Image:
+    """A random shear / stretch / thickness change of a glyph layer (other fonts' proportions)."""
+    from PIL import ImageFilter
+
+    sx, sh = rng.uniform(0.85, 1.12), rng.uniform(-0.12, 0.12)
+    sy = rng.uniform(0.9, 1.08)
+    a, b = 1 / sx, -sh / sx
+    c = CW / 2 - a * CW / 2 - b * CH / 2
+    im = im.transform(im.size, Image.AFFINE, (a, b, c, 0, 1 / sy, CH / 2 - CH / (2 * sy)), Image.BICUBIC)
+    t = int(rng.integers(-1, 3))  # thinner, same, bolder strokes
+    if t:
+        alpha = im.getchannel("A")
+        alpha = alpha.filter(ImageFilter.MaxFilter(4 * t + 1) if t > 0 else ImageFilter.MinFilter(3))
+        im.putalpha(alpha)
+    return im
+
+
+def random_faces(seed: int) -> tuple[dict[str, Image.Image], dict]:
+    """A randomised procedural tile set for training: fonts, ink colours, pip drawings, layouts, corner
+    indices, white dragon and joker variants drawn at random (never the held-out ``kai`` font)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    font, idx = RANDOM_CJK_FONTS[rng.integers(len(RANDOM_CJK_FONTS))]
+    font2, idx2 = RANDOM_CJK_FONTS[rng.integers(len(RANDOM_CJK_FONTS))]
+    latin = RANDOM_LATIN_FONTS[rng.integers(len(RANDOM_LATIN_FONTS))]
+    ink, red, c1, c2, c3 = (_rand_colour(rng, True), _rand_colour(rng), _rand_colour(rng), _rand_colour(rng),
+                            _rand_colour(rng, True))
+    if rng.random() < 0.6:
+        red = (int(rng.uniform(150, 230)), int(rng.uniform(0, 60)), int(rng.uniform(0, 60)))
+    indices = rng.random() < 0.5
+    corner = (rng.uniform(0.12, 0.2), rng.uniform(0.08, 0.13))
+    warp = rng.random() < 0.7
+    margin = rng.uniform(0.06, 0.18)
+    stroke = int(rng.integers(0, 2)) * S
+    faces: dict[str, Image.Image] = {}
+
+    def index(im: Image.Image, txt: str, c: Color) -> Image.Image:
+        if indices:
+            _text(ImageDraw.Draw(im), corner, txt, latin, rng.uniform(0.1, 0.15), c)
+        return im
+
+    def chars(top: str, bottom: str | None, ct: Color, cb: Color, size: float) -> Image.Image:
+        im, d = _canvas()
+        if bottom is None:
+            _text(d, (0.5 + rng.normal(0, 0.02), 0.5 + rng.normal(0, 0.02)), top, font, size, ct, idx, stroke)
+        else:
+            _text(d, (0.5 + rng.normal(0, 0.02), 0.3 + rng.normal(0, 0.02)), top, font, size * 0.68, ct, idx, stroke)
+            _text(d, (0.5 + rng.normal(0, 0.02), 0.71 + rng.normal(0, 0.02)), bottom, font2, size * 0.72, cb, idx2,
+                  stroke)
+        return _warp_glyphs(im, rng) if warp else im
+
+    size = rng.uniform(0.5, 0.62)
+    for n in range(1, 10):
+        faces[f"{n}m"] = index(chars(CJK_NUM[n - 1], "萬", ink, red, size), str(n), red)
+    faces["0m"] = index(chars("五", "萬", red, red, size), "5", red)
+    ringed = rng.random() < 0.5
+    pin_cols = [c1, c2, c3][: int(rng.integers(1, 4))]
+    for n in range(1, 10):
+        faces[f"{n}p"] = index(_pins(n, pin_cols if n > 1 else [red], ringed=ringed, margin=margin), str(n), c3)
+    faces["0p"] = index(_pins(5, [red], ringed=ringed, margin=margin), "5", red)
+    seg = rng.random() < 0.5
+    faces["1s"] = index(_bird(c1, red) if rng.random() < 0.6 else chars("幺", None, c1, c1, 0.55), "1", c1)
+    for n in range(2, 10):
+        faces[f"{n}s"] = index(_sous(n, c1, red, segmented=seg, margin=margin), str(n), c1)
+    faces["0s"] = index(_sous(5, red, red, segmented=seg, margin=margin), "5", red)
+    wind_c = ink if rng.random() < 0.6 else c3
+    for i, (ch, letter) in enumerate(zip(WINDS, "ESWN")):
+        faces[f"{i + 1}z"] = index(chars(ch, None, wind_c, wind_c, rng.uniform(0.5, 0.66)), letter, red)
+    im, d = _canvas()
+    kind = rng.integers(3)
+    if kind == 1:  # framed
+        fc = _rand_colour(rng)
+        d.rectangle((CW * 0.14, CH * 0.12, CW * 0.86, CH * 0.88), outline=fc + (255,), width=S * int(rng.integers(2, 7)))
+    elif kind == 2:  # corner brackets
+        fc = _rand_colour(rng)
+        for x0, x1 in ((0.14, 0.3), (0.86, 0.7)):
+            for y0, y1 in ((0.12, 0.26), (0.88, 0.74)):
+                d.line((CW * x0, CH * y0, CW * x1, CH * y0), fill=fc + (255,), width=S * 3)
+                d.line((CW * x0, CH * y0, CW * x0, CH * y1), fill=fc + (255,), width=S * 3)
+    faces["5z"] = im
+    faces["6z"] = chars("發", None, (0, int(rng.uniform(90, 150)), int(rng.uniform(20, 80))), ink, rng.uniform(0.55, 0.68))
+    faces["7z"] = chars("中", None, red, red, rng.uniform(0.55, 0.68))
+    for i in range(4):
+        im, d = _canvas()
+        fy = rng.uniform(0.3, 0.62)
+        _flower_drawing(d, CW * 0.5, CH * fy, CW * rng.uniform(0.2, 0.3), int(rng.integers(4, 9)), _rand_colour(rng),
+                        _rand_colour(rng))
+        _text(d, (0.5, 0.8 if fy < 0.45 else 0.2), FLOWER_NAMES[i], font, 0.26, c1, idx)
+        faces[f"{i + 1}f"] = index(im, str(i + 1), red)
+        im, d = _canvas()
+        if rng.random() < 0.5:
+            _sun_drawing(d, CW * 0.5, CH * 0.3, CW * 0.25, _rand_colour(rng), int(rng.integers(5, 12)))
+            _text(d, (0.5, 0.74), SEASON_NAMES[i], font, 0.32, c3, idx)
+        else:
+            _text(d, (0.5, 0.55), SEASON_NAMES[i], font, 0.42, c3, idx)
+            if rng.random() < 0.5:
+                _text(d, (0.5, 0.86), SEASON_WORDS[i], latin, 0.07, red)
+        faces[f"{i + 5}f"] = index(im, str(i + 1), c3)
+    jk = rng.integers(3)
+    faces["j"] = (chars("百", "搭", red, c1, size) if jk == 0 else chars("財", "神", red, red, size) if jk == 1
+                  else chars("J", None, red, red, 0.5))
+    faces = {k: _finish(v) for k, v in faces.items()}
+    face = [int(v) for v in rng.uniform([215, 210, 190], [255, 252, 245])]
+    back = [int(v) for v in rng.uniform(0, 200, 3)]
+    meta = {"face": face, "back": back, "side": back if rng.random() < 0.5 else face,
+            "radius": float(rng.uniform(0.05, 0.14)), "source": f"randomised procedural style, seed {seed}"}
+    return faces, meta
+
+
+def write_random_styles(out: Path, count: int, seed: int) -> list[Path]:
+    """Write ``count`` randomised styles as style folders under ``out`` (the training cache)."""
+    paths = []
+    for i in range(count):
+        faces, meta = random_faces(seed + i)
+        folder = out / f"rand{i:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for lab, im in faces.items():
+            im.save(folder / f"{lab}.png")
+        (folder / "style.json").write_text(json.dumps(dict(meta, labels=sorted(faces)), indent=1) + "\n")
+        paths.append(folder)
+    return paths
 
 
 def fluffy_faces(export_dir: Path, colourway: str) -> dict[str, Image.Image]:

@@ -1,12 +1,13 @@
 """Train the tile classifier on the cached renders, calibrate it and export ``vision/models/tiles.onnx``.
 
-The exact commands that produced the shipped model (after ``python -m vision.train.make_assets`` and
-``python -m vision.train.dataset --per-label 700 --workers 2``; ``tiles.json`` records them too)::
+The exact commands that produced the shipped model (after ``python -m vision.train.make_assets``;
+``tiles.json`` records them too)::
 
-    OMP_WAIT_POLICY=PASSIVE python -m vision.train.train --minutes 25 --threads 2 --seed 0
-    cp vision/train/cache/checkpoint.pt vision/train/cache/stage1.pt
-    OMP_WAIT_POLICY=PASSIVE python -m vision.train.train --init vision/train/cache/stage1.pt \
-        --steps 1100 --lr 0.0015 --warmup 0.02 --threads 2 --seed 1
+    python -m vision.train.dataset --per-label 500 --random-styles 24 --random-per-label 60 --workers 2
+    OMP_WAIT_POLICY=PASSIVE python -m vision.train.train --minutes 25 --threads 2 --seed 0 \
+        --out vision/train/cache/candidate.onnx
+    cp vision/train/cache/candidate.onnx vision/models/tiles.onnx
+    cp vision/train/cache/candidate.json vision/models/tiles.json
     python -m vision.train.tune_fusion --write
 
 Needs the ``[train]`` extra (torch 2.13.0 CPU, onnx). The held-out style (``kai``) is never used for
