@@ -118,6 +118,16 @@ class HandResult:
 class HandDriver:
     """Runs one hand: owns the machine, the bots and the clock; :meth:`run` plays it to the end."""
 
+    machine_class: type[HandMachine] = HandMachine
+
+    def _check_deal(self, deal: str) -> None:
+        if deal == "siamese":  # 27/28 tiles, two hands per player: rules/game/siamese_play.py plays them
+            raise ValueError(f"{self.profile.name}: two hands per player (003 §Сиамский) are played by "
+                             "rules.game.siamese_play (play_hand dispatches there)")
+
+    def _bot(self, kind: str) -> type:
+        return BOTS[kind]
+
     def __init__(self, profile: Any, rng: random.Random, *, n_players: int = 4, dealer: int = 0,
                  bot: str = "greedy", error_rate: float = 0.0, hand_id: str = "", round_wind: str = "1z",
                  hand_number: int = 0, clock: SimClock | None = None, players: tuple[str, ...] = (),
@@ -125,15 +135,13 @@ class HandDriver:
         self.profile = profile
         self.rng = rng
         self.spec = profile.wall_spec(n_players, (options or {}).get("tiles"))
-        if self.spec.deal == "siamese":  # 27/28 tiles, two hands per player: not a hand the machine plays
-            raise ValueError(f"{profile.name}: two hands per player (003 §Сиамский) are not played by the "
-                             "hand machine yet; `deal` shows its wall")
+        self._check_deal(self.spec.deal)
         self.dealer = dealer
         self.clock = clock or SimClock()
         self.hand_id = hand_id
         self.wall = _shuffled_wall(self.spec, rng)
-        self.machine = HandMachine(profile, "full", self.wall)
-        self.bots = {s: BOTS[bot](s, profile, random.Random(rng.random()), error_rate) for s in self.spec.seats}
+        self.machine = self.machine_class(profile, "full", self.wall)
+        self.bots = {s: self._bot(bot)(s, profile, random.Random(rng.random()), error_rate) for s in self.spec.seats}
         self.start = HandStarted(profile=profile.name, n_players=n_players, dealer=dealer, round_wind=round_wind,
                                  hand_number=hand_number, seats=players or tuple(f"P{s}" for s in self.spec.seats),
                                  options=dict(options or {}), hand_id=hand_id, **self.clock.stamp())

@@ -1135,11 +1135,11 @@ class HandMachine:
 
 
 def replay(profile: Any, events: Iterable[Event], mode: str = "full",
-           wall: tuple[Tile, ...] | None = None) -> HandMachine:
+           wall: tuple[Tile, ...] | None = None, machine: type[HandMachine] | None = None) -> HandMachine:
     """Rebuild a hand from its log: accepted events are resubmitted, rejected ones (violations carrying
     the rejected event) are resubmitted to be rejected again, violations found while applying an event
-    are found again."""
-    m = HandMachine(profile, mode, wall)
+    are found again. ``machine``: the machine class (default :class:`HandMachine`)."""
+    m = (machine or HandMachine)(profile, mode, wall)
     for ev in events:
         if isinstance(ev, Violation):
             if ev.action:
@@ -1149,23 +1149,21 @@ def replay(profile: Any, events: Iterable[Event], mode: str = "full",
     return m
 
 
-def table_view(events: Iterable[Event]) -> list[Event]:
+def table_view(events: Iterable[Event], wins_shown: bool = False) -> list[Event]:
     """What a camera above the table sees of a full-information log: dealt and drawn tiles face down
-    (``x``), a self-drawn winning tile face down until the reveal; rejected actions dropped (the
-    referee sees only what happened)."""
+    (``x``), a self-drawn winning tile face down until the reveal (unless ``wins_shown``: a win shown at
+    its declaration); rejected actions dropped (the referee sees only what happened)."""
     import dataclasses
 
     out: list[Event] = []
     for ev in events:
         if isinstance(ev, Violation):
-            if ev.action:
-                continue
             continue
         if isinstance(ev, Dealt):
             ev = dataclasses.replace(ev, tiles=tuple("x" for _ in ev.tiles))
         elif isinstance(ev, Drew):
             ev = dataclasses.replace(ev, tile="x")
-        elif isinstance(ev, Won) and ev.from_seat is None:
+        elif isinstance(ev, Won) and ev.from_seat is None and not wins_shown:
             ev = dataclasses.replace(ev, tile="x")
         out.append(ev)
     return out

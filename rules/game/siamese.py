@@ -29,8 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.events import Claimed, Dealt, Drew, Event, MeldMade, Violation, Won
-from rules.game.machine import HandMachine, _Reject, _tile
+from rules.events import Claimed, Dealt, Event, MeldMade, Violation, Won
+from rules.game.machine import HandMachine, _Reject, _tile, replay, table_view
 from rules.game.state import Phase, SeatState, WinRecord
 from rules.notation import Hand, Meld, MeldKind, ParseError, format_tiles, parse_tiles
 from rules.tiles import Tile
@@ -294,27 +294,11 @@ class SiameseHandMachine(HandMachine):
 
 def replay_siamese(profile: Any, events: Iterable[Event], mode: str = "full",
                    wall: tuple[Tile, ...] | None = None) -> SiameseHandMachine:
-    """Rebuild a Siamese hand from its log (as :func:`rules.game.machine.replay`)."""
-    m = SiameseHandMachine(profile, mode, wall)
-    for ev in events:
-        if isinstance(ev, Violation):
-            if ev.action:
-                m.submit(Event.from_json(dict(ev.action)))
-            continue
-        m.submit(ev)
-    return m
+    """Rebuild a Siamese hand from its log (:func:`rules.game.machine.replay`)."""
+    return replay(profile, events, mode, wall, machine=SiameseHandMachine)  # type: ignore[return-value]
 
 
 def siamese_table_view(events: Iterable[Event]) -> list[Event]:
-    """What a camera sees of a full-information Siamese log: dealt and drawn tiles face down; wins are
-    shown at their declaration (§Сиамский 11), so ``Won`` keeps its tiles; rejected actions dropped."""
-    out: list[Event] = []
-    for ev in events:
-        if isinstance(ev, Violation):
-            continue
-        if isinstance(ev, Dealt):
-            ev = dataclasses.replace(ev, tiles=tuple("x" for _ in ev.tiles))
-        elif isinstance(ev, Drew):
-            ev = dataclasses.replace(ev, tile="x")
-        out.append(ev)
-    return out
+    """What a camera sees of a full-information Siamese log: wins are shown at their declaration
+    (§Сиамский 11), so ``Won`` keeps its tiles (:func:`rules.game.machine.table_view`)."""
+    return table_view(events, wins_shown=True)

@@ -29,14 +29,13 @@ from itertools import combinations
 from typing import Any
 
 from rules.bots import _connectivity, fast_shanten
-from rules.events import Claimed, Discarded, Drew, ExhaustiveDraw, HandRevealed, HandStarted, Won
+from rules.events import Claimed, Discarded, Drew, ExhaustiveDraw, HandRevealed, Won
 from rules.game.siamese import SiameseHandMachine, SiameseSeat, SiameseWin
 from rules.game.state import Phase
 from rules.notation import Hand, format_tiles
 from rules.shapes import regular_shanten
-from rules.simulate import HandDriver, HandResult, SimClock
+from rules.simulate import HandDriver, HandResult
 from rules.tiles import KINDS, TERMINALS_AND_HONORS, Tile
-from rules.wall import shuffled_wall
 
 MAX_CANDIDATES = 250  # complete subsets scored per question (a bound on the bot's work, not a rule)
 
@@ -261,26 +260,17 @@ class SiameseBot:
 class SiameseDriver(HandDriver):
     """One Siamese hand played by :class:`SiameseBot` s through a :class:`SiameseHandMachine`."""
 
-    def __init__(self, profile: Any, rng: random.Random, *, n_players: int = 3, dealer: int = 0,
-                 bot: str = "greedy", error_rate: float = 0.0, hand_id: str = "", round_wind: str = "1z",
-                 hand_number: int = 0, clock: SimClock | None = None, players: tuple[str, ...] = (),
-                 options: dict[str, Any] | None = None, max_events: int = 5000):
-        # not HandDriver.__init__: it builds a one-hand machine and one-hand bots
-        self.profile = profile
-        self.rng = rng
-        self.spec = profile.wall_spec(n_players, (options or {}).get("tiles"))
-        if self.spec.deal != "siamese":
-            raise ValueError(f"{profile.name} does not deal two hands per player")
-        self.dealer = dealer
-        self.clock = clock or SimClock()
-        self.hand_id = hand_id
-        self.wall = shuffled_wall(self.spec, rng)
-        self.machine = SiameseHandMachine(profile, "full", self.wall)
-        self.bots = {s: SiameseBot(s, profile, random.Random(rng.random()), error_rate) for s in self.spec.seats}
-        self.start = HandStarted(profile=profile.name, n_players=n_players, dealer=dealer, round_wind=round_wind,
-                                 hand_number=hand_number, seats=players or tuple(f"P{s}" for s in self.spec.seats),
-                                 options=dict(options or {}), hand_id=hand_id, **self.clock.stamp())
-        self.max_events = max_events
+    machine_class = SiameseHandMachine
+
+    def __init__(self, profile: Any, rng: random.Random, *, n_players: int = 3, **kw: Any):
+        super().__init__(profile, rng, n_players=n_players, **kw)
+
+    def _check_deal(self, deal: str) -> None:
+        if deal != "siamese":
+            raise ValueError(f"{self.profile.name} does not deal two hands per player")
+
+    def _bot(self, kind: str) -> type:
+        return SiameseBot
 
     def _exhaust(self) -> None:
         self.machine.submit(self._ev(ExhaustiveDraw, tenpai=()))  # no ready hands in Siamese (§14)
