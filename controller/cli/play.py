@@ -114,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
         elif not args.quiet:
             for ev in r.events:
                 print(f"{ev.t_mono:8.1f}  {describe(ev, names)}")
-        result = (f"won by {', '.join(names[w] for w in r.winners)}" if r.winners
+        won = {w: r.winners.count(w) for w in r.winners}  # mcr-siamese: a player may win both hands
+        result = (f"won by {', '.join(names[w] + (f' x{n}' if n > 1 else '') for w, n in won.items())}" if r.winners
                   else "exhaustive draw" if r.exhaustive else "no winner")
         if not args.json:
             deltas = " ".join(f"{names[s]} {r.deltas[s]:+d}" for s in spec.seats)
