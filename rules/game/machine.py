@@ -755,6 +755,15 @@ class HandMachine:
         self._face_up[k] += 1
         self._check_copies([k], ev.seat, ev)
 
+    def _hu_claim(self, seat: int, from_seat: int | None, tile: Tile) -> None:
+        """A win on a discard (or a robbed kong): a legal claim, and the nearest claimant when the profile
+        allows one winner only."""
+        self._claim_common(seat, "hu", from_seat, tile)
+        if self.state.phase == Phase.CLAIMS and not self.profile.multiple_winners:
+            other = self._higher_claim(seat, "hu")
+            if other is not None:
+                raise _Reject("claim_priority", seat, f"seat {other} is nearer to the discarder")
+
     def _claim_common(self, seat: int, kind: str, from_seat: int | None, tile: Tile) -> None:
         st = self.state
         prof = self.profile
@@ -944,11 +953,7 @@ class HandMachine:
             return
         if st.phase == Phase.CLAIMS and self._discard_winners and not self.profile.multiple_winners:
             raise _Reject("multiple_win_not_allowed", ev.seat)
-        self._claim_common(ev.seat, "hu", ev.from_seat, t)
-        if st.phase == Phase.CLAIMS and not self.profile.multiple_winners:
-            other = self._higher_claim(ev.seat, "hu")
-            if other is not None:
-                raise _Reject("claim_priority", ev.seat, f"seat {other} is nearer to the discarder")
+        self._hu_claim(ev.seat, ev.from_seat, t)
         robbing = st.phase == Phase.ROB
         ss = self._seat(ev.seat)
         if robbing and not self._discard_winners:  # the kong is invalid: its meld goes back to a pung

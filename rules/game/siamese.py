@@ -204,11 +204,7 @@ class SiameseHandMachine(HandMachine):
                 raise _Reject("siamese_drawn_tile", ev.seat)
             kept = not is_drawn
         else:
-            self._claim_common(ev.seat, "hu", ev.from_seat, t)
-            if st.phase == Phase.CLAIMS and not self.profile.multiple_winners:
-                other = self._higher_claim(ev.seat, "hu")
-                if other is not None:
-                    raise _Reject("claim_priority", ev.seat, f"seat {other} is nearer to the discarder")
+            self._hu_claim(ev.seat, ev.from_seat, t)
             robbing = st.phase == Phase.ROB
         if not self._can_remove(ss, shown):
             raise _Reject("tile_not_held", ev.seat, "the declared hand's tiles are not all in the pool")
