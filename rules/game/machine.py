@@ -755,6 +755,18 @@ class HandMachine:
         self._face_up[k] += 1
         self._check_copies([k], ev.seat, ev)
 
+    def _void_robbed_kong(self) -> None:
+        """The robbed added kong is invalid: its meld goes back to a pung, and it was no kong."""
+        st = self.state
+        k_seat, k_tile = st.pending_kong  # type: ignore[misc]
+        ks = st.seat_state[k_seat]
+        for i, m in enumerate(ks.melds):
+            if m.kind is MeldKind.KONG_ADDED and m.base == k_tile.kind:
+                rest = list(m.tiles)
+                rest.remove(k_tile)
+                ks.melds[i] = _build_meld(rest)
+        st.wall.kongs -= 1  # type: ignore[union-attr]
+
     def _hu_claim(self, seat: int, from_seat: int | None, tile: Tile) -> None:
         """A win on a discard (or a robbed kong): a legal claim, and the nearest claimant when the profile
         allows one winner only."""
@@ -956,15 +968,8 @@ class HandMachine:
         self._hu_claim(ev.seat, ev.from_seat, t)
         robbing = st.phase == Phase.ROB
         ss = self._seat(ev.seat)
-        if robbing and not self._discard_winners:  # the kong is invalid: its meld goes back to a pung
-            k_seat, k_tile = st.pending_kong  # type: ignore[misc]
-            ks = st.seat_state[k_seat]
-            for i, m in enumerate(ks.melds):
-                if m.kind is MeldKind.KONG_ADDED and m.base == k_tile.kind:
-                    rest = list(m.tiles)
-                    rest.remove(k_tile)
-                    ks.melds[i] = _build_meld(rest)
-            st.wall.kongs -= 1  # type: ignore[union-attr]
+        if robbing and not self._discard_winners:
+            self._void_robbed_kong()
         rec = WinRecord(ev.seat, t, ev.from_seat, robbing_kong=robbing,
                         last_tile=st.discard_on_empty_wall and not robbing, order=len(st.wins), dead_hand=ss.dead)
         st.wins.append(rec)

@@ -249,14 +249,7 @@ class SiameseHandMachine(HandMachine):
         """A win on a discard (or a robbed kong): the tile joins the exposed hand; the winner plays on."""
         st = self.state
         if robbing:  # the added kong is void: its meld goes back to a pung
-            k_seat, k_tile = st.pending_kong  # type: ignore[misc]
-            ks = st.seat_state[k_seat]
-            for i, m in enumerate(ks.melds):
-                if m.kind is MeldKind.KONG_ADDED and m.base == k_tile.kind:
-                    rest = list(m.tiles)
-                    rest.remove(k_tile)
-                    ks.melds[i] = Meld.build(rest)
-            st.wall.kongs -= 1  # type: ignore[union-attr]
+            self._void_robbed_kong()
         else:
             disc = st.seat_state[st.last_discard[0]]  # type: ignore[index]
             disc.pond_claimed[-1] = True  # taken into the exposed hand (not counted twice as visible)
