@@ -24,15 +24,20 @@ def run(quick: bool) -> list[Row]:
     crops = render_set("classic", 2, sizes=(48, 64)).crops[:64]
     batch_rate = _rate(lambda: clf.classify(crops), len(crops), 1.0 if quick else 3.0)
     single_rate = _rate(lambda: [clf.classify([c]) for c in crops[:16]], 16, 1.0 if quick else 3.0)
-    rows.append(Row("crops/s, batch of 64", batch_rate, "crops/s", single_rate, "one crop per call"))
+    rows.append(Row("crops/s, batch of 64", batch_rate, "crops/s", single_rate, "one crop per call",
+                    note=f"{clf.turns} test-time quarter turns per crop"))
+    one_turn = _rate(lambda: clf.classify(crops, turns=1), len(crops), 1.0 if quick else 3.0)
+    rows.append(Row("crops/s, batch of 64, one turn", one_turn, "crops/s", batch_rate,
+                    f"{clf.turns} turns (the default)"))
     prepared = clf.prepare(crops)
     net_rate = _rate(lambda: clf.run_prepared(prepared), len(crops), 1.0 if quick else 3.0)
     rows.append(Row("crops/s, batch of 64, network only", net_rate, "crops/s", batch_rate, "with preprocessing"))
 
     per_label = 4 if quick else 15
     for style in clf.meta["train_styles"]:
-        s = score(clf, render_set(style, per_label, with_none=0))
-        rows.append(Row(f"accuracy {style} (trained)", s.accuracy * 100, "%",
+        data = render_set(style, per_label, with_none=0)
+        s, s1 = score(clf, data), score(clf, data, turns=1)
+        rows.append(Row(f"accuracy {style} (trained)", s.accuracy * 100, "%", s1.accuracy * 100, "one turn",
                         note=f"n={s.n}, coverage {s.coverage:.3f}, orientation {s.orientation_accuracy:.3f}"))
     s = score(clf, render_set("classic", 0, with_none=per_label * 20))
     rows.append(Row("accuracy none crops", s.accuracy * 100, "%", note=f"n={s.n}"))
@@ -45,6 +50,11 @@ def run(quick: bool) -> list[Row]:
                         base.accuracy * 100, "base model, no tile set",
                         note=f"n={enrolled.n}, coverage {enrolled.coverage:.3f}, "
                              f"accepted accuracy {enrolled.accepted_accuracy:.4f}"))
+    ts3 = enroll_style(clf, held, 3)
+    s4, s1 = score(clf, test, ts3), score(clf, test, ts3, turns=1)
+    rows.append(Row(f"accuracy {held} (held out), 3-shot, {clf.turns} turns vs one", s4.accuracy * 100, "%",
+                    s1.accuracy * 100, "one turn", note=f"n={s4.n}; one turn: coverage {s1.coverage:.3f}, "
+                                                      f"accepted accuracy {s1.accepted_accuracy:.4f}"))
     # the enrollment path against its predecessor: one prototype per class (the mean over the quarter turns)
     ts = enroll_style(clf, held, 3)
     single = np.stack([m / np.linalg.norm(m) for m in ts.prototypes.mean(axis=1)])[:, None, :]

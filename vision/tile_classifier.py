@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "tiles.onnx"
 MAX_BATCH = 128
+TURNS = 4  # test-time augmentation: a crop is read in this many quarter turns, probabilities averaged
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class TileClassifier:
         self.threshold = float(meta["threshold"])
         self.fusion = Fusion(**meta.get("fusion", {}))
         self.model_id = str(meta.get("model_id", ""))
+        self.turns = int(meta.get("turns", TURNS))
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> TileClassifier:
@@ -155,14 +157,26 @@ class TileClassifier:
         out[:, kept] = p[:, kept]
         return out
 
-    def classify(self, crops: Sequence[np.ndarray], tileset: TileSet | None = None) -> list[Result]:
-        """Read a batch of BGR crops (any size and aspect, any of the four orientations)."""
-        logits, orient, emb = self.run_prepared(self.prepare(crops))
-        return self.results(logits, orient, emb, tileset)
+    def classify(self, crops: Sequence[np.ndarray], tileset: TileSet | None = None,
+                 turns: int | None = None) -> list[Result]:
+        """Read a batch of BGR crops (any size and aspect, any of the four orientations). Each crop is read
+        in ``turns`` quarter turns (default :data:`TURNS`, or ``turns`` in the model's JSON) and the class
+        probabilities averaged; the orientation comes from the crop as given."""
+        x = self.prepare(crops)
+        logits, orient, emb = self.run_prepared(x)
+        p = self.probabilities(logits, emb, tileset)
+        n = self.turns if turns is None else max(1, min(4, turns))
+        for k in range(1, n):
+            lg, _, e = self.run_prepared(np.ascontiguousarray(np.rot90(x, k, axes=(1, 2))))
+            p += self.probabilities(lg, e, tileset)
+        return self._results(p / n, orient, tileset)
 
     def results(self, logits: np.ndarray, orient: np.ndarray, emb: np.ndarray,
                 tileset: TileSet | None = None) -> list[Result]:
-        p = self.probabilities(logits, emb, tileset)
+        """Results of one pass's raw outputs (no test-time turns)."""
+        return self._results(self.probabilities(logits, emb, tileset), orient, tileset)
+
+    def _results(self, p: np.ndarray, orient: np.ndarray, tileset: TileSet | None) -> list[Result]:
         thr = self.fusion.threshold if tileset is not None else self.threshold
         best = p.argmax(1)
         conf = p[np.arange(len(p)), best]

@@ -55,8 +55,9 @@ class Score:
     n: int
 
 
-def score(clf: TileClassifier, data: RenderedSet, tileset: TileSet | None = None) -> Score:
-    res = clf.classify(data.crops, tileset=tileset)
+def score(clf: TileClassifier, data: RenderedSet, tileset: TileSet | None = None,
+          turns: int | None = None) -> Score:
+    res = clf.classify(data.crops, tileset=tileset, turns=turns)
     best = np.array([r.best for r in res])
     truth = np.array(data.labels)
     ok = best == truth

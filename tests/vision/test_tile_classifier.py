@@ -73,3 +73,18 @@ def test_low_confidence_reads_as_unknown(classifier):
     high = classifier.results(sure, orient, emb)[0]
     assert low.label == UNKNOWN and low.confidence < classifier.threshold
     assert high.label == "3s" and high.confidence >= classifier.threshold and high.orientation == 1
+
+
+def test_test_time_turns_average_the_four_quarter_turns(classifier):
+    crops = [render_tile("classic", lab, orientation=k, size=52, seed=70 + k)
+             for k, lab in enumerate(["3m", "7s", "2z", "1f"])]
+    x = classifier.prepare(crops)
+    passes = [classifier.run_prepared(np.ascontiguousarray(np.rot90(x, k, axes=(1, 2)))) for k in range(4)]
+    p = np.mean([classifier.probabilities(lg, e) for lg, _, e in passes], axis=0)
+    four = classifier.classify(crops, turns=4)
+    assert [r.best for r in four] == [CLASS_LABELS[i] for i in p.argmax(1)]
+    assert np.allclose([r.confidence for r in four], p.max(1), atol=1e-5)
+    assert [r.orientation for r in four] == [r.orientation for r in classifier.results(*passes[0])]
+    one = classifier.classify(crops, turns=1)
+    assert [(r.best, round(r.confidence, 5)) for r in one] == [
+        (r.best, round(r.confidence, 5)) for r in classifier.results(*passes[0])]
