@@ -238,7 +238,7 @@ class Bridge:
         if ack.result == Result.OK and isinstance(msg, Configure | Indicators):
             self._desired[type(msg)] = msg
         if isinstance(msg, StatusRequest) and ack.result == Result.OK and len(ack.data) == TableStatus.FORMAT.size:
-            self._view.replace_all(TableStatus.unpack(ack.data))
+            self._view.replace_if_current(TableStatus.unpack(ack.data))
 
     def _event_in(self, msg: Message, seq: int, t_mono: float) -> None:
         self._view.apply_event(msg, seq)

@@ -54,6 +54,15 @@ class TableView:
         """Reconciliation: take the MCU's reported status as the truth."""
         self.status = status
 
+    def replace_if_current(self, status: TableStatus) -> bool:
+        """A STATUS answer: taken as the truth unless the view already holds a newer event than it
+        includes (an answer retransmitted, or read before events the view has applied since); then the
+        stale snapshot is ignored. Returns whether it was taken."""
+        if seq_after(self.status.event_seq, status.event_seq):
+            return False
+        self.status = status
+        return True
+
     def apply_command(self, msg: Message, result: int) -> None:
         """A command the MCU acknowledged with ``result`` (only OK changes anything)."""
         if result != Result.OK:

@@ -88,3 +88,15 @@ def test_an_event_included_in_a_status_is_not_applied_twice():
     assert (v.status.dice_rolls, v.status.event_seq) == (4, 42)
     w = TableView(TableStatus(event_seq=0xFFFF))
     assert w.apply_event(Done(Op.DICE, 3), seq=1)  # wrap-around
+
+
+def test_a_stale_status_answer_does_not_roll_the_view_back():
+    v = TableView(TableStatus(dice_rolls=3, event_seq=41))
+    assert v.apply_event(Done(Op.DICE, 1), seq=42)  # the dice's DONE after the STATUS was read
+    assert not v.replace_if_current(TableStatus(dice_rolls=3, busy=0b1000, event_seq=41))  # late answer
+    assert (v.status.dice_rolls, v.status.event_seq) == (4, 42)
+    assert v.replace_if_current(TableStatus(dice_rolls=4, event_seq=42))  # as new as the view: the truth
+    assert v.replace_if_current(TableStatus(dice_rolls=5, event_seq=43))
+    assert v.replace_if_current(TableStatus(dice_rolls=0, event_seq=0xFFFF)) is False  # older across the wrap
+    v = TableView(TableStatus(event_seq=0xFFFE))
+    assert v.replace_if_current(TableStatus(event_seq=2))  # newer across the wrap
