@@ -302,7 +302,7 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
     from vision.camera import open_source
 
     try:
-        source = open_source(spec, profile)
+        source = open_source(spec, profile, size=(cfg["camera.width"], cfg["camera.height"]))
     except (OSError, ImportError, RuntimeError) as exc:
         raise CameraError(f"camera {spec!r}: cannot open it ({exc})") from None
     return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec)

@@ -160,16 +160,18 @@ class SyntheticSource(_Clocked):
         return SyntheticSource(render_sequence(scenes_from_events(profile, hr.events), seed=seed, style=style))
 
 
-def open_source(spec: str, profile: str = "riichi-ema2016", seed: int = 0) -> FrameSource:
-    """``synthetic`` | ``picamera`` | ``cam:N`` | ``rtsp://...``/``http://...`` | a folder or video path."""
+def open_source(spec: str, profile: str = "riichi-ema2016", seed: int = 0,
+                size: tuple[int, int] = (1920, 1080)) -> FrameSource:
+    """``synthetic`` | ``picamera`` | ``cam:N`` | ``rtsp://...``/``http://...`` | a folder or video path;
+    ``size`` (width, height) is asked of live cameras."""
     if spec == "synthetic":
         return SyntheticSource.game(profile, seed)
     if spec == "picamera":
-        return PiCamera()
+        return PiCamera(size=size)
     if spec.startswith("cam:"):
-        return CvCamera(int(spec[4:]))
+        return CvCamera(int(spec[4:]), size=size)
     if "://" in spec:
-        return CvCamera(spec)
+        return CvCamera(spec, size=size)
     return ReplaySource(spec)
 
 

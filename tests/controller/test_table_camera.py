@@ -97,6 +97,21 @@ def test_camera_config_keys_are_checked():
     assert any(p.startswith("camera.reconcile") for p in problems)
 
 
+def test_a_live_camera_is_asked_for_the_configured_frame_size(monkeypatch):
+    import vision.camera
+
+    opened = []
+
+    class FakeCamera:
+        def __init__(self, spec, size=(0, 0), clock=None):
+            opened.append((spec, size))
+
+    monkeypatch.setattr(vision.camera, "CvCamera", FakeCamera)
+    cfg = config.defaults().with_overrides(camera__source="cam:3", camera__width=1280, camera__height=720)
+    open_table_camera(cfg)
+    assert opened == [(3, (1280, 720))]
+
+
 # --- physical dice ------------------------------------------------------------------------------------------
 
 def test_physical_dice_are_read_by_the_camera(tmp_path):
