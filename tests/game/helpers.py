@@ -1,6 +1,8 @@
 """Scripted hands for the machine tests: known starting hands, events submitted one by one."""
 from __future__ import annotations
 
+import dataclasses
+
 from rules.events import (
     Claimed,
     Dealt,
@@ -11,6 +13,7 @@ from rules.events import (
     HandRevealed,
     HandStarted,
     MeldMade,
+    WallBroken,
     Won,
 )
 from rules.game.machine import HandMachine
@@ -27,17 +30,15 @@ class Script:
     """A hand under test. ``hands``: notation per seat (dealer 14 tiles, others 13)."""
 
     def __init__(self, hands: dict[int, str], profile=None, mode: str = "full", dealer: int = 0,
-                 dice=((3, 4),), n_players: int = 4):
+                 dice=((3, 4),), n_players: int = 4, options: dict | None = None):
         self.profile = profile or Basic()
         self.m = HandMachine(self.profile, mode)
         self.t = 0.0
-        self.sub(HandStarted(profile=self.profile.name, dealer=dealer, n_players=n_players))
+        self.sub(HandStarted(profile=self.profile.name, dealer=dealer, n_players=n_players, options=options or {}))
         spec = self.profile.wall_spec(n_players)
         brk = break_wall(spec, dealer, dice)
         for thrower, d in zip(brk.throwers, dice):
             self.sub(DiceRolled(seat=thrower, values=d))
-        from rules.events import WallBroken
-
         self.sub(WallBroken(wall_side=brk.side, stack=brk.count, position=0))
         for s, h in hands.items():
             out = self.sub(Dealt(seat=s, tiles=tiles(h) if mode == "full" else tuple("x" for _ in tiles(h))))
@@ -48,8 +49,6 @@ class Script:
         return self.m.state
 
     def sub(self, ev: Event) -> list[Event]:
-        import dataclasses
-
         self.t += 1.0
         return self.m.submit(dataclasses.replace(ev, t_mono=self.t))
 
@@ -61,8 +60,8 @@ class Script:
     def draw(self, seat: int, tile: str, source: str = "wall"):
         return self.one(Drew(seat=seat, tile=tile, source=source))
 
-    def discard(self, seat: int, tile: str):
-        return self.one(Discarded(seat=seat, tile=tile))
+    def discard(self, seat: int, tile: str, riichi: bool = False):
+        return self.one(Discarded(seat=seat, tile=tile, riichi=riichi))
 
     def claim(self, seat: int, kind: str, from_seat: int, tile: str, shown: str = ""):
         return self.one(Claimed(seat=seat, kind=kind, from_seat=from_seat, tile=tile,
