@@ -16,6 +16,7 @@ Images are OpenCV-style BGR ``uint8`` arrays.
 """
 from __future__ import annotations
 
+import colorsys
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,7 +29,7 @@ from vision.tile_labels import BACK, FACE_LABELS
 
 ASSET_DIR = Path(__file__).resolve().parent / "assets" / "tiles"
 TILE_ASPECT = 0.75  # width / height of a tile's top face
-MIN_BACK_FACE_DISTANCE = 120.0  # least L1 distance (BGR) between a rendered tile's back and face colours
+MIN_BACK_FACE_DISTANCE = 200.0  # least L1 distance (BGR) between a rendered tile's back and face colours: clearly apart
 
 #: Table colours (BGR) the crops are rendered on.
 TABLE_COLOURS = [(60, 110, 40), (50, 90, 30), (120, 80, 40), (140, 100, 60), (70, 70, 70), (40, 40, 45),
@@ -151,17 +152,34 @@ def _jitter_colour(rng: np.random.Generator, c: tuple[int, int, int], amount: fl
     return tuple(float(np.clip(v + rng.normal(0, amount), 0, 255)) for v in c)  # type: ignore[return-value]
 
 
+def _hsv_bgr(h: float, s: float, v: float) -> tuple[int, int, int]:
+    r, g, b = colorsys.hsv_to_rgb(h, s, v)
+    return int(b * 255), int(g * 255), int(r * 255)
+
+
+def random_face_colour(rng: np.random.Generator) -> tuple[int, int, int]:
+    """A light face colour as real tiles have: white, ivory, cream, light grey or a faint tint (BGR)."""
+    return _hsv_bgr(rng.random(), rng.uniform(0.0, 0.14), rng.uniform(0.75, 1.0))
+
+
+def random_back_colour(rng: np.random.Generator) -> tuple[int, int, int]:
+    """A back colour as real sets have: a clear colour (green, blue, yellow, orange, pink, ...) -- never a
+    near-neutral, which is what a blank white dragon looks like: pale on a white-faced set, dark on a
+    black-faced one. Otherwise a lone blank face and a back could be the very same picture (BGR)."""
+    return _hsv_bgr(rng.random(), rng.uniform(0.5, 1.0), rng.uniform(0.5, 1.0))
+
+
 def _tile_layer(rng: np.random.Generator, st: TileStyle, label: str, th: int, augment: bool) -> np.ndarray:
     """The tile seen from above: top face plus a visible side band; BGRA float (with a margin)."""
     face_c = _jitter_colour(rng, st.face, 12) if augment else st.face
-    if augment and rng.random() < 0.25 and sum(st.face) > 300:  # a differently coloured face
-        face_c = tuple(float(v) for v in rng.uniform([170, 170, 170], [255, 255, 255]))
+    if augment and rng.random() < 0.25 and sum(st.face) > 300:  # a differently coloured (light) face
+        face_c = random_face_colour(rng)
     back_c = st.back
     if augment and rng.random() < 0.5:
-        back_c = tuple(int(v) for v in rng.uniform(0, 255, 3))
+        back_c = random_back_colour(rng)
     # a real set's back always differs from its face (that is how face-down is told from face-up)
     while label == BACK and sum(abs(float(a) - float(b)) for a, b in zip(back_c, face_c)) < MIN_BACK_FACE_DISTANCE:
-        back_c = tuple(int(v) for v in rng.uniform(0, 255, 3))
+        back_c = random_back_colour(rng)
     top = face_image(st, label, th, face_colour=tuple(int(v) for v in face_c), back_colour=back_c).astype(np.float32)
     tw = top.shape[1]
     depth = rng.uniform(0.0, 0.12) * th if augment else 0.05 * th

@@ -6,7 +6,15 @@ import pytest
 
 from tests.conftest import scaled
 from vision.tile_labels import BACK, FACE_LABELS
-from vision.tile_render import available_styles, face_image, load_style, render_none, render_tile
+from vision.tile_render import (
+    available_styles,
+    face_image,
+    load_style,
+    random_back_colour,
+    random_face_colour,
+    render_none,
+    render_tile,
+)
 
 
 def test_at_least_three_styles_and_full_procedural_sets():
@@ -66,6 +74,23 @@ def test_a_back_never_looks_like_its_face():
         centre = crop[h // 3:2 * h // 3, w // 3:2 * w // 3].reshape(-1, 3).mean(0)
         face = render_tile(st, "5z", size=64, seed=seed)[h // 3:2 * h // 3, w // 3:2 * w // 3].reshape(-1, 3).mean(0)
         assert np.abs(centre - face).sum() > 25, (seed, centre, face)
+
+
+def _hsv(bgr):
+    import cv2
+
+    h, s, v = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0]
+    return s / 255.0, v / 255.0
+
+
+def test_random_faces_are_light_and_random_backs_clear_colours():
+    # a blank white dragon is the face colour; a back must never be a colour a face can have
+    rng = np.random.default_rng(5)
+    for _ in range(scaled(200, 2000)):
+        s, v = _hsv(random_face_colour(rng))
+        assert s <= 0.15 and v >= 0.74
+        s, v = _hsv(random_back_colour(rng))
+        assert s >= 0.49 and v >= 0.49
 
 
 def test_a_style_can_be_loaded_from_a_folder(tmp_path):
