@@ -51,7 +51,9 @@ def half_turn_symmetric(style: str, label: str) -> bool:
 
 
 def _render_job(job: tuple[str, str, int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
-    """Render ``count`` crops of one (style, label) starting at ``seed0``; returns images and orientations."""
+    """Render ``count`` crops of one (style, label) starting at ``seed0``; returns images and orientations.
+    For ``none`` crops ``style`` lists the styles whose tiles may show at the edges: two ``|``-separated
+    groups split by ``;`` (named styles, randomised styles), each drawn half of the time."""
     style, label, seed0, count, rotate = job
     imgs = np.empty((count, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
     orients = np.zeros(count, np.int8)
@@ -61,7 +63,9 @@ def _render_job(job: tuple[str, str, int, int, bool]) -> tuple[np.ndarray, np.nd
         size = int(rng.integers(36, 80))
         k = int(rng.integers(4)) if rotate else 0
         if label == NONE:
-            crop = render_none(size=size, seed=seed)
+            groups = [g.split("|") for g in style.split(";") if g]
+            styles = groups[int(rng.integers(len(groups)))]
+            crop = render_none(size=size, seed=seed, style=styles[int(rng.integers(len(styles)))])
         else:
             crop = render_tile(style, label, orientation=k, size=size, seed=seed)
         imgs[i] = preprocess(crop)
@@ -81,8 +85,8 @@ def build(styles: tuple[str, ...], per_label: int, n_none: int, seed_base: int, 
                 seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
                 jobs.append((style, label, seed0, count, rotate))
                 meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
-    if n_none:
-        jobs.append(("", NONE, seed_base + 99_000_000, n_none, rotate))
+    if n_none:  # slivers of the set's own styles only: never a held-out style's tiles, not even as none
+        jobs.append(("|".join(styles) + ";" + "|".join(extra[0]), NONE, seed_base + 99_000_000, n_none, rotate))
         meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
     with ProcessPoolExecutor(workers) as ex:
         results = list(ex.map(_render_job, jobs, chunksize=1))
@@ -103,18 +107,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--random-styles", type=int, default=0,
                     help="also train on this many randomised procedural styles (drawn into cache/styles/)")
     ap.add_argument("--random-per-label", type=int, default=80, help="training crops per (random style, label)")
+    ap.add_argument("--keep-styles", action="store_true",
+                    help="use the randomised styles already in cache/styles/ instead of drawing them (no fonts needed)")
     args = ap.parse_args(argv)
     CACHE.mkdir(parents=True, exist_ok=True)
     assert set(TRAIN_STYLES + HELD_OUT_STYLES) <= set(available_styles())
     t0 = time.time()
     random_styles: tuple[str, ...] = ()
-    if args.random_styles:
+    if args.random_styles and args.keep_styles:
+        random_styles = tuple(str(RANDOM_DIR / f"rand{i:02d}") for i in range(args.random_styles))
+        missing = [s for s in random_styles if not (Path(s) / "style.json").is_file()]
+        if missing:
+            ap.error(f"--keep-styles: {len(missing)} styles are not drawn yet, e.g. {missing[0]}")
+    elif args.random_styles:
         from vision.train.make_assets import write_random_styles
 
         random_styles = tuple(str(p) for p in write_random_styles(RANDOM_DIR, args.random_styles, RANDOM_SEED))
         print(f"{len(random_styles)} randomised styles in {RANDOM_DIR}, {time.time() - t0:.0f}s", flush=True)
     sets = {
-        "train": (TRAIN_STYLES, args.per_label, args.per_label * 8, 1_000_000_000, False),
+        "train": (TRAIN_STYLES, args.per_label, args.per_label * 16, 1_000_000_000, False),
         "val": (TRAIN_STYLES, args.val_per_label, args.val_per_label * 8, 2_000_000_000, True),
         "heldout": (HELD_OUT_STYLES, args.val_per_label, 0, 3_000_000_000, True),
     }

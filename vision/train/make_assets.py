@@ -362,6 +362,8 @@ def random_faces(seed: int) -> tuple[dict[str, Image.Image], dict]:
     indices, white dragon and joker variants drawn at random (never the held-out ``kai`` font)."""
     import numpy as np
 
+    from vision.tile_render import random_back_colour
+
     rng = np.random.default_rng(seed)
     font, idx = RANDOM_CJK_FONTS[rng.integers(len(RANDOM_CJK_FONTS))]
     font2, idx2 = RANDOM_CJK_FONTS[rng.integers(len(RANDOM_CJK_FONTS))]
@@ -444,7 +446,7 @@ def random_faces(seed: int) -> tuple[dict[str, Image.Image], dict]:
                   else chars("J", None, red, red, 0.5))
     faces = {k: _finish(v) for k, v in faces.items()}
     face = [int(v) for v in rng.uniform([215, 210, 190], [255, 252, 245])]
-    back = [int(v) for v in rng.uniform(0, 200, 3)]
+    back = list(random_back_colour(rng))[::-1]  # style.json holds RGB
     meta = {"face": face, "back": back, "side": back if rng.random() < 0.5 else face,
             "radius": float(rng.uniform(0.05, 0.14)), "source": f"randomised procedural style, seed {seed}"}
     return faces, meta

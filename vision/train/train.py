@@ -4,7 +4,7 @@ The exact commands that produced the shipped model (after ``python -m vision.tra
 ``tiles.json`` records them too)::
 
     python -m vision.train.dataset --per-label 500 --random-styles 24 --random-per-label 60 --workers 2
-    OMP_WAIT_POLICY=PASSIVE python -m vision.train.train --minutes 25 --threads 2 --seed 0 \
+    OMP_WAIT_POLICY=PASSIVE python -m vision.train.train --minutes 27 --threads 2 --seed 0 \
         --out vision/train/cache/candidate.onnx
     cp vision/train/cache/candidate.onnx vision/models/tiles.onnx
     cp vision/train/cache/candidate.json vision/models/tiles.json
@@ -26,12 +26,24 @@ import torch.nn.functional as F
 
 from vision.tile_labels import CLASS_LABELS, NONE
 from vision.tile_preprocess import INPUT_SIZE
-from vision.train.dataset import CACHE, HELD_OUT_STYLES, STYLE_IDS, TRAIN_STYLES
+from vision.train.dataset import CACHE, HELD_OUT_STYLES, RANDOM_STYLE_ID0, STYLE_IDS, TRAIN_STYLES
+from vision.train.episodes import Episodes
 from vision.train.model import COS_SCALE, TileNet
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 MARGIN = 0.15  # CosFace margin on the target class (in cosine units)
 NONE_IDX = CLASS_LABELS.index(NONE)
+EPISODE_SCALE = 20.0  # cosine scale of the episodic (prototype) loss: the tile-set fusion's scale
+
+
+def episode_loss(emb: torch.Tensor, episodes: Episodes, n_classes: int) -> torch.Tensor:
+    """Prototype cross-entropy of an episode's embeddings (in :meth:`Episodes.draw`'s order): each class's
+    support crops are averaged into its prototype, its query crops are classified by the nearest one."""
+    e = emb.view(n_classes, episodes.support + episodes.query, -1)
+    protos = F.normalize(e[:, :episodes.support].mean(1), dim=1)
+    q = e[:, episodes.support:].reshape(-1, e.shape[-1])
+    target = torch.arange(n_classes, device=emb.device).repeat_interleave(episodes.query)
+    return F.cross_entropy(EPISODE_SCALE * q @ protos.t(), target)
 
 
 def load(name: str) -> dict[str, np.ndarray]:
@@ -64,15 +76,16 @@ def orientation_loss(o_logits: torch.Tensor, k: torch.Tensor, sym: torch.Tensor,
     return (nll * w).sum() / w.sum().clamp(min=1.0)
 
 
-def evaluate(model: TileNet, data: dict[str, np.ndarray], batch: int = 512) -> tuple[np.ndarray, np.ndarray]:
+def evaluate(model: TileNet, data: dict[str, np.ndarray], batch: int = 512,
+             device: str = "cpu") -> tuple[np.ndarray, np.ndarray]:
     """Logits and orientation logits for a cached set (rendered in their true orientation)."""
     model.eval()
     logits, orients = [], []
     with torch.no_grad():
         for i in range(0, len(data["y"]), batch):
-            lg, o, _ = model(to_tensor(data["x"][i:i + batch]))
-            logits.append(lg.numpy())
-            orients.append(o.numpy())
+            lg, o, _ = model(to_tensor(data["x"][i:i + batch]).to(device, memory_format=torch.channels_last))
+            logits.append(lg.cpu().numpy())
+            orients.append(o.cpu().numpy())
     return np.concatenate(logits), np.concatenate(orients)
 
 
@@ -110,6 +123,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="train for this many steps instead of a wall-clock budget (schedule over steps)")
     ap.add_argument("--warmup", type=float, default=0.05, help="share of the schedule spent warming up")
     ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint (.pt) instead of scratch")
+    ap.add_argument("--episode-weight", type=float, default=1.0,
+                    help="weight of the in-style few-shot episode loss (0: no episodes)")
+    ap.add_argument("--episode-support", type=int, default=2, help="support crops per class in an episode")
+    ap.add_argument("--emb-dim", type=int, default=64, help="embedding size (tile-set prototypes)")
+    ap.add_argument("--random-styles", type=int, default=-1,
+                    help="train on only the first N randomised styles of the cache (default: all)")
+    ap.add_argument("--device", default="cpu", help="torch device (the shipped model is trained on the CPU)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -117,18 +137,24 @@ def main(argv: list[str] | None = None) -> int:
     t_start = time.time()
 
     train, val = load("train"), load("val")
+    if args.random_styles >= 0:
+        keep = train["style"] < RANDOM_STYLE_ID0 + args.random_styles
+        train = {k: v[keep] for k, v in train.items()}
     n = len(train["y"])
     counts = np.bincount(train["y"], minlength=len(CLASS_LABELS)).astype(np.float64)
     reps = np.clip(np.round(np.median(counts[counts > 0]) / np.maximum(counts, 1)), 1, 3).astype(int)  # f, j
     base_index = np.repeat(np.arange(n), reps[train["y"]])
-    x_all = torch.from_numpy(train["x"])
-    y_all = torch.from_numpy(train["y"].astype(np.int64))
-    sym_all = torch.from_numpy(train["sym"])
+    dev = torch.device(args.device)
+    x_all = torch.from_numpy(train["x"]).to(dev)
+    y_all = torch.from_numpy(train["y"].astype(np.int64)).to(dev)
+    sym_all = torch.from_numpy(train["sym"]).to(dev)
+    episodes = Episodes(train["y"], train["style"], support=args.episode_support) if args.episode_weight else None
 
-    model = TileNet(len(CLASS_LABELS), INPUT_SIZE)
+    model = TileNet(len(CLASS_LABELS), INPUT_SIZE, emb_dim=args.emb_dim)
     if args.init:
         model.load_state_dict(torch.load(args.init))
         print(f"starting from {args.init}", flush=True)
+    model = model.to(dev, memory_format=torch.channels_last)  # channels-last convolutions: ~1.3x on the CPU
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60.0
     t_train = time.time()
@@ -142,21 +168,30 @@ def main(argv: list[str] | None = None) -> int:
             if progress >= 1.0:
                 break
             if step % 500 == 0 and step:
-                torch.save(model.state_dict(), CACHE / "checkpoint.pt")
+                torch.save(model.state_dict(), CACHE / f"{args.out.stem}.pt")
             lr = args.lr * min(1.0, progress / max(args.warmup, 1e-6)) * 0.5 * (1 + np.cos(np.pi * progress))
             for g in opt.param_groups:
                 g["lr"] = lr
             idx = torch.from_numpy(order[b * args.batch:(b + 1) * args.batch])
-            x = x_all[idx].permute(0, 3, 1, 2).float().div_(255.0)
             k = torch.randint(0, 4, (len(idx),))
+            if episodes is not None:  # one quarter turn for a whole episode: prototypes are per turn
+                ep_idx, ep_classes = episodes.draw(rng)
+                idx = torch.cat([idx, torch.from_numpy(ep_idx)])
+                k = torch.cat([k, torch.full((len(ep_idx),), int(rng.integers(4)))])
+            idx, k = idx.to(dev), k.to(dev)
+            x = x_all[idx].permute(0, 3, 1, 2).float().div_(255.0)
             x = rotate_batch(x, k)
             # cheap photometric jitter on top of the rendered one
-            x = (x * torch.empty(len(idx), 1, 1, 1).uniform_(0.8, 1.2) + torch.empty(len(idx), 1, 1, 1).uniform_(-0.08, 0.08))
-            x = x.clamp_(0, 1)
+            x = (x * torch.empty(len(idx), 1, 1, 1, device=dev).uniform_(0.8, 1.2)
+                 + torch.empty(len(idx), 1, 1, 1, device=dev).uniform_(-0.08, 0.08))
+            x = x.clamp_(0, 1).contiguous(memory_format=torch.channels_last)
             y, sym = y_all[idx], sym_all[idx]
-            logits, o_logits, _ = model(x)
+            logits, o_logits, emb = model(x)
             margin = F.one_hot(y, len(CLASS_LABELS)).float() * (MARGIN * COS_SCALE)
             loss = F.cross_entropy(logits - margin, y) + 0.5 * orientation_loss(o_logits, k, sym, y)
+            if episodes is not None:
+                loss = loss + args.episode_weight * episode_loss(emb[args.batch:], episodes, ep_classes)
+            logits, y = logits[:args.batch], y[:args.batch]
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -166,17 +201,17 @@ def main(argv: list[str] | None = None) -> int:
             if step % 100 == 0:
                 print(f"  step {step} lr {lr:.5f} loss {tot / (b + 1):.4f} ({time.time() - t_train:.0f}s)", flush=True)
         epoch += 1
-        torch.save(model.state_dict(), CACHE / "checkpoint.pt")
+        torch.save(model.state_dict(), CACHE / f"{args.out.stem}.pt")
         if args.steps and step >= args.steps:
             progress = 1.0
-        lg, _ = evaluate(model, val)
+        lg, _ = evaluate(model, val, device=args.device)
         val_acc = float((lg.argmax(1) == val["y"]).mean())
         print(f"epoch {epoch} ({progress:.0%} of the budget, {step} steps) loss {tot / (b + 1):.4f} "
               f"train acc {tot_ok / ((b + 1) * args.batch):.4f} "
               f"val acc {val_acc:.5f} ({time.time() - t0:.0f}s)", flush=True)
 
     # calibration and per-style report on the validation set (rendered in all four orientations)
-    lg, og = evaluate(model, val)
+    lg, og = evaluate(model, val, device=args.device)
     temp = calibrate(lg, val["y"])
     z = lg / temp
     p = np.exp(z - z.max(1, keepdims=True))
@@ -198,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     report["val_accuracy_none"] = float(correct[m].mean())
     print(json.dumps(report, indent=1), flush=True)
 
-    model.eval()
+    model = model.cpu().to(memory_format=torch.contiguous_format).eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.rand(2, 3, INPUT_SIZE, INPUT_SIZE)
     torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
