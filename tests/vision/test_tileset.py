@@ -18,9 +18,9 @@ def kai3(classifier) -> TileSet:
 def test_enrolled_held_out_style_beats_the_base_model(classifier, kai3):
     test = render_set("kai", scaled(2, 20), seed=987_654_321)
     base, enrolled = score(classifier, test), score(classifier, test, kai3)
-    # regression guards for a style the network never saw (make bench / docs: base ~0.85, 3 shots ~0.95)
-    assert base.accuracy >= scaled(0.75, 0.78), base
-    assert enrolled.accuracy >= scaled(0.9, 0.93), enrolled
+    # regression guards for a style the network never saw (make bench / docs: base ~0.88, 3 shots ~0.99)
+    assert base.accuracy >= scaled(0.75, 0.8), base
+    assert enrolled.accuracy >= scaled(0.9, 0.96), enrolled
     assert enrolled.accuracy >= base.accuracy + 0.05, (base, enrolled)
     assert enrolled.accepted_accuracy >= 0.95, enrolled
 
