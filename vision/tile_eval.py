@@ -28,11 +28,13 @@ class RenderedSet:
 
 
 def render_set(style: str, per_label: int, seed: int = TEST_SEED, *, with_none: int = 0,
-               sizes: tuple[int, int] = (36, 80), rotate: bool = True) -> RenderedSet:
-    """``per_label`` augmented crops of every face (and ``back``) of ``style``, plus ``with_none`` none crops."""
+               sizes: tuple[int, int] = (36, 80), rotate: bool = True,
+               labels: tuple[str, ...] | None = None) -> RenderedSet:
+    """``per_label`` augmented crops of every face (and ``back``) of ``style`` -- or of ``labels`` only --
+    plus ``with_none`` none crops."""
     rng = np.random.default_rng(seed)
     out = RenderedSet([], [], [])
-    for li, lab in enumerate(load_style(style).labels):
+    for li, lab in enumerate(labels or load_style(style).labels):
         for i in range(per_label):
             k = int(rng.integers(4)) if rotate else 0
             size = int(rng.integers(*sizes))

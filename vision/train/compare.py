@@ -15,12 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from vision.tile_classifier import TileClassifier
 from vision.tile_eval import RenderedSet, enroll_style, render_set, score
 from vision.tile_labels import BACK
-from vision.tile_render import render_tile
 from vision.train.dataset import HELD_OUT_STYLES, TRAIN_STYLES
 
 TUNE_TEST_SEED = 720_000_000
@@ -31,16 +28,7 @@ TUNE_PAIR_SEED = 740_000_000
 
 def pair_set(style: str, per_label: int) -> RenderedSet:
     """White dragon and back crops of ``style`` in random orientations."""
-    full = RenderedSet([], [], [])
-    rng = np.random.default_rng(TUNE_PAIR_SEED)
-    for li, lab in enumerate(("5z", BACK)):
-        for i in range(per_label):
-            k = int(rng.integers(4))
-            full.crops.append(render_tile(style, lab, orientation=k, size=int(rng.integers(36, 80)),
-                                          seed=TUNE_PAIR_SEED + li * 100_000 + i))
-            full.labels.append(lab)
-            full.orientations.append(k)
-    return full
+    return render_set(style, per_label, TUNE_PAIR_SEED, labels=("5z", BACK))
 
 
 def evaluate(path: Path | None, per_label: int, progress=print) -> dict[str, float]:

@@ -50,10 +50,10 @@ def half_turn_symmetric(style: str, label: str) -> bool:
     return float(np.abs(img - img[::-1, ::-1]).mean()) < 10.0
 
 
-def _render_job(job: tuple[str, str, int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
+def _render_job(job: tuple[str | tuple[tuple[str, ...], ...], str, int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
     """Render ``count`` crops of one (style, label) starting at ``seed0``; returns images and orientations.
-    For ``none`` crops ``style`` lists the styles whose tiles may show at the edges: two ``|``-separated
-    groups split by ``;`` (named styles, randomised styles), each drawn half of the time."""
+    For ``none`` crops ``style`` is groups of styles whose tiles may show at the edges (named styles,
+    randomised styles), each group drawn equally often."""
     style, label, seed0, count, rotate = job
     imgs = np.empty((count, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
     orients = np.zeros(count, np.int8)
@@ -63,7 +63,7 @@ def _render_job(job: tuple[str, str, int, int, bool]) -> tuple[np.ndarray, np.nd
         size = int(rng.integers(36, 80))
         k = int(rng.integers(4)) if rotate else 0
         if label == NONE:
-            groups = [g.split("|") for g in style.split(";") if g]
+            groups = [g for g in style if g]
             styles = groups[int(rng.integers(len(groups)))]
             crop = render_none(size=size, seed=seed, style=styles[int(rng.integers(len(styles)))])
         else:
@@ -86,7 +86,7 @@ def build(styles: tuple[str, ...], per_label: int, n_none: int, seed_base: int, 
                 jobs.append((style, label, seed0, count, rotate))
                 meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
     if n_none:  # slivers of the set's own styles only: never a held-out style's tiles, not even as none
-        jobs.append(("|".join(styles) + ";" + "|".join(extra[0]), NONE, seed_base + 99_000_000, n_none, rotate))
+        jobs.append(((styles, extra[0]), NONE, seed_base + 99_000_000, n_none, rotate))
         meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
     with ProcessPoolExecutor(workers) as ex:
         results = list(ex.map(_render_job, jobs, chunksize=1))
