@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rules.events import Discarded, DoraRevealed, Drew, MeldMade, RiichiDeclared, Won
 from rules.events import Payment as PaymentEvent
 from rules.notation import Hand
-from rules.profiles.riichi import claims, settlement
+from rules.profiles.riichi import claims, settlement, tournament
 from rules.profiles.riichi.furiten import hand_waits
 from rules.tiles import KINDS, Tile
 
@@ -319,54 +319,14 @@ class RiichiHooks:
         disc = win.from_seat
         ordered = sorted((w for w in wins if w.from_seat == disc), key=lambda w: (w.seat - disc) % 4)
         first = ordered[0].seat if ordered else win.seat
-        out: list[settlement.Payment] = []
-        if "discarder_pays" in pts:
-            liable = h.liable_for(win.seat)
-            out.append(
-                settlement.Payment(
-                    disc,
-                    win.seat,
-                    pts["discarder_pays"],
-                    "ron: half of the hand and the counters (liability)",
-                    "004 Rules 3.3.9",
-                )
-            )
-            out.append(
-                settlement.Payment(
-                    liable, win.seat, pts["liable_pays"], "liability: half of the hand", "004 Rules 3.3.9"
-                )
-            )
-        else:
-            counters = 300 * honba
-            out.append(
-                settlement.Payment(disc, win.seat, pts["ron"] - counters, "ron", "004 Rules 3.4.9, 4.1.2")
-            )
-            if counters:
-                out.append(
-                    settlement.Payment(
-                        disc, win.seat, counters, f"{honba} counter(s) x 300", "004 Rules 3.4.10"
-                    )
-                )
-        if win.seat == first:
-            out.extend(settlement.Payment(s, None, 1000, "riichi stake", "004 Rules 3.3.14") for s in riichi)
-            others = [w.seat for w in ordered[1:] if w.seat in riichi]
-            pot = deposits + 1000 * (len(riichi) - len(others))
-            if pot:
-                out.append(settlement.Payment(None, first, pot, "riichi deposits", "004 Rules 3.3.14, 4.1"))
-        elif win.seat in riichi:
-            out.append(settlement.Payment(None, win.seat, 1000, "own riichi stake returned", "004 Rules 4.1"))
-        return _events(out)
+        later = [w.seat for w in ordered[1:] if w.seat in riichi]
+        liable = h.liable_for(win.seat) if "discarder_pays" in pts else None
+        return _events(settlement.settle_ron_win(win.seat, disc, pts, honba, deposits, riichi, first, later, liable))
 
     def settle_exhaustive(self, state: HandState, tenpai: Sequence[int]) -> list[PaymentEvent]:
         h = HandHistory.of(state.history)
         riichi = [s for s in h.riichi_at if h.riichi_valid(s)]
-        rec = settlement.settle_exhaustive_draw(
-            tenpai,
-            state.dealer,
-            int(state.options.get("honba", 0)),
-            int(state.options.get("deposits", 0)),
-            riichi,
-        )
+        rec = settlement.settle_exhaustive_draw(tenpai, riichi)
         return _events(rec.payments)
 
     def penalty_payments(self, state: HandState, seat: int, code: str) -> list[PaymentEvent]:
@@ -407,8 +367,17 @@ class RiichiHooks:
 
     # --- session --------------------------------------------------------------------------------------
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
-        """East and South rounds: over when the deal has passed eight times (004 Rules 3.5, Reg 6.1.3)."""
+        """East and South rounds: over when the deal has passed eight times (004 Rules 3.5, Reg 6.1.3); a
+        South 4 dealer who wins or is tenpai keeps dealing, leading or not (no agari yame, 3.6)."""
         return dealer_changes >= 2 * players
+
+    def end_of_game(self, totals: dict[int, int], last: HandState) -> dict[int, int]:
+        """The riichi sticks left on the table go to the first-placed player, tied leaders sharing them
+        (004 Rules 3.6; spec A15). Players are numbered from the first dealer."""
+        deposits = self.next_hand_options(last)["deposits"]
+        players = sorted(totals)
+        final = tournament.end_of_game_deposits([totals[p] for p in players], deposits)
+        return dict(zip(players, final, strict=True))
 
 
 def kuikae_violations(h: HandHistory, seat: int) -> list[tuple[str, str]]:
