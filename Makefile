@@ -30,6 +30,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	@$(VPY) -m ruff check .
+	@$(VPY) -m mypy
 
 hw-test: $(STAMP)
 	@$(VPY) -m pytest hw_tests $(HW_ARGS)

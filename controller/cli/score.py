@@ -44,7 +44,7 @@ def score_object(profile_name: str, fields: dict[str, Any]) -> dict[str, Any]:
     """Score one request (``{"hand": ..., context...}``); always returns a result object, never raises."""
     from rules.notation import ParseError, format_hand, parse_hand
     from rules.profiles import registry
-    from rules.profiles.base import ContextError
+    from rules.scoring import ContextError
 
     out: dict[str, Any] = {}
     fields = dict(fields)
