@@ -22,8 +22,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sys
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +35,7 @@ from controller.clock import Clock
 from controller.config import Config
 from controller.estop import EStopSupervisor
 from controller.event_store import EventStore, StoreError
+from controller.loop_monitor import LoopLag, watch_loop
 from controller.notify import Notifier
 from controller.store_writer import StoreWriter
 from controller.table_machine import MACHINE_STATES, S, TableMachine
@@ -46,10 +50,15 @@ from rules.events import (
     TableReconciled,
     TableStateChanged,
 )
+from rules.wall import wall_spec
 
 log = logging.getLogger("mahjong_table.service")
 
 REPEATED_FAULT_LIMIT = 3  # demo mode: the same fault this many times in a row stops the cycle in FAULT
+# The loop is latency-critical (claim windows, the camera path, stops) while worker threads compute (the bots,
+# the camera's classifier): a thread holding the GIL keeps the loop waiting up to one switch interval at a
+# time, so the service uses 1 ms instead of CPython's 5 ms.
+SWITCH_INTERVAL_S = 0.001
 
 
 def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple[int, ...]]:
@@ -58,8 +67,6 @@ def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple
     The profile's sections are counted from the dealer in turn order (rules.wall); the MCU wants them
     by physical side.
     """
-    from rules.wall import wall_spec
-
     spec = wall_spec(profile, players)
     stacks = [0, 0, 0, 0]
     first = spec.sides.index(dealer) if dealer in spec.sides else 0
@@ -69,8 +76,6 @@ def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple
 
 
 def dice_throws(profile: str, players: int) -> int:
-    from rules.wall import wall_spec
-
     return wall_spec(profile, players).throws
 
 
@@ -106,6 +111,7 @@ class Snapshot:
     estop: dict[str, Any] = field(default_factory=dict)  # the supervised e-stop: state, error, attempts
     resume_error: str = ""  # why the last resume/retry was refused (the operator must act)
     store: dict[str, Any] = field(default_factory=dict)  # the store writer: commits, latency, errors
+    loop: dict[str, Any] = field(default_factory=dict)  # the event loop's lag: worst and mean stall
 
 
 class TableService:
@@ -164,6 +170,7 @@ class TableService:
         self._played = 0  # hands recorded as played
         self._tasks: set[asyncio.Task] = set()  # background tasks kept until done (never garbage-collected)
         self._device_seq = 0  # events outside a hand go to the table's own stream
+        self.loop_lag = LoopLag()
         backend.add_listener(self._device_event)
         if panel is not None:
             panel.add_listener(self._button_from_thread)
@@ -358,19 +365,26 @@ class TableService:
         """Run until ``stop`` is set (or ``hands`` hands are finished, for demos and tests)."""
         self._loop = asyncio.get_running_loop()
         self._triggers = asyncio.Queue()
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, SWITCH_INTERVAL_S))
+        self._loop.set_default_executor(_started_executor())  # no thread start on the loop later
         self.writer.start()
         try:
             caps = await self.backend.start()
         except BaseException:
             await self.writer.close()
+            sys.setswitchinterval(switch)
             raise
         self.stopper.latched = True  # a stop may be latched from before (a crash): recover before moving
         self._say(f"table back-end {self.backend.name} up: {caps}")
-        watchdog = None
+        watchdog = ticker = None
         try:
             await self._restore()
+            if self._restored or self.cfg["table.dice"] == "physical":  # not on the loop when first needed
+                await asyncio.to_thread(_import_camera_path)
             self.notifier.ready(self.snapshot().prompt)
             watchdog = asyncio.create_task(self._watchdog(stop))
+            ticker = asyncio.create_task(watch_loop(self.loop_lag))
             if self.auto and self.machine.state is S.IDLE:
                 self.trigger("start")
             if self._restored and self.machine.state is S.PAUSED:
@@ -393,9 +407,11 @@ class TableService:
                 except StoreError as exc:  # the transition is not durable: stop, fault, say why
                     self._store_failed(f"state change {name}", exc)
         finally:
-            if watchdog is not None:
-                watchdog.cancel()
+            for t in (watchdog, ticker):
+                if t is not None:
+                    t.cancel()
             await self._shutdown()
+            sys.setswitchinterval(switch)
 
     async def _shutdown(self) -> None:
         if self._op is not None and not self._op.done():
@@ -562,7 +578,7 @@ class TableService:
         await self.backend.dice(self.cfg["table.dice_pulse_ms"])
         await asyncio.sleep(self.cfg["camera.dice_settle_s"])
         try:
-            cam = self._open_camera()
+            cam = await self._open_camera()
             cam.sync()
             values = await asyncio.to_thread(cam.read_dice, 2)
         except CameraError as exc:
@@ -572,9 +588,12 @@ class TableService:
                                "dice not readable (cocked, stacked or out of view): press START to roll again")
         return values
 
-    def _open_camera(self) -> Any:
+    async def _open_camera(self) -> Any:
+        """The table camera, opened on a worker thread the first time (a classifier loads, a device opens)."""
         if self.camera is None:
-            self.camera = self.camera_factory(self)
+            cam = await asyncio.to_thread(self.camera_factory, self)
+            if self.camera is None:
+                self.camera = cam
         return self.camera
 
     def table_record(self) -> tuple[list[Event], tuple[int, ...]]:
@@ -610,7 +629,7 @@ class TableService:
         result, diffs, frames, detail = "unchecked", [], 0, why
         if expected is not None:
             try:
-                cam = self._open_camera()
+                cam = await self._open_camera()
                 cam.sync()
                 read = await asyncio.to_thread(cam.read_table)
             except CameraError as exc:
@@ -709,7 +728,7 @@ class TableService:
             prompt=prompt, hand_id=self.hand_id, dice=self.dice, shuffle=self.shuffle_progress,
             fault=fault, hands_done=self._played, last_result=self.last_result,
             log=list(self._log), table_check=chk, estop=self.stopper.view(), resume_error=self.resume_error,
-            store=self.writer.stats.view(),
+            store=self.writer.stats.view(), loop=self.loop_lag.view(),
         )
 
 
@@ -718,6 +737,26 @@ def _config_camera(svc: TableService) -> Any:
     from controller.table_camera import open_table_camera
 
     return open_table_camera(svc.cfg, backend=svc.backend, record=svc.table_record)
+
+
+def _started_executor(workers: int = 6) -> ThreadPoolExecutor:
+    """The loop's worker threads, all started now: starting a thread waits until the OS schedules it, which
+    a loaded machine may delay by tens of milliseconds — not on the loop in the middle of a hand."""
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="table-worker")
+    barrier = threading.Barrier(workers + 1)
+    for _ in range(workers):
+        pool.submit(barrier.wait, 5.0)
+    try:
+        barrier.wait(5.0)
+    except threading.BrokenBarrierError:  # a very slow machine: the rest start on demand
+        pass
+    return pool
+
+
+def _import_camera_path() -> None:
+    """The camera path's modules (OpenCV, the classifier): imported on a worker thread at start-up."""
+    import controller.table_camera  # noqa: F401
+    import vision.scene_game  # noqa: F401
 
 
 def _secure_dice(throws: int) -> tuple[tuple[int, int], ...]:

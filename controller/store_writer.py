@@ -185,3 +185,32 @@ class StoreWriter:
                 fut.set_exception(exc)
             else:
                 fut.set_result(value)
+
+
+class InlineStoreWriter(StoreWriter):
+    """The baseline the service must not use: every write committed on the calling thread — the event loop
+    — before ``submit`` returns (how the service wrote before the writer thread). Benchmarks and tests
+    compare against it."""
+
+    def start(self) -> InlineStoreWriter:
+        self._loop = asyncio.get_running_loop()
+        self._store = self.store_factory(self.path, durable=self.durable)
+        self._thread = threading.current_thread()
+        return self
+
+    def submit(self, op: Op) -> asyncio.Future:
+        assert self._loop is not None
+        fut = self._loop.create_future()
+        try:
+            with self._store.transaction():
+                value = op(self._store)
+        except StoreError as exc:
+            fut.set_exception(exc)
+        else:
+            fut.set_result(value)
+        return fut
+
+    async def close(self) -> None:
+        if self._thread is not None:
+            self._store.close()
+            self._thread = None
