@@ -33,21 +33,20 @@ def build(cfg, *, demo: bool):
     from controller.devices import Panel, make_pin_factory
     from controller.event_store import EventStore
 
-    gpio = {k.split(".", 1)[1]: v for k, v in cfg.values.items() if k.startswith("gpio.")}
-    panel = Panel(gpio)
+    panel = Panel(cfg.section("gpio"))
     sim = None
-    if cfg["table.backend"] == "mcu":
-        backend = McuBackend(cfg["serial.port"], time_scale=cfg["serial.time_scale"], baud=cfg["serial.baud"])
+    if cfg.table.backend == "mcu":
+        backend = McuBackend(cfg.serial.port, time_scale=cfg.serial.time_scale, baud=cfg.serial.baud)
     else:
-        factory = make_pin_factory(cfg["gpio.pin_factory"]) if cfg["gpio.pin_factory"] != "mock" else None
+        factory = make_pin_factory(cfg.gpio.pin_factory) if cfg.gpio.pin_factory != "mock" else None
         if factory is None:  # mock pins: the table's mechanics come from the emulator twin
             from gpiozero.pins.mock import MockFactory
 
             factory = MockFactory()
-            sim = GpioTableSim(factory, time_scale=cfg["serial.time_scale"]).start()
-        backend = GpioBackend(factory, time_scale=cfg["serial.time_scale"] if sim else 1.0)
+            sim = GpioTableSim(factory, time_scale=cfg.serial.time_scale).start()
+        backend = GpioBackend(factory, time_scale=cfg.serial.time_scale if sim else 1.0)
         backend.twin = sim  # the twin's dice are what the simulated camera sees
-    store = EventStore(cfg["store.path"])
+    store = EventStore(cfg.store.path)
     return panel, backend, store, sim
 
 
@@ -58,18 +57,18 @@ def take_locks(cfg) -> list:
     from controller.locks import LockHeld, port_lock, store_lock
 
     held = []
-    locks = [store_lock(cfg["store.path"])]
-    if cfg["table.backend"] == "mcu":
-        locks.append(port_lock(cfg["serial.port"]))
+    locks = [store_lock(cfg.store.path)]
+    if cfg.table.backend == "mcu":
+        locks.append(port_lock(cfg.serial.port))
     try:
-        Path(cfg["store.path"]).parent.mkdir(parents=True, exist_ok=True)
+        Path(cfg.store.path).parent.mkdir(parents=True, exist_ok=True)
         for lk in locks:
             if lk is not None:
                 held.append(lk.acquire("mahjong-table serve"))
     except (LockHeld, OSError) as exc:
         for lk in held:
             lk.release()
-        raise CliError(str(exc) if isinstance(exc, LockHeld) else f"cannot lock {cfg['store.path']}: "
+        raise CliError(str(exc) if isinstance(exc, LockHeld) else f"cannot lock {cfg.store.path}: "
                        f"{exc.strerror or exc}") from None
     return held
 
@@ -107,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise CliError(str(exc)) from None
     except (GPIOZeroError, ImportError, OSError) as exc:  # a pin factory this machine lacks, a busy pin
-        raise CliError(f"GPIO ({cfg['gpio.pin_factory']}): {exc}") from None
+        raise CliError(f"GPIO ({cfg.gpio.pin_factory}): {exc}") from None
     play = None
     if args.demo:
         from controller.play_sources import BotPlay
@@ -120,17 +119,17 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        web = WebServer(svc, cfg["web.host"], cfg["web.port"])
+        web = WebServer(svc, cfg.web.host, cfg.web.port)
         try:
             port = await web.start()
         except OSError as exc:
-            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
-        print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on http://{cfg['web.host']}:{port}/ "
-              f"— event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+            raise CliError(f"cannot listen on {cfg.web.host}:{cfg.web.port}: {exc.strerror}") from None
+        print(f"table {cfg.table.id} ({cfg.table.profile}): web page on http://{cfg.web.host}:{port}/ "
+              f"— event store {cfg.store.path} — Ctrl-C to stop", flush=True)
         try:
             await svc.run(stop, hands=args.hands)
         except BackendFault as exc:
-            raise CliError(f"table back-end {cfg['table.backend']}: {exc.message}") from None
+            raise CliError(f"table back-end {cfg.table.backend}: {exc.message}") from None
         except StoreError as exc:
             raise CliError(str(exc)) from None
         finally:
@@ -138,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(main())
-        print(f"stopped: {svc.hands_played()} hand(s) recorded in {cfg['store.path']}")
+        print(f"stopped: {svc.hands_played()} hand(s) recorded in {cfg.store.path}")
     finally:
         if sim is not None:
             sim.stop()
