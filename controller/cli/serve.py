@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from controller.cli import CliError
+from controller.cli.inputs import int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,8 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--config", "-c", default=None, help="config file (default /etc/mahjong-table/config.toml "
                     "if present, else the built-in development defaults)")
     ap.add_argument("--demo", action="store_true", help="cycle by itself: press START/confirm automatically")
-    ap.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: run until stopped)")
-    ap.add_argument("--port", type=int, default=None, help="web page port (overrides web.port)")
+    ap.add_argument("--hands", type=int_in(1, 1_000_000), default=None,
+                    help="stop after this many hands (default: run until stopped)")
+    ap.add_argument("--port", type=int_in(0, 65535), default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
     ap.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                     help="how much to log (default info: sessions, resets, faults, slow commits); under systemd "
@@ -86,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
     from controller.service import TableService
     from controller.web import WebServer
 
-    if args.hands is not None and args.hands < 1:
-        raise CliError("--hands must be at least 1")
     try:
         cfg = config_mod.load(args.config)
         over = {}
