@@ -77,6 +77,7 @@ def take_locks(cfg) -> list:
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import logging
     import signal
 
     from gpiozero.exc import GPIOZeroError
@@ -100,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     except config_mod.ConfigError as exc:
         raise CliError("configuration: " + "; ".join(exc.problems)) from None
     logs.setup(args.log_level)
+    logging.getLogger("mahjong_table.config").info("configuration: %s", cfg.source)
     locks = take_locks(cfg)
     try:
         panel, backend, store, sim = build(cfg, demo=args.demo)
