@@ -206,8 +206,16 @@ def _run_jsonl(profile_name: str) -> int:
         except UnicodeDecodeError:
             raise CliError(f"stdin line {lineno + 1}: not UTF-8 text") from None
         lineno += 1
-        out.write(json.dumps(jsonl_answer(profile_name, line, lineno), ensure_ascii=False) + "\n")
+        out.write(one_line(jsonl_answer(profile_name, line, lineno)) + "\n")
         out.flush()
+
+
+def one_line(obj: Any) -> str:
+    """JSON on one line for every reader: the characters some split lines at (NEL, LS, PS) are escaped."""
+    text = json.dumps(obj, ensure_ascii=False)
+    for ch in ("\u0085", "\u2028", "\u2029"):
+        text = text.replace(ch, f"\\u{ord(ch):04x}")
+    return text
 
 
 def render(res: dict[str, Any]) -> str:

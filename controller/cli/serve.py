@@ -100,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
             cfg = cfg.with_overrides(**over)
     except config_mod.ConfigError as exc:
         raise CliError("configuration: " + "; ".join(exc.problems)) from None
+    locks = take_locks(cfg)  # (before any log line: a second service says one line and exits)
     logs.setup(args.log_level)
     logging.getLogger("mahjong_table.config").info("configuration: %s", cfg.source)
-    locks = take_locks(cfg)
     try:
         panel, backend, store, sim = build(cfg, demo=args.demo)
     except StoreError as exc:

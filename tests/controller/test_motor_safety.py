@@ -159,9 +159,11 @@ def test_gpio_recover_refuses_an_open_lid():
 
 def test_gpio_waits_are_edge_callbacks_not_polls():
     """A lift wait wakes on the limit switch's edge: a few wake-ups, not one every 2 ms."""
+    from controller.backends.gpio_direct import Timings
+
     f = MockFactory()
     sim = GpioTableSim(f, time_scale=20.0).start()  # a 150 ms lift travel
-    be = GpioBackend(f, time_scale=20.0)
+    be = GpioBackend(f, time_scale=20.0, timings=Timings(lift_timeout_s=200.0))  # (a loaded machine: no fault)
     wakeups = []
     orig = be.edges._wake
 
