@@ -96,7 +96,8 @@ function renderCentre(pub, hand) {
   if (hand.dora.length) c.append(el("div", {}, t("dora") + ": ", ...hand.dora.map(d => tileEl(d))));
   if (hand.claim) {
     const bar = el("div", {class: "bar"}, el("div"));
-    c.append(el("div", {class: "claim", id: "claim"}, el("div", {text: t("claim") + " — " + seatName(hand, hand.claim.seat)}), bar));
+    c.append(el("div", {class: "claim", id: "claim"}, el("div", {}, t("claim") + " — " + seatName(hand, hand.claim.seat) + " ",
+      hand.claim.tile ? tileEl(hand.claim.tile) : ""), bar));
     startClaim(bar.firstChild, hand.claim);
   } else stopClaim();
 }
@@ -114,10 +115,13 @@ function startClaim(fill, claim) {
 }
 function stopClaim() { if (claimTimer) clearInterval(claimTimer); claimTimer = null; }
 
-function renderResult(hand) {
+function renderResult(current, previous) {
   const box = $("#result");
   box.replaceChildren();
+  const settled = current && (current.settlement || current.exhaustive || current.wins.length);
+  const hand = settled ? current : previous;
   if (!hand) return;
+  box.append(el("p", {class: "muted", text: t("hand") + " " + hand.hand_id}));
   for (const w of hand.wins) {
     const how = w.from_seat === null ? "" : " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
     const head = el("p", {}, el("b", {text: seatName(hand, w.seat) + " — " + t("won")}), " ", w.tile ? tileEl(w.tile) : "", how);
@@ -190,8 +194,6 @@ function renderCamera(pub) {
       const label = document.createElementNS(NS, "text");
       label.setAttribute("x", (tl.poly[0][0] * cam.width).toFixed(1));
       label.setAttribute("y", (tl.poly[0][1] * cam.height - 2).toFixed(1));
-      label.setAttribute("font-size", "11");
-      label.setAttribute("stroke-width", "2");
       label.textContent = tl.label;
       svg.append(poly, label);
     }
@@ -222,7 +224,7 @@ function render(msg) {
     hand.seats.forEach((st, i) => renderSeat($(`.seat[data-pos=${pos[i]}]`), hand, st));
   }
   renderCentre(pub, hand);
-  renderResult(hand);
+  renderResult(hand, pub.previous);
   renderViolations(hand);
   renderScores(pub, hand);
   renderCamera(pub);
