@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "vision",
     "config",
     "serve",
+    "web",  # the web page's judge PIN
 )
 
 
