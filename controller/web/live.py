@@ -24,7 +24,7 @@ from rules.events import Event, PenaltyAwarded, Violation
 log = logging.getLogger("mahjong_table.web")
 
 TICK_S = 0.25
-MIN_GAP_S = 0.1
+MIN_GAP_S = 0.2  # at most 5 states a second: a state of a long hand costs ~10 ms (make bench)
 SEND_TIMEOUT_S = 10.0
 HISTORY = 12
 RESULT_FIELDS = ("hand_id", "status", "dealer", "winners", "deltas", "exhaustive", "reason", "next_dealer")

@@ -20,6 +20,8 @@ let sock = null, retry = 500;
 let cameraOn = localStorage.getItem("camera") !== "off";
 let claimTimer = null;
 
+function tOr(key, fallback) { return (T[lang] && T[lang][key]) || T.en[key] || fallback; }
+
 function t(key, vars) {
   let s = (T[lang] && T[lang][key]) || T.en[key] || key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace("{" + k + "}", v);
@@ -268,8 +270,8 @@ function renderConsole(j, pub, hand) {
 }
 
 function actionForm(a) {
-  const f = el("form", {class: "form", "data-action": a.name}, el("h3", {text: a.help}));
-  for (const [k, help] of Object.entries(a.fields)) f.append(el("label", {}, el("span", {text: help}), el("input", {name: k})));
+  const f = el("form", {class: "form", "data-action": a.name}, el("h3", {text: tOr("action." + a.name, a.help)}));
+  for (const [k, help] of Object.entries(a.fields)) f.append(el("label", {}, el("span", {text: tOr("field." + k, help)}), el("input", {name: k})));
   f.append(el("button", {type: "submit", text: t("send")}));
   f.addEventListener("submit", ev => { ev.preventDefault(); post("/api/judge/" + a.name, Object.fromEntries(new FormData(f))); });
   return f;
