@@ -196,3 +196,22 @@ def test_the_judge_abandons_a_paused_hand(tmp_path):
             assert acts == ["login", "start", "judge", "abort_hand"]
 
     run(scenario())
+
+
+def test_the_judges_live_part_ends_with_the_session(tmp_path):
+    async def scenario():
+        async with served(tmp_path) as t, client() as http:
+            csrf = await t.login(http)
+            async with http.ws_connect(t.url.replace("http", "ws") + "/ws", origin=t.origin) as ws:
+                first = await ws.receive_json(timeout=5)
+                assert first["judge"]["audit"][0]["action"] == "login"
+                async with http.post(t.url + "/api/logout", headers=t.headers(csrf)) as r:
+                    assert r.status == 200
+                t.web.table.live.changed()
+                while True:
+                    msg = await ws.receive_json(timeout=5)
+                    if "judge" not in msg:
+                        break
+                assert set(msg) == {"type", "public"}
+
+    run(scenario())
