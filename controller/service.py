@@ -311,7 +311,7 @@ class TableService:
         if t.before is S.PAUSED and self.table_check is not None:
             self.table_check["hold"] = False
         if name == "abort":  # the hand never reached play: closed, with the reason, never resumed
-            self.store.finish_hand(self.hand_id, {"hand_id": self.hand_id, "status": "aborted", "reason": fault},
+            self.store.finish_hand(self.hand_id, {"hand_id": self.hand_id, "status": "aborted", "reason": fault or detail},
                                    self.clock.wall())
         self.notifier.status(self.machine.prompt)
         if t.after in (S.COLLECTING, S.SHUFFLING, S.WALLS_UP, S.DICE, S.DEALING, S.PLAY, S.SCORING):

@@ -90,6 +90,23 @@ def press(svc: Any, judge: Judge, button: str) -> dict[str, Any]:
     return {"pressed": button, "state": state}
 
 
+def _paused(svc: Any) -> bool:
+    from controller.table_machine import S
+
+    return svc.machine.state is S.PAUSED and bool(svc.hand_id)
+
+
+@judge_action("abort_hand", "abandon the paused hand: it is recorded as aborted, the table goes idle",
+              {"reason": "why"}, available=_paused)
+def _abort_hand(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+    reason = _text(params, "reason", 200)
+    if not _paused(svc):
+        raise ActionError("only a paused hand can be abandoned: pause the table first", 409)
+    record(svc, JudgeAction(action="abort_hand", detail={"reason": reason}, **_stamp(svc, judge)))
+    svc.trigger("abort", f"aborted by the judge ({judge.name}): {reason}")
+    return {"aborted": svc.hand_id}
+
+
 def _int(params: dict[str, Any], key: str, lo: int, hi: int) -> int:
     v = params.get(key)
     if isinstance(v, str) and v.strip().lstrip("-").isdigit():
