@@ -91,6 +91,7 @@ class Snapshot:
     last_result: dict[str, Any] | None = None
     log: list[str] = field(default_factory=list)
     table_check: dict[str, Any] | None = None  # the re-read after a restart: result, differences, detail
+    hall: dict[str, Any] | None = None  # the hall link: session clock, hall messages, outbox (controller.hall_link)
 
 
 class TableService:
@@ -138,6 +139,7 @@ class TableService:
         self._check_task: asyncio.Task | None = None
         self._resume_after_check = False
         self._restored = False
+        self.hall: Any = None  # controller.hall_link.HallLink while running with a [hall] address
         backend.add_listener(self._device_event)
         if panel is not None:
             panel.add_listener(self._button_from_thread)
@@ -249,6 +251,11 @@ class TableService:
         caps = await self.backend.start()
         self._say(f"table back-end {self.backend.name} up: {caps}")
         self._restore()
+        from controller import hall_link
+
+        self.hall = hall_link.attach(self)
+        if self.hall is not None:
+            self.hall.start()
         self.notifier.ready(self.snapshot().prompt)
         watchdog = asyncio.create_task(self._watchdog(stop))
         if self.auto and self.machine.state is S.IDLE:
@@ -279,6 +286,8 @@ class TableService:
             if self.camera is not None:
                 self.camera.close()
             self.notifier.stopping()
+            if self.hall is not None:
+                self.hall.stop()
             await self.backend.close()
 
     async def _watchdog(self, stop: asyncio.Event) -> None:
@@ -294,6 +303,9 @@ class TableService:
     def _apply(self, name: str, detail: str) -> None:
         if not self.machine.can(name):
             self._say(f"ignored {name!r} in state {self.machine.state}")
+            return
+        if name == "start" and self.hall is not None and not self.hall.may_start_hand():
+            self._say("the hall ended the session: no new hand starts")
             return
         if name == "start":
             self._new_hand()
@@ -534,7 +546,7 @@ class TableService:
             table=self.cfg["table.id"], profile=self.profile, state=str(self.machine.state),
             prompt=prompt, hand_id=self.hand_id, dice=self.dice, shuffle=self.shuffle_progress,
             fault=fault, hands_done=self.hands_played(), last_result=self.last_result,
-            log=list(self._log), table_check=chk,
+            log=list(self._log), table_check=chk, hall=self.hall.view() if self.hall is not None else None,
         )
 
 

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "vision",
     "config",
     "serve",
+    "hall",  # the tournament hall: serve, simulate, provision, backup, restore (issue #19)
 )
 
 

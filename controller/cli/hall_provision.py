@@ -1,0 +1,8 @@
+"""``mahjong-table hall provision``: written with the provisioning milestone."""
+from __future__ import annotations
+
+import argparse
+
+
+def register(hs: argparse._SubParsersAction) -> None:
+    pass

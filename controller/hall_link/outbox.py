@@ -1,0 +1,182 @@
+"""The hall outbox: new tables in the table's own event store (SQLite), next to ``events`` and ``hands``.
+
+:meth:`Outbox.feed` copies what the hall needs from the store into ``hall_outbox`` — each finished hand's
+result, and the hand's events (``hall.events = "all"``) or only its ``hand_started`` (``"results"``) — in
+one transaction with its read position, so a crash between the two never loses or doubles a message. A
+message stays in the outbox until the hall service acknowledges it (:meth:`ack`); :meth:`due` lists what to
+(re)send. ``hall_commands`` records each hall command once (its id), before the table acknowledges it.
+
+The outbox has its own connection to the store file (WAL: the service's writer is never blocked for long)
+and a lock, because the MQTT network thread and the service's loop both call it.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from hall.messages import OutboxMessage
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS hall_outbox (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    hand     TEXT    NOT NULL,
+    seq      INTEGER NOT NULL,
+    kind     TEXT    NOT NULL,
+    body     TEXT    NOT NULL,
+    t_wall   REAL    NOT NULL,
+    sent_at  REAL,
+    tries    INTEGER NOT NULL DEFAULT 0,
+    acked    REAL,
+    UNIQUE (hand, seq)
+);
+CREATE INDEX IF NOT EXISTS hall_outbox_pending ON hall_outbox (acked) WHERE acked IS NULL;
+CREATE TABLE IF NOT EXISTS hall_cursor (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS hall_hands (hand TEXT PRIMARY KEY, context TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS hall_commands (
+    id       TEXT PRIMARY KEY,
+    kind     TEXT NOT NULL,
+    body     TEXT NOT NULL,
+    received REAL NOT NULL
+);
+"""
+EVENT_MODES = ("results", "all")
+
+
+def hand_of(stream: str) -> str:
+    """The hand a store stream belongs to (``<hand_id>`` or ``<hand_id>/game``)."""
+    return stream.split("/", 1)[0]
+
+
+class Outbox:
+    def __init__(self, path: str | Path, events: str = "results", durable: bool = True):
+        if events not in EVENT_MODES:
+            raise ValueError(f"hall.events {events!r}: one of {', '.join(EVENT_MODES)}")
+        self.events = events
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+
+    # --- from the store into the outbox ------------------------------------------------------------------
+    def _cursor(self, name: str) -> int:
+        row = self.db.execute("SELECT value FROM hall_cursor WHERE name=?", (name,)).fetchone()
+        return row[0] if row else 0
+
+    def _next_seq(self, hand: str) -> int:
+        row = self.db.execute("SELECT MAX(seq) FROM hall_outbox WHERE hand=?", (hand,)).fetchone()
+        return 0 if row[0] is None else row[0] + 1
+
+    def _put(self, hand: str, kind: str, body: dict[str, Any], t_wall: float) -> None:
+        self.db.execute("INSERT INTO hall_outbox (hand, seq, kind, body, t_wall) VALUES (?,?,?,?,?)",
+                        (hand, self._next_seq(hand), kind, json.dumps(body, sort_keys=True), t_wall))
+
+    def feed(self, context: dict[str, Any] | None = None, limit: int = 2000) -> int:
+        """Copy new events and finished hands from the store; returns how many messages were added.
+        ``context`` (the hall session and the players by seat, as the hall's commands set them) is
+        recorded when a hand starts and attached to that hand's result."""
+        with self.lock:
+            if not self._has_store():
+                return 0
+            added = 0
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                last = self._cursor("events")
+                rows = self.db.execute("SELECT id, hand_id, seq, type, t_wall, body FROM events WHERE id > ? "
+                                       "ORDER BY id LIMIT ?", (last, limit)).fetchall()
+                for rid, stream, seq, typ, t_wall, body in rows:
+                    last = rid
+                    if typ == "hand_started":
+                        self.db.execute("INSERT OR IGNORE INTO hall_hands VALUES (?, ?)",
+                                        (hand_of(stream), json.dumps(context or {}, sort_keys=True)))
+                    if self.events == "all" or typ == "hand_started":
+                        ev = json.loads(body)
+                        self._put(hand_of(stream), "event", {"stream": stream, "seq": seq, "event": ev}, t_wall)
+                        added += 1
+                if rows:
+                    self.db.execute("INSERT OR REPLACE INTO hall_cursor VALUES ('events', ?)", (last,))
+                if len(rows) == limit:  # events still to copy: results come after their hand's events
+                    self.db.execute("COMMIT")
+                    return added
+                done = self.db.execute(
+                    "SELECT h.hand_id, h.profile, h.finished, h.result FROM hands h WHERE h.finished IS NOT NULL "
+                    "AND NOT EXISTS (SELECT 1 FROM hall_outbox o WHERE o.hand = h.hand_id AND o.kind = 'result') "
+                    "ORDER BY h.finished LIMIT ?", (limit,)).fetchall()
+                for hand, profile, finished, result in done:
+                    row = self.db.execute("SELECT context FROM hall_hands WHERE hand=?", (hand,)).fetchone()
+                    ctx = json.loads(row[0]) if row else (context or {})
+                    body = {"profile": profile, "result": json.loads(result), **ctx}
+                    self._put(hand, "result", body, finished)
+                    added += 1
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            return added
+
+    def _has_store(self) -> bool:
+        n = self.db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('events', 'hands')").fetchone()[0]
+        return n == 2
+
+    # --- sending and acknowledgement ---------------------------------------------------------------------
+    def due(self, resend_after: float, now: float | None = None, limit: int = 500) -> list[OutboxMessage]:
+        """Unacknowledged messages never sent, or sent more than ``resend_after`` seconds ago (oldest first);
+        they are marked sent now."""
+        now = time.time() if now is None else now
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT id, hand, seq, kind, body, t_wall FROM hall_outbox WHERE acked IS NULL AND "
+                "(sent_at IS NULL OR sent_at <= ?) ORDER BY id LIMIT ?", (now - resend_after, limit)).fetchall()
+            if rows:
+                self.db.executemany("UPDATE hall_outbox SET sent_at=?, tries=tries+1 WHERE id=?",
+                                    [(now, r[0]) for r in rows])
+        return [OutboxMessage(h, s, k, json.loads(b), t) for _, h, s, k, b, t in rows]
+
+    def unsend(self) -> None:
+        """After a (re)connection: everything unacknowledged is due again at once."""
+        with self.lock:
+            self.db.execute("UPDATE hall_outbox SET sent_at=NULL WHERE acked IS NULL")
+
+    def ack(self, keys: list[tuple[str, int]] | tuple[tuple[str, int], ...]) -> int:
+        """The hall committed these ``(hand, seq)``; returns how many were newly acknowledged."""
+        now = time.time()
+        with self.lock:
+            cur = self.db.executemany("UPDATE hall_outbox SET acked=? WHERE hand=? AND seq=? AND acked IS NULL",
+                                      [(now, h, s) for h, s in keys])
+            return cur.rowcount
+
+    def counts(self) -> dict[str, int]:
+        with self.lock:
+            total, pending = self.db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(acked IS NULL), 0) FROM hall_outbox").fetchone()
+            results = self.db.execute("SELECT COUNT(*) FROM hall_outbox WHERE kind='result'").fetchone()[0]
+        return {"total": total, "pending": pending, "acked": total - pending, "results": results}
+
+    def messages(self, kind: str | None = None) -> list[tuple[str, int, str, bool]]:
+        """Every message as ``(hand, seq, kind, acked)`` (tests, ``hall simulate``'s count)."""
+        with self.lock:
+            q = "SELECT hand, seq, kind, acked IS NOT NULL FROM hall_outbox"
+            rows = self.db.execute(q + (" WHERE kind=?" if kind else "") + " ORDER BY id",
+                                   (kind,) if kind else ()).fetchall()
+        return [(h, s, k, bool(a)) for h, s, k, a in rows]
+
+    # --- hall commands -----------------------------------------------------------------------------------
+    def record_command(self, cmd_id: str, kind: str, body: dict[str, Any]) -> bool:
+        """Record a hall command once; False when it was already recorded (a redelivery)."""
+        with self.lock:
+            cur = self.db.execute("INSERT OR IGNORE INTO hall_commands VALUES (?,?,?,?)",
+                                  (cmd_id, kind, json.dumps(body, sort_keys=True), time.time()))
+            return cur.rowcount == 1
+
+    def commands(self) -> list[dict[str, Any]]:
+        with self.lock:
+            rows = self.db.execute("SELECT id, kind, body, received FROM hall_commands ORDER BY received, rowid")
+            return [{"id": i, "kind": k, "body": json.loads(b), "received": r} for i, k, b, r in rows]
