@@ -251,11 +251,10 @@ class TableService:
         caps = await self.backend.start()
         self._say(f"table back-end {self.backend.name} up: {caps}")
         self._restore()
-        from controller import hall_link
+        if self.cfg["hall.address"]:  # with a [hall] section results flow to the hall (docs/hall.md)
+            from controller import hall_link
 
-        self.hall = hall_link.attach(self)
-        if self.hall is not None:
-            self.hall.start()
+            self.hall = hall_link.attach(self).start()
         self.notifier.ready(self.snapshot().prompt)
         watchdog = asyncio.create_task(self._watchdog(stop))
         if self.auto and self.machine.state is S.IDLE:

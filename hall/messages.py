@@ -44,16 +44,18 @@ def dumps(obj: Any) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
 
 
+class _Encoded:
+    def encode(self) -> bytes:
+        return dumps(asdict(self))  # type: ignore[call-overload]
+
+
 @dataclass(frozen=True)
-class OutboxMessage:
+class OutboxMessage(_Encoded):
     hand: str
     seq: int
     kind: str  # "event" | "result"
     body: dict[str, Any]
     t_wall: float  # when the table recorded it (latency from the table's result to the hall's standings)
-
-    def encode(self) -> bytes:
-        return dumps(asdict(self))
 
     @classmethod
     def decode(cls, payload: bytes | str) -> OutboxMessage:
@@ -87,13 +89,10 @@ class Ack:
 
 
 @dataclass(frozen=True)
-class Command:
+class Command(_Encoded):
     id: str
     kind: str
     body: dict[str, Any] = field(default_factory=dict)
-
-    def encode(self) -> bytes:
-        return dumps(asdict(self))
 
     @classmethod
     def decode(cls, payload: bytes | str) -> Command:
@@ -105,13 +104,10 @@ class Command:
 
 
 @dataclass(frozen=True)
-class CommandAck:
+class CommandAck(_Encoded):
     id: str
     kind: str
     t_wall: float
-
-    def encode(self) -> bytes:
-        return dumps(asdict(self))
 
     @classmethod
     def decode(cls, payload: bytes | str) -> CommandAck:

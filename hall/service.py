@@ -36,6 +36,7 @@ class IngestStats:
     bad: int = 0
     commands_acked: int = 0
     latencies: list[float] = field(default_factory=list)  # table result -> committed in the hall (seconds)
+    last_batch: list[float] = field(default_factory=list)  # the table times of the results of the last batch
 
 
 class HallService:
@@ -156,6 +157,7 @@ class HallService:
                     log.warning("ignored a bad message from %s on %s: %s", table, leaf, exc)
         done = time.time()
         self.stats.latencies.extend(done - t for t in results)
+        self.stats.last_batch = results
         for _topic, _payload, mid, qos in batch:  # committed: now the broker may forget them
             if qos:
                 self.client.ack(mid, qos)

@@ -110,7 +110,16 @@ def serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        web = Dashboard(hall, cfg["web.host"], cfg["web.port"], directors=cfg["directors.users"])
+        directors = dict(cfg["directors.users"])
+        if not directors:  # development defaults: a one-time director login, printed once
+            import secrets
+
+            from hall.auth import hash_password
+
+            once = secrets.token_urlsafe(9)
+            directors = {"director": hash_password(once)}
+            print(f"no [directors] in the config: log in as 'director' with the one-time password {once}", flush=True)
+        web = Dashboard(hall, cfg["web.host"], cfg["web.port"], directors=directors)
         try:
             port = await web.start()
         except OSError as exc:
