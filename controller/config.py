@@ -91,6 +91,12 @@ def _call_panels(v: Any) -> str | None:
     return None
 
 
+def _pin_hash(v: Any) -> str | None:
+    from controller.web.security import hash_problem
+
+    return hash_problem(v)
+
+
 SCHEMA: dict[str, Key] = {
     "table.id": Key(str, "table-1", "this table's identity in the hall"),
     "table.profile": Key(str, "basic", "the rule profile played at this table", PROFILES),
@@ -137,6 +143,10 @@ SCHEMA: dict[str, Key] = {
     "hall.resend_s": Key((int, float), 5.0, "seconds before an unacknowledged result is sent again", (), _positive),
     "web.host": Key(str, "127.0.0.1", "address the table's web page listens on"),
     "web.port": Key(int, 8080, "port of the table's web page", (), _port),
+    "web.language": Key(str, "en", "the page's language until a viewer switches it", ("en", "ru")),
+    "web.judge_pin_hash": Key(str, "", "the judge's PIN, hashed: written by 'mahjong-table web set-pin' (empty: no judge login)", (), _pin_hash),
+    "web.camera_public": Key(bool, True, "show the camera view to everyone (false: to the logged-in judge only)"),
+    "web.camera_interval_s": Key((int, float), 2.0, "seconds between camera-view frames while someone watches it", (), _positive),
     "service.watchdog": Key(bool, True, "ping the systemd watchdog while the main loop is healthy"),
 }
 

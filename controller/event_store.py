@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,8 @@ class EventStore:
 
     def __init__(self, path: str | Path, durable: bool = True):
         self.path = Path(path)
+        #: called with (hand_id, seq, event) after each new event is durably stored (the web page's live view)
+        self.listeners: list[Callable[[str, int, Event], None]] = []
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -127,20 +129,26 @@ class EventStore:
             if row is not None and row[0] != body:
                 raise StoreError(f"event {hand_id}#{seq} is already stored with different content")
             return False
+        if not self.db.in_transaction:
+            self._tell(hand_id, seq, event)
         return True
+
+    def _tell(self, hand_id: str, seq: int, event: Event) -> None:
+        for fn in self.listeners:
+            fn(hand_id, seq, event)
 
     def append_many(self, hand_id: str, first_seq: int, events: list[Event]) -> int:
         """Append several events in one durable transaction; returns how many were new."""
-        new = 0
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            for i, ev in enumerate(events):
-                new += self.append(hand_id, first_seq + i, ev)
+            added = [(first_seq + i, ev) for i, ev in enumerate(events) if self.append(hand_id, first_seq + i, ev)]
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-        return new
+        for seq, ev in added:
+            self._tell(hand_id, seq, ev)
+        return len(added)
 
     def next_seq(self, hand_id: str) -> int:
         row = self.db.execute("SELECT MAX(seq) FROM events WHERE hand_id=?", (hand_id,)).fetchone()

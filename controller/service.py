@@ -425,6 +425,8 @@ class TableService:
             self.camera = self.camera_factory(self)
         return self.camera
 
+    open_camera = _open_camera  # the web page's camera view shares the one camera
+
     def table_record(self) -> tuple[list[Event], tuple[int, ...]]:
         """What the record says lies on the table: the hand's game events so far and its dice."""
         if not self.hand_id:

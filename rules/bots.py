@@ -43,7 +43,7 @@ from rules.shapes import (
     seven_pairs_shanten,
     waits,
 )
-from rules.tiles import KINDS, N_KINDS, TERMINALS_AND_HONORS, TILES, Tile
+from rules.tiles import KIND_OF, KINDS, N_KINDS, RED_OF, TERMINALS_AND_HONORS, TILES, Tile
 
 # ----------------------------------------------------------------------------------------------------------
 # Fast shanten
@@ -184,7 +184,6 @@ def discard_shanten(c: list[int], n_melds: int, shapes: frozenset, q2: bool = Fa
 
 
 _TH = frozenset(TERMINALS_AND_HONORS)
-_KIND_OF = tuple(t.kind for t in TILES)  # tile code -> kind (a red five is a five)
 _N_CODES_PLAYING = 45  # codes below the joker: the 34 kinds, flowers, red fives
 _NO_WAITS: frozenset[int] = frozenset()
 _OFFSETS = (0, 9, 18, 27)
@@ -512,7 +511,7 @@ class GreedyBot:
         g = None
         prev = self._info[2] if self._info and self._key is not None and self._key[1] == n_melds else None
         if prev is not None and drawn is not None and drawn < _N_CODES_PLAYING:
-            dk = _KIND_OF[drawn]  # the hand is the waiting hand and the tile just drawn: one group changes
+            dk = KIND_OF[drawn]  # the hand is the waiting hand and the tile just drawn: one group changes
             c[dk] -= 1
             if c == prev.c:
                 g = prev.changed(dk, 1)
@@ -748,7 +747,6 @@ def _take(ss: Any, kind: int, n: int) -> tuple[Tile, ...]:
     return tuple(out)
 
 
-RED_OF = {4: 42, 13: 43, 22: 44}
 
 
 def claim_options(state: Any, seat: int, tile: Tile, from_seat: int, profile: Any, spec: Any,

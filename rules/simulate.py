@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.bots import BOTS, RED_OF, claim_options
+from rules.bots import BOTS, claim_options
 from rules.events import (
     Claimed,
     Dealt,
@@ -36,7 +36,7 @@ from rules.events import (
 from rules.game.machine import HandMachine, cached_break
 from rules.game.profile_api import Standing
 from rules.game.state import Phase
-from rules.tiles import TILES, Tile
+from rules.tiles import RED_OF, TILES, Tile
 from rules.wall import deal_steps, roll_dice, tile_set
 
 _TXT = tuple(str(t) for t in TILES)  # tile code -> notation

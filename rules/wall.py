@@ -224,7 +224,7 @@ def wall_spec(profile: str, players: int = 4, tiles: str | None = None) -> WallS
 
 
 def next_seat(seats: tuple[int, ...], k: int) -> int:
-    """The seat after ``k`` in turn order among ``seats`` (counter-clockwise, NOTATION.md "Seats")."""
+    """The seat after ``k`` in turn order among ``seats`` (counter-clockwise, docs/notation.md "Seats")."""
     i = seats.index(k)
     return seats[(i + 1) % len(seats)]
 

@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: run until stopped)")
     ap.add_argument("--port", type=int, default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
+    ap.add_argument("--pace", type=float, default=0.01, metavar="SECONDS",
+                    help="--demo: seconds between the bots' moves (make run: 0.6, to watch the hand on the page)")
     ap.set_defaults(func=run)
 
 
@@ -78,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
     if args.demo:
         from controller.play_sources import BotPlay
 
-        play = BotPlay()
+        if not 0 <= args.pace <= 10:
+            raise CliError(f"--pace {args.pace}: seconds between moves, 0..10")
+        play = BotPlay(event_delay=args.pace)
     svc = TableService(cfg, backend, store, panel=panel, auto=args.demo, play=play)
 
     async def main() -> None:
@@ -86,13 +90,20 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        web = WebServer(svc, cfg["web.host"], cfg["web.port"])
+        pin_hash, demo_pin = None, ""
+        if args.demo and not cfg["web.judge_pin_hash"]:  # a PIN for this demo run only: the judge's console
+            from controller.web.security import one_time_pin
+
+            demo_pin, pin_hash = one_time_pin()
+        web = WebServer(svc, cfg["web.host"], cfg["web.port"], pin_hash=pin_hash)
         try:
             port = await web.start()
         except OSError as exc:
             raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
         print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on http://{cfg['web.host']}:{port}/ "
               f"— event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+        if demo_pin:
+            print(f"judge's PIN for this demo run: {demo_pin}", flush=True)
         try:
             await svc.run(stop, hands=args.hands)
         finally:

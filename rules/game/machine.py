@@ -51,10 +51,8 @@ from rules.game.profile_api import GameRules
 from rules.game.state import HandState, Phase, SeatState, WinRecord
 from rules.game.violations import frozen_json, violation
 from rules.notation import Hand, Meld, MeldKind
-from rules.tiles import N_CODES, TILES, UNKNOWN_CODE, Tile
+from rules.tiles import KIND_OF, N_CODES, TILES, UNKNOWN_CODE, Tile
 from rules.wall import WallCursor, break_wall, deal_steps, tile_set
-
-RED_OF = {4: 42, 13: 43, 22: 44}
 
 CLAIM_KINDS = ("hu", "kong", "pung", "chow")
 _MELD_FOR_CLAIM = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG_OPEN}
@@ -72,7 +70,6 @@ class _Reject(Exception):
 
 
 _BY_TEXT = {str(t): t for t in TILES}
-KIND = tuple(t.kind for t in TILES)  # tile code -> 34-way kind (flowers, joker, x keep their code)
 _FLOWER_LO, _FLOWER_HI = 34, 42  # flower codes (rules.tiles)
 _X = TILES[46]
 
@@ -190,12 +187,6 @@ class HandMachine:
             self.log.append(ev)
             return [ev]
         return self._record([ev, *self._extra])
-
-    def submit_all(self, events: Iterable[Event]) -> list[Event]:
-        out: list[Event] = []
-        for ev in events:
-            out.extend(self.submit(ev))
-        return out
 
     def to_json(self) -> dict[str, Any]:
         return self.state.to_json()
@@ -406,7 +397,7 @@ class HandMachine:
         """Tiles turned face up on the table (ponds, melds, flowers, revealed hands) counted by kind."""
         for t in tiles:
             if t != _X:
-                self._face_up[KIND[t]] += 1
+                self._face_up[KIND_OF[t]] += 1
 
     def _check_copies(self, codes: list[int], seat: int, at: Event) -> None:
         """More copies of a kind seen than the tile set has: a tile that was never held (table mode)."""
@@ -423,7 +414,7 @@ class HandMachine:
             if ss.revealed:
                 for c, n in enumerate(ss.counts):
                     if n:
-                        in_hands[KIND[c]] += n
+                        in_hands[KIND_OF[c]] += n
         for code in sorted(set(codes)):
             seen = self._face_up[code] + in_hands[code]
             if seen > self._copies[code]:
@@ -751,7 +742,7 @@ class HandMachine:
         st.after_kong = False
         st.after_flower = False
         st.phase = Phase.CLAIMS
-        k = KIND[t]
+        k = KIND_OF[t]
         self._face_up[k] += 1
         self._check_copies([k], ev.seat, ev)
 
@@ -1022,7 +1013,7 @@ class HandMachine:
         ss.version += 1
         ss.unknown = 0
         ss.revealed = True
-        self._check_copies([KIND[t] for t in tiles], ev.seat, ev)
+        self._check_copies([KIND_OF[t] for t in tiles], ev.seat, ev)
         prof = self.profile
         for w in st.wins:
             if w.seat != ev.seat or w.valid is not None:

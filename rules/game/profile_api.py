@@ -128,7 +128,7 @@ class GameRules:
         return frozenset()
 
     def may_chow_from(self, state: HandState, seat: int, from_seat: int) -> bool:
-        """A chow takes only the left player's discard: the previous seat in turn order (NOTATION.md)."""
+        """A chow takes only the left player's discard: the previous seat in turn order (docs/notation.md "Seats")."""
         return state.prev_active_or_seated(seat) == from_seat
 
     # --- winning --------------------------------------------------------------------------------------

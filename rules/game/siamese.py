@@ -275,11 +275,6 @@ class SiameseHandMachine(HandMachine):
             out.append(ev)
         return out
 
-    # --- helpers for drivers ------------------------------------------------------------------------------
-    def wins_of(self, seat: int) -> list[SiameseWin]:
-        ss: SiameseSeat = self.state.seat_state[seat]  # type: ignore[assignment]
-        return [self.state.wins[i] for i in ss.slot_wins if i is not None]  # type: ignore[misc]
-
 
 def replay_siamese(profile: Any, events: Iterable[Event], mode: str = "full",
                    wall: tuple[Tile, ...] | None = None) -> SiameseHandMachine:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.notation import Hand, Meld, MeldKind
+from rules.notation import Hand, Meld
 from rules.tiles import N_CODES, N_KINDS, TILES, Tile
 from rules.wall import WallCursor, next_seat, prev_seat
 
@@ -208,7 +208,3 @@ class HandState:
             "settled": self.settled.to_json() if self.settled is not None else None,
             "next_dealer": self.next_dealer,
         }
-
-
-def meld_kind_name(kind: str) -> MeldKind:
-    return MeldKind(kind)
