@@ -1,4 +1,4 @@
-"""The hall dashboard in Debian's chromium (headless, through selenium and /usr/bin/chromedriver): the public
+"""The hall dashboard in Debian's chromium (headless, driven by Playwright at /usr/bin/chromium): the public
 standings page in English and Russian, the director's login, a penalty applied from the page; the API's
 refusals without a login. Screenshots go to ``$MT_HALL_SCREENSHOTS`` when set (docs/hall/)."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ from hall.web import Dashboard
 from tests.hall.conftest import _need_mosquitto, wait_for
 
 PASSWORD = "correct horse battery"
-CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
@@ -66,106 +66,91 @@ def live(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
+    from playwright.sync_api import sync_playwright
 
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        pytest.fail("Debian's chromium and chromium-driver are needed (apt-get install chromium chromium-driver)")
-    opts = Options()
-    opts.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
-              "--disable-gpu", "--lang=en-US"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service(DRIVER), options=opts)
-    d.implicitly_wait(0)
-    yield d
-    d.quit()
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail("Debian's chromium is needed (apt-get install chromium)")
+    pw = sync_playwright().start()
+    b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"])
+    page = b.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    yield page
+    b.close()
+    pw.stop()
 
 
-def _shot(d, name: str, tmp: Path) -> None:
-    d.save_screenshot(str(tmp / name))
+def _shot(page, name: str, tmp: Path) -> None:
+    page.screenshot(path=str(tmp / name))
     out = os.environ.get("MT_HALL_SCREENSHOTS")
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
         shutil.copy(tmp / name, Path(out) / name)
 
 
-def _ready(d, url):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    d.get(url)
-    WebDriverWait(d, 15).until(lambda x: x.execute_script("return document.body.dataset.ready === '1'"))
-
-
-def _text(d, css):
-    from selenium.webdriver.common.by import By
-
-    return d.find_element(By.CSS_SELECTOR, css).text
+def _ready(page, url):
+    page.goto(url)
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=15000)
 
 
 def test_public_page_in_english_and_russian(live, browser, tmp_path):
-    from selenium.webdriver.common.by import By
-
     url, hall = live
-    _ready(browser, url + "/?lang=en")
-    assert _text(browser, "#h-standings") == "Standings"
-    rows = browser.find_elements(By.CSS_SELECTOR, "#standings tbody tr[data-player]")
+    page = browser
+    _ready(page, url + "/?lang=en")
+    assert page.inner_text("#h-standings") == "Standings"
+    rows = page.query_selector_all("#standings tbody tr[data-player]")
     assert len(rows) == 8
     api = hall.tournament.standings().ranking
     assert [r.get_attribute("data-player") for r in rows] == [x.player for x in api]
-    cards = browser.find_elements(By.CSS_SELECTOR, "#tables .tcard")
+    cards = page.query_selector_all("#tables .tcard")
     assert {c.get_attribute("data-table") for c in cards} == {"table-01", "table-02"}
-    assert "hands: 3" in cards[0].text
-    assert "Session 1" in _text(browser, "#clock") and "left" in _text(browser, "#clock")
-    assert not browser.find_element(By.ID, "director").is_displayed()  # the public page is read-only
-    _shot(browser, "dashboard-en.png", tmp_path)
-    _ready(browser, url + "/?lang=ru")
-    assert _text(browser, "#h-standings") == "Турнирное положение"
-    assert "Сессия 1" in _text(browser, "#clock")
-    assert browser.find_element(By.CSS_SELECTOR, "html").get_attribute("lang") == "ru"
-    _shot(browser, "dashboard-ru.png", tmp_path)
+    assert "hands: 3" in cards[0].inner_text()
+    assert "Session 1" in page.inner_text("#clock") and "left" in page.inner_text("#clock")
+    assert not page.is_visible("#director")  # the public page is read-only
+    _shot(page, "dashboard-en.png", tmp_path)
+    _ready(page, url + "/?lang=ru")
+    assert page.inner_text("#h-standings") == "Турнирное положение"
+    assert "Сессия 1" in page.inner_text("#clock")
+    assert page.get_attribute("html", "lang") == "ru"
+    _shot(page, "dashboard-ru.png", tmp_path)
 
 
 def test_director_login_and_a_penalty_from_the_page(live, browser, tmp_path):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
     url, hall = live
-    browser.get(url + "/login?lang=en")
-    browser.find_element(By.ID, "name").send_keys("judge")
-    browser.find_element(By.ID, "password").send_keys("wrong password")
-    browser.find_element(By.ID, "go").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "err").is_displayed())
-    assert _text(browser, "#err") == "Wrong name or password"
-    browser.find_element(By.ID, "name").send_keys("judge")
-    browser.find_element(By.ID, "password").send_keys(PASSWORD)
-    browser.find_element(By.ID, "go").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "director").is_displayed())
+    page = browser
+    page.goto(url + "/login?lang=en")
+    page.fill("#name", "judge")
+    page.fill("#password", "wrong password")
+    page.click("#go")
+    page.wait_for_selector("#err", state="visible", timeout=10000)
+    assert page.inner_text("#err") == "Wrong name or password"
+    page.fill("#name", "judge")
+    page.fill("#password", PASSWORD)
+    page.click("#go")
+    page.wait_for_selector("#director", state="visible", timeout=10000)
     player = hall.tournament.standings().ranking[0].player
     before = next(x.total for x in hall.tournament.standings().ranking if x.player == player)
-    form = browser.find_element(By.CSS_SELECTOR, 'form[data-action="penalty"]')
+    form = 'form[data-action="penalty"]'
     for name, value in (("session", "1"), ("player", player), ("amount", "8"), ("reason", "late claim")):
-        form.find_element(By.NAME, name).send_keys(value)
-    form.find_element(By.CSS_SELECTOR, "button").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "msg").text == "Done")
+        page.fill(f'{form} input[name="{name}"]', value)
+    page.click(f"{form} button")
+    page.wait_for_function("document.getElementById('msg').textContent === 'Done'", timeout=10000)
     after = next(x.total for x in hall.tournament.standings().ranking if x.player == player)
     assert after == before - 8  # 000 §2.8.2: taken from the player's session GP
-    WebDriverWait(browser, 10).until(lambda d: d.find_element(
-        By.CSS_SELECTOR, f'#standings tr[data-player="{player}"] td.total').text == str(after))
+    page.wait_for_function(f"document.querySelector('#standings tr[data-player=\"{player}\"] td.total')"
+                           f".textContent === '{after}'", timeout=10000)
     assert hall.db.q("SELECT who, action FROM audit WHERE action='penalty'") == [("judge", "penalty")]
-    _shot(browser, "director.png", tmp_path)
-    browser.find_element(By.ID, "logout").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "login").is_displayed())
-    assert not browser.find_element(By.ID, "director").is_displayed()
+    _shot(page, "director.png", tmp_path)
+    page.click("#logout")
+    page.wait_for_selector("#login", state="visible", timeout=10000)
+    assert not page.is_visible("#director")
 
 
 def test_protocol_and_ranking_pages(live, browser, tmp_path):
     url, hall = live
-    browser.get(url + "/protocol/1/table-01.html?lang=ru")
-    body = browser.page_source
+    page = browser
+    page.goto(url + "/protocol/1/table-01.html?lang=ru")
+    body = page.content()
     assert "Протокол учёта очков" in body and "Подпись" in body and "Турнирные очки" in body
-    _shot(browser, "protocol-ru.png", tmp_path)
+    _shot(page, "protocol-ru.png", tmp_path)
     csv_text = urllib.request.urlopen(url + "/ranking.csv").read().decode()
     lines = csv_text.strip().splitlines()
     assert lines[0].startswith("rank,player,name,sessions,table_points,total") and len(lines) == 9
