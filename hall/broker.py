@@ -59,6 +59,7 @@ def broker_conf(port: int, data_dir: Path, *, host: str = "127.0.0.1", password_
         "max_queued_messages 200000",  # a table's or the hall's backlog while it is offline
         "max_inflight_messages 200",
         f"log_dest file {data_dir}/mosquitto.log",
+        f"pid_file {data_dir}/mosquitto.pid",
         "log_type error",
         "log_type warning",
         "log_type notice",
@@ -106,6 +107,7 @@ class Mosquitto:
 
     def start(self, timeout: float = 10.0) -> Mosquitto:
         self.workdir.mkdir(parents=True, exist_ok=True)
+        self._stop_orphan()
         self.conf_path.write_text(broker_conf(self.port, self.workdir, host=self.host,
                                               password_file=self.password_file, acl_file=self.acl_file,
                                               tls=self.tls), encoding="utf-8")
@@ -124,6 +126,22 @@ class Mosquitto:
                 time.sleep(0.02)
         self.stop()
         raise BrokerError(f"mosquitto did not listen on {self.host}:{self.port} within {timeout:.0f} s")
+
+    def _stop_orphan(self) -> None:
+        """A broker left running by a hall killed with -9 (it runs in its own session): stop it, so that
+        the restarted hall can start its own on the same port with the same persistence."""
+        pid_file = self.workdir / "mosquitto.pid"
+        try:
+            pid = int(pid_file.read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            return
+        if str(self.conf_path).encode() not in cmdline:
+            return  # another process took the number
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
+            time.sleep(0.02)
 
     def stop(self, kill: bool = False) -> None:
         """Stop the broker: SIGTERM (it saves its persistence file) or, with ``kill``, SIGKILL."""
