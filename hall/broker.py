@@ -32,6 +32,17 @@ def find_mosquitto() -> str | None:
     return shutil.which("mosquitto")
 
 
+def _die_with_parent() -> None:
+    """In the broker's child process: SIGTERM when the process (thread) that started it dies — a broker is
+    never left running by a killed test, simulation or hall (SIGTERM: it still saves its persistence)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not glibc Linux: the pid file cleans up instead
+        pass
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as s:
         s.bind((host, 0))
@@ -112,7 +123,7 @@ class Mosquitto:
                                               password_file=self.password_file, acl_file=self.acl_file,
                                               tls=self.tls), encoding="utf-8")
         self.proc = subprocess.Popen([self.binary, "-c", str(self.conf_path)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, start_new_session=True)
+                                     stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_die_with_parent)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -128,8 +139,8 @@ class Mosquitto:
         raise BrokerError(f"mosquitto did not listen on {self.host}:{self.port} within {timeout:.0f} s")
 
     def _stop_orphan(self) -> None:
-        """A broker left running by a hall killed with -9 (it runs in its own session): stop it, so that
-        the restarted hall can start its own on the same port with the same persistence."""
+        """A broker still running from a hall killed with -9 (where the parent-death signal was not
+        delivered): stop it, so that the restarted hall starts its own on the same port and persistence."""
         pid_file = self.workdir / "mosquitto.pid"
         try:
             pid = int(pid_file.read_text().strip())

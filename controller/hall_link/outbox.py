@@ -71,56 +71,63 @@ class Outbox:
         row = self.db.execute("SELECT value FROM hall_cursor WHERE name=?", (name,)).fetchone()
         return row[0] if row else 0
 
-    def _next_seq(self, hand: str) -> int:
-        row = self.db.execute("SELECT MAX(seq) FROM hall_outbox WHERE hand=?", (hand,)).fetchone()
-        return 0 if row[0] is None else row[0] + 1
-
-    def _put(self, hand: str, kind: str, body: dict[str, Any], t_wall: float) -> None:
-        self.db.execute("INSERT INTO hall_outbox (hand, seq, kind, body, t_wall) VALUES (?,?,?,?,?)",
-                        (hand, self._next_seq(hand), kind, json.dumps(body, sort_keys=True), t_wall))
-
     def feed(self, context: dict[str, Any] | None = None, limit: int = 2000) -> int:
         """Copy new events and finished hands from the store; returns how many messages were added.
         ``context`` (the hall session and the players by seat, as the hall's commands set them) is
-        recorded when a hand starts and attached to that hand's result."""
+        recorded when a hand starts and attached to that hand's result.
+
+        Everything is read first (WAL: reading never blocks the table's writer); the write transaction
+        that follows is a few quick statements, so the table's own appends never wait long for it."""
         with self.lock:
             if not self._has_store():
                 return 0
-            added = 0
+            ctx = json.dumps(context or {}, sort_keys=True)
+            # finished hands first: all their events were appended before they finished, so the events read
+            # next include them, and a result always follows its hand's events
+            done = self.db.execute(
+                "SELECT h.hand_id, h.profile, h.finished, h.result FROM hands h WHERE h.finished IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM hall_outbox o WHERE o.hand = h.hand_id AND o.kind = 'result') "
+                "ORDER BY h.finished LIMIT ?", (limit,)).fetchall()
+            last = self._cursor("events")
+            rows = self.db.execute("SELECT id, hand_id, seq, type, t_wall, body FROM events WHERE id > ? "
+                                   "ORDER BY id LIMIT ?", (last, limit)).fetchall()
+            msgs: list[tuple[str, str, str, float]] = []  # hand, kind, body, t_wall
+            starts: list[tuple[str, str]] = []
+            for _rid, stream, seq, typ, t_wall, body in rows:
+                if typ == "hand_started":
+                    starts.append((hand_of(stream), ctx))
+                if self.events == "all" or typ == "hand_started":
+                    msgs.append((hand_of(stream), "event", json.dumps(
+                        {"stream": stream, "seq": seq, "event": json.loads(body)}, sort_keys=True), t_wall))
+            if len(rows) < limit:  # else events are still to copy: results come after their hand's events
+                known = dict(starts)
+                for hand, profile, finished, result in done:
+                    c = known.get(hand)
+                    if c is None:
+                        row = self.db.execute("SELECT context FROM hall_hands WHERE hand=?", (hand,)).fetchone()
+                        c = row[0] if row else ctx
+                    body = {"profile": profile, "result": json.loads(result), **json.loads(c)}
+                    msgs.append((hand, "result", json.dumps(body, sort_keys=True), finished))
+            if not rows and not msgs:
+                return 0
             self.db.execute("BEGIN IMMEDIATE")
             try:
-                last = self._cursor("events")
-                rows = self.db.execute("SELECT id, hand_id, seq, type, t_wall, body FROM events WHERE id > ? "
-                                       "ORDER BY id LIMIT ?", (last, limit)).fetchall()
-                for rid, stream, seq, typ, t_wall, body in rows:
-                    last = rid
-                    if typ == "hand_started":
-                        self.db.execute("INSERT OR IGNORE INTO hall_hands VALUES (?, ?)",
-                                        (hand_of(stream), json.dumps(context or {}, sort_keys=True)))
-                    if self.events == "all" or typ == "hand_started":
-                        ev = json.loads(body)
-                        self._put(hand_of(stream), "event", {"stream": stream, "seq": seq, "event": ev}, t_wall)
-                        added += 1
+                self.db.executemany("INSERT OR IGNORE INTO hall_hands VALUES (?, ?)", starts)
+                nxt: dict[str, int] = {}
+                for hand, kind, body, t_wall in msgs:
+                    if hand not in nxt:
+                        row = self.db.execute("SELECT MAX(seq) FROM hall_outbox WHERE hand=?", (hand,)).fetchone()
+                        nxt[hand] = 0 if row[0] is None else row[0] + 1
+                    self.db.execute("INSERT INTO hall_outbox (hand, seq, kind, body, t_wall) VALUES (?,?,?,?,?)",
+                                    (hand, nxt[hand], kind, body, t_wall))
+                    nxt[hand] += 1
                 if rows:
-                    self.db.execute("INSERT OR REPLACE INTO hall_cursor VALUES ('events', ?)", (last,))
-                if len(rows) == limit:  # events still to copy: results come after their hand's events
-                    self.db.execute("COMMIT")
-                    return added
-                done = self.db.execute(
-                    "SELECT h.hand_id, h.profile, h.finished, h.result FROM hands h WHERE h.finished IS NOT NULL "
-                    "AND NOT EXISTS (SELECT 1 FROM hall_outbox o WHERE o.hand = h.hand_id AND o.kind = 'result') "
-                    "ORDER BY h.finished LIMIT ?", (limit,)).fetchall()
-                for hand, profile, finished, result in done:
-                    row = self.db.execute("SELECT context FROM hall_hands WHERE hand=?", (hand,)).fetchone()
-                    ctx = json.loads(row[0]) if row else (context or {})
-                    body = {"profile": profile, "result": json.loads(result), **ctx}
-                    self._put(hand, "result", body, finished)
-                    added += 1
+                    self.db.execute("INSERT OR REPLACE INTO hall_cursor VALUES ('events', ?)", (rows[-1][0],))
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
-            return added
+            return len(msgs)
 
     def _has_store(self) -> bool:
         n = self.db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('events', 'hands')").fetchone()[0]
@@ -136,8 +143,8 @@ class Outbox:
                 "SELECT id, hand, seq, kind, body, t_wall FROM hall_outbox WHERE acked IS NULL AND "
                 "(sent_at IS NULL OR sent_at <= ?) ORDER BY id LIMIT ?", (now - resend_after, limit)).fetchall()
             if rows:
-                self.db.executemany("UPDATE hall_outbox SET sent_at=?, tries=tries+1 WHERE id=?",
-                                    [(now, r[0]) for r in rows])
+                self._write_many("UPDATE hall_outbox SET sent_at=?, tries=tries+1 WHERE id=?",
+                                 [(now, r[0]) for r in rows])
         return [OutboxMessage(h, s, k, json.loads(b), t) for _, h, s, k, b, t in rows]
 
     def unsend(self) -> None:
@@ -149,9 +156,19 @@ class Outbox:
         """The hall committed these ``(hand, seq)``; returns how many were newly acknowledged."""
         now = time.time()
         with self.lock:
-            cur = self.db.executemany("UPDATE hall_outbox SET acked=? WHERE hand=? AND seq=? AND acked IS NULL",
-                                      [(now, h, s) for h, s in keys])
-            return cur.rowcount
+            return self._write_many("UPDATE hall_outbox SET acked=? WHERE hand=? AND seq=? AND acked IS NULL",
+                                    [(now, h, s) for h, s in keys])
+
+    def _write_many(self, sql: str, args: list[tuple]) -> int:
+        """One short write transaction (one commit, not one per row)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            n = self.db.executemany(sql, args).rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return n
 
     def counts(self) -> dict[str, int]:
         with self.lock:

@@ -42,6 +42,7 @@ class SimTable:
         self.folder = Path(folder)
         self.store_path = self.folder / f"{table_id}.sqlite"
         self.store = EventStore(self.store_path, durable=durable)
+        self.store.db.execute("PRAGMA busy_timeout = 30000")  # a hundred tables share this machine's cores
         self.seed = seed
         self.event_delay = event_delay
         self.rng = random.Random(seed)

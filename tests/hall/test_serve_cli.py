@@ -80,3 +80,16 @@ def test_serve_bad_config_is_one_line_exit_2(tmp_path):
     assert p.returncode == 2 and "Traceback" not in p.stderr
     err = p.stderr.strip().splitlines()
     assert len(err) == 1 and "hall.profile" in err[0] and "hall.nope: unknown key" in err[0]
+
+
+def test_a_killed_owner_never_leaves_its_broker_running(tmp_path):
+    _need_mosquitto()
+    code = (f"from hall.broker import Mosquitto; m = Mosquitto({str(tmp_path / 'b')!r}).start(); "
+            "print(m.proc.pid, flush=True); import time; time.sleep(120)")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    pid = int(p.stdout.readline())
+    assert os.path.exists(f"/proc/{pid}")
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    wait_for(lambda: not os.path.exists(f"/proc/{pid}") or "Z" in open(f"/proc/{pid}/stat").read().split()[2],
+             what="the broker gone with its owner")
