@@ -4,7 +4,8 @@
 result, and the hand's events (``hall.events = "all"``) or only its ``hand_started`` (``"results"``) — in
 one transaction with its read position, so a crash between the two never loses or doubles a message. A
 message stays in the outbox until the hall service acknowledges it (:meth:`ack`); :meth:`due` lists what to
-(re)send. ``hall_commands`` records each hall command once (its id), before the table acknowledges it.
+(re)send — when a message was sent is kept in memory only, so sending costs no write.
+``hall_commands`` records each hall command once (its id), before the table acknowledges it.
 
 The outbox has its own connection to the store file (WAL: the service's writer is never blocked for long)
 and a lock, because the MQTT network thread and the service's loop both call it.
@@ -28,8 +29,6 @@ CREATE TABLE IF NOT EXISTS hall_outbox (
     kind     TEXT    NOT NULL,
     body     TEXT    NOT NULL,
     t_wall   REAL    NOT NULL,
-    sent_at  REAL,
-    tries    INTEGER NOT NULL DEFAULT 0,
     acked    REAL,
     UNIQUE (hand, seq)
 );
@@ -61,6 +60,7 @@ class Outbox:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
         self.db.executescript(SCHEMA)
+        self._sent: dict[tuple[str, int], float] = {}  # (hand, seq) -> when last sent by this outbox
 
     def close(self) -> None:
         with self.lock:
@@ -135,27 +135,39 @@ class Outbox:
 
     # --- sending and acknowledgement ---------------------------------------------------------------------
     def due(self, resend_after: float, now: float | None = None, limit: int = 500) -> list[OutboxMessage]:
-        """Unacknowledged messages never sent, or sent more than ``resend_after`` seconds ago (oldest first);
-        they are marked sent now."""
+        """Unacknowledged messages not sent since this outbox was opened (or since :meth:`unsend`), or sent
+        more than ``resend_after`` seconds ago — oldest first, at most ``limit``; they count as sent now.
+        When they were sent is kept in memory only: after a restart everything unacknowledged is due."""
         now = time.time() if now is None else now
+        out = []
         with self.lock:
-            rows = self.db.execute(
-                "SELECT id, hand, seq, kind, body, t_wall FROM hall_outbox WHERE acked IS NULL AND "
-                "(sent_at IS NULL OR sent_at <= ?) ORDER BY id LIMIT ?", (now - resend_after, limit)).fetchall()
-            if rows:
-                self._write_many("UPDATE hall_outbox SET sent_at=?, tries=tries+1 WHERE id=?",
-                                 [(now, r[0]) for r in rows])
-        return [OutboxMessage(h, s, k, json.loads(b), t) for _, h, s, k, b, t in rows]
+            after = 0
+            while len(out) < limit:
+                rows = self.db.execute("SELECT id, hand, seq, kind, body, t_wall FROM hall_outbox WHERE acked IS NULL "
+                                       "AND id > ? ORDER BY id LIMIT 1000", (after,)).fetchall()
+                for _rid, h, sq, k, b, t in rows:
+                    sent = self._sent.get((h, sq))
+                    if sent is None or sent <= now - resend_after:
+                        self._sent[(h, sq)] = now
+                        out.append(OutboxMessage(h, sq, k, json.loads(b), t))
+                        if len(out) == limit:
+                            break
+                if len(rows) < 1000:
+                    break
+                after = rows[-1][0]
+        return out
 
     def unsend(self) -> None:
         """After a (re)connection: everything unacknowledged is due again at once."""
         with self.lock:
-            self.db.execute("UPDATE hall_outbox SET sent_at=NULL WHERE acked IS NULL")
+            self._sent.clear()
 
     def ack(self, keys: list[tuple[str, int]] | tuple[tuple[str, int], ...]) -> int:
         """The hall committed these ``(hand, seq)``; returns how many were newly acknowledged."""
         now = time.time()
         with self.lock:
+            for k in keys:
+                self._sent.pop(k, None)
             return self._write_many("UPDATE hall_outbox SET acked=? WHERE hand=? AND seq=? AND acked IS NULL",
                                     [(now, h, s) for h, s in keys])
 

@@ -79,11 +79,12 @@ class SimTable:
             self._session_started.clear()
         raise TimeoutError(f"{self.id}: the hall did not start session {session}")
 
-    def play_session(self, session: int, max_hands: int | None = None, stop: threading.Event | None = None) -> int:
+    def play_session(self, session: int, max_hands: int | None = None, stop: threading.Event | None = None,
+                     timeout: float = 30.0) -> int:
         """Play one game with the seated players; returns the hands recorded."""
         from rules.simulate import play_game
 
-        players = self.wait_session(session)
+        players = self.wait_session(session, timeout)
         n_players = len(players)
         with _BOTS:  # the game is computed at once (fast); recording it at the table's pace is what takes time
             game = play_game(self.profile, self.seed * 1000 + session, n_players=n_players, max_hands=max_hands)

@@ -7,6 +7,7 @@ Routes: ``GET /`` the page (English/Russian, ``?lang=ru``), ``GET /api/state`` e
 """
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from dataclasses import asdict
@@ -88,8 +89,6 @@ class Dashboard:
         ids = sorted(set(t.db.get_meta("tables") or []) | {r[0] for r in self.hall.db.q("SELECT id FROM tables")}
                      | set(seating))
         rows = {r[0]: r for r in self.hall.db.q("SELECT id, profile, last_seen, status FROM tables")}
-        import json
-
         for tid in ids:
             row = rows.get(tid)
             status = json.loads(row[3]) if row else {}

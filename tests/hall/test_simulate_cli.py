@@ -58,3 +58,10 @@ def test_whole_simulated_tournament_16_players_4_sessions(profile, tmp_path):
     assert len(rep.ranking) == 16 and all(r.sessions == 4 for r in rep.ranking)
     ranks = [r.rank for r in rep.ranking]
     assert ranks == sorted(ranks) and ranks[0] == 1
+
+
+def test_simulate_against_an_existing_broker(broker):
+    p = _cli("--tables", "2", "--sessions", "1", "--profile", "mcr", "--seed", "5", "--broker", broker.url,
+             "--max-hands", "2", "-q")
+    assert p.returncode == 0, p.stderr
+    assert LINE.match(p.stdout.strip().splitlines()[-1]).groups() == ("4", "4", "0", "0")

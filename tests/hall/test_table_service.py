@@ -47,7 +47,9 @@ def test_table_service_reports_to_the_hall_and_obeys_the_session_end(broker, tmp
         while not svc.snapshot().hall["clock"]["ended"]:
             await asyncio.sleep(0.02)
         snaps.append(svc.snapshot())
-        await asyncio.sleep(1.0)  # the hand in play is finished; no new one starts
+        while svc.snapshot().state != "idle":  # the hand in play is finished ...
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)  # ... and no new one starts
         snaps.append(svc.snapshot())
         stop.set()
         await task
