@@ -112,6 +112,7 @@ class Snapshot:
     resume_error: str = ""  # why the last resume/retry was refused (the operator must act)
     store: dict[str, Any] = field(default_factory=dict)  # the store writer: commits, latency, errors
     loop: dict[str, Any] = field(default_factory=dict)  # the event loop's lag: worst and mean stall
+    hall: dict[str, Any] | None = None  # the hall link: session clock, hall messages, outbox (controller.hall_link)
 
 
 class TableService:
@@ -173,6 +174,7 @@ class TableService:
         self._tasks: set[asyncio.Task] = set()  # background tasks kept until done (never garbage-collected)
         self._device_seq = 0  # events outside a hand go to the table's own stream
         self.loop_lag = LoopLag()
+        self.hall: Any = None  # controller.hall_link.HallLink while running with a [hall] address
         backend.add_listener(self._device_event)
         if panel is not None:
             panel.add_listener(self._button_from_thread)
@@ -391,6 +393,10 @@ class TableService:
         watchdog = ticker = None
         try:
             await self._restore()
+            if self.cfg["hall.address"]:  # with a [hall] section results flow to the hall (docs/hall.md)
+                from controller import hall_link
+
+                self.hall = hall_link.attach(self).start()
             if self._restored or self.cfg["table.dice"] == "physical":  # not on the loop when first needed
                 await asyncio.to_thread(_import_camera_path)
             self.notifier.ready(self.snapshot().prompt)
@@ -440,6 +446,8 @@ class TableService:
         if self.camera is not None:
             self.camera.close()
         self.notifier.stopping()
+        if self.hall is not None:
+            self.hall.stop()
         try:
             await self.backend.close()
         finally:
@@ -458,6 +466,9 @@ class TableService:
     async def _apply(self, name: str, detail: str) -> None:
         if not self.machine.can(name):
             self._say(f"ignored {name!r} in state {self.machine.state}")
+            return
+        if name == "start" and self.hall is not None and not self.hall.may_start_hand():
+            self._say("the hall ended the session: no new hand starts")
             return
         if name == "start":
             await self._new_hand()
@@ -742,6 +753,7 @@ class TableService:
             fault=fault, hands_done=self._played, last_result=self.last_result,
             log=list(self._log), table_check=chk, estop=self.stopper.view(), resume_error=self.resume_error,
             store=self.writer.stats.view(), loop=self.loop_lag.view(),
+            hall=self.hall.view() if self.hall is not None else None,
         )
 
 
