@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "config",
     "serve",
     "web",  # the web page's judge PIN
+    "hall",  # the tournament hall: serve, simulate, provision, backup, restore (issue #19)
 )
 
 

@@ -64,9 +64,10 @@ def judge_stream(svc: Any) -> str:
 
 
 def record(svc: Any, ev: JudgeEvent) -> None:
-    """Append a judge event to the table's judge stream (durably, before the action is carried out)."""
-    stream = judge_stream(svc)
-    svc.store.append(stream, svc.store.next_seq(stream), ev)
+    """Queue a judge event on the table's judge stream through the store's one writer: it is committed before
+    anything the action then orders (writes commit in submission order); the page's handler awaits
+    ``svc.writer.flush()`` before it answers."""
+    svc.append_next(judge_stream(svc), ev)
 
 
 def _stamp(svc: Any, judge: Judge) -> dict[str, Any]:

@@ -194,7 +194,7 @@ class PublicHand:
             })
         claim = None
         if st.phase in ("claims", "rob") and self.claim_opened is not None:
-            seat, tile = st.last_discard if st.phase == "claims" and st.last_discard else (st.pending_kong or (None, None))
+            seat, tile = (st.window.seat, st.window.tile) if st.window is not None else (None, None)
             left = max(0.0, CLAIM_WINDOW_S - (now - self.claim_opened))
             claim = {"seat": seat, "tile": str(tile) if tile is not None else None, "window_s": CLAIM_WINDOW_S,
                      "remaining_s": round(left, 2)}
