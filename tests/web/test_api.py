@@ -189,6 +189,7 @@ def test_the_judge_abandons_a_paused_hand(tmp_path):
                 assert r.status == 200
             while t.svc.machine.state is not S.IDLE:
                 await asyncio.sleep(0.01)
+            await t.svc.writer.flush()  # the result goes through the store's writer
             result = t.store.result(hand)
             assert result["status"] == "aborted" and "a tile fell off the table" in result["reason"]
             assert "A. Judge" in result["reason"]

@@ -38,7 +38,7 @@ async def calm_gap(seconds: float = 1.0) -> float:
 def no_stall(abused: float, calm: float) -> bool:
     """The loop never waited much longer under abuse than it does at rest (a stall is a handler blocking
     the loop: seconds, where scheduling noise on a shared machine is a fraction of one)."""
-    return abused < max(0.5, 4 * calm + 0.25)
+    return abused < max(1.0, 4 * calm + 0.5)
 
 
 class Ticker:

@@ -106,6 +106,7 @@ function renderCentre(pub, hand) {
 
 function startClaim(fill, claim) {
   stopClaim();
+  if (claim.window_s === null) { fill.parentNode.hidden = true; return; }  // no claim time in this rule set
   const end = performance.now() + claim.remaining_s * 1000;
   const step = () => {
     const left = Math.max(0, end - performance.now());
