@@ -235,6 +235,7 @@ async def login(request: web.Request) -> web.Response:
     t.limit.succeeded(who)
     token, s = t.sessions.open(name, who)
     judge_mod.note(t.svc, judge_mod.Judge(name, who), "login")
+    await t.svc.writer.flush()  # the judge's record is durable before the answer
     log.info("judge %r logged in from %s", name, who)
     resp = web.json_response({"judge": True, "name": name, "csrf": s.csrf})
     resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
@@ -245,6 +246,7 @@ async def logout(request: web.Request) -> web.Response:
     t: Table = request.app[K_TABLE]
     s = require_judge(request)
     judge_mod.note(t.svc, judge_mod.Judge(s.name, client_of(request)), "logout")
+    await t.svc.writer.flush()  # the judge's record is durable before the answer
     t.sessions.close(request.cookies.get(COOKIE))
     resp = web.json_response({"judge": False})
     resp.del_cookie(COOKIE, path="/")
@@ -258,6 +260,7 @@ async def press(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(reason=f"no button {button!r}")
     s = require_judge(request)
     out = judge_mod.press(t.svc, judge_mod.Judge(s.name, client_of(request)), button)
+    await t.svc.writer.flush()  # the judge's record is durable before the answer
     t.live.changed()
     return web.json_response(out)
 
@@ -271,6 +274,7 @@ async def action(request: web.Request) -> web.Response:
     params = await json_body(request)
     try:
         out = spec.run(t.svc, judge_mod.Judge(s.name, client_of(request)), params)
+        await t.svc.writer.flush()  # the judge's record is durable before the answer
     except judge_mod.ActionError as exc:
         return web.json_response({"error": str(exc)}, status=exc.status)
     t.live.changed()

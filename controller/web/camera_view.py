@@ -108,7 +108,7 @@ class CameraView:
         from controller.table_camera import CameraError
 
         try:
-            cam = self.svc.open_camera()
+            cam = await self.svc.open_camera()
             cam.sync()  # in the loop's thread: the simulated table follows the record
             image, result, cal, px = await asyncio.to_thread(cam.look)
             jpeg, w, h = await asyncio.to_thread(encode, image)

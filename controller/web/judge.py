@@ -64,9 +64,10 @@ def judge_stream(svc: Any) -> str:
 
 
 def record(svc: Any, ev: JudgeEvent) -> None:
-    """Append a judge event to the table's judge stream (durably, before the action is carried out)."""
-    stream = judge_stream(svc)
-    svc.store.append(stream, svc.store.next_seq(stream), ev)
+    """Queue a judge event on the table's judge stream through the store's one writer: it is committed before
+    anything the action then orders (writes commit in submission order); the page's handler awaits
+    ``svc.writer.flush()`` before it answers."""
+    svc.append_next(judge_stream(svc), ev)
 
 
 def _stamp(svc: Any, judge: Judge) -> dict[str, Any]:
@@ -88,6 +89,23 @@ def press(svc: Any, judge: Judge, button: str) -> dict[str, Any]:
     record(svc, JudgeAction(action=button, detail={"state": state}, **_stamp(svc, judge)))
     svc.press(button)
     return {"pressed": button, "state": state}
+
+
+def _paused(svc: Any) -> bool:
+    from controller.table_machine import S
+
+    return svc.machine.state is S.PAUSED and bool(svc.hand_id)
+
+
+@judge_action("abort_hand", "abandon the paused hand: it is recorded as aborted, the table goes idle",
+              {"reason": "why"}, available=_paused)
+def _abort_hand(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+    reason = _text(params, "reason", 200)
+    if not _paused(svc):
+        raise ActionError("only a paused hand can be abandoned: pause the table first", 409)
+    record(svc, JudgeAction(action="abort_hand", detail={"reason": reason}, **_stamp(svc, judge)))
+    svc.trigger("abort", f"aborted by the judge ({judge.name}): {reason}")
+    return {"aborted": svc.hand_id}
 
 
 def _int(params: dict[str, Any], key: str, lo: int, hi: int) -> int:

@@ -24,7 +24,7 @@ from rules.events import Event, PenaltyAwarded, Violation
 log = logging.getLogger("mahjong_table.web")
 
 TICK_S = 0.25
-MIN_GAP_S = 0.1
+MIN_GAP_S = 0.2  # at most 5 states a second: a state of a long hand costs ~10 ms (make bench)
 SEND_TIMEOUT_S = 10.0
 HISTORY = 12
 RESULT_FIELDS = ("hand_id", "status", "dealer", "winners", "deltas", "exhaustive", "reason", "next_dealer")
@@ -46,6 +46,7 @@ class LiveTable:
     def __init__(self, svc: Any, extras: Callable[[], dict[str, Any]] | None = None):
         self.svc = svc
         self.hand: PublicHand | None = None
+        self.previous: dict[str, Any] | None = None  # the last settled hand's view (its result stays shown)
         self._fed = 0  # next seq of the hand's game stream the view expects
         self.clients: set[Client] = set()
         self._changed: asyncio.Event | None = None
@@ -119,6 +120,10 @@ class LiveTable:
         if not hid:
             return None
         if self.hand is None or self.hand.hand_id != hid:
+            if self.hand is not None and self.hand.hand_id != hid:  # the result stays up until the next one
+                done = self.hand.view()
+                if done["settlement"] is not None or done["exhaustive"]:
+                    self.previous = done
             hand = PublicHand(self.svc.profile, hid)
             evs = self.svc.store.events(f"{hid}/game")
             now = time.monotonic()
@@ -171,6 +176,7 @@ class LiveTable:
                         "table_check": {k: chk[k] for k in ("result", "differences", "hold") if k in chk}
                         if chk else None},
             "hand": hand.view(now) if hand is not None else None,
+            "previous": self.previous,
             "history": [{k: r[k] for k in RESULT_FIELDS if k in r} for _, r in results[-HISTORY:]][::-1],
             "penalties": [{"seat": p.seat, "points": p.points, "rule": p.rule, "reason": p.reason,
                            "code": p.code, "to_others": p.to_others, "hand_id": p.hand_id} for p in pens[-HISTORY:]],

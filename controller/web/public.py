@@ -62,15 +62,16 @@ WIN_FIELDS = ("fans", "total_fan", "han", "fu", "fu_detail", "limit", "dora", "u
               "hand_fan", "flower_fan", "self_drawn", "shape", "points", "value", "total")
 FAN_FIELDS = ("name", "value", "count", "id", "no")
 
-_RENDERERS: dict[type, Callable[[Event], dict[str, Any] | None]] = {}
+_RENDERERS: dict[str, Callable[[Event], dict[str, Any] | None]] = {}
 
 
-def public_renderer(event_type: type) -> Callable[[Callable[[Event], dict[str, Any] | None]], Any]:
-    """Register how an event type (e.g. the referee's question) appears to the public: a function returning
-    a JSON-ready notice (``{"kind": ..., ...}``, no hidden information) or None to show nothing."""
+def public_renderer(wire_type: str) -> Callable[[Callable[[Event], dict[str, Any] | None]], Any]:
+    """Register how an event type (by its wire name, e.g. the referee's ``question``) appears to the public:
+    a function returning a JSON-ready notice (``{"kind": ..., "text": ...}``, no hidden information) or
+    None to show nothing. Events of the hand's stream with no renderer and no part in the hand are not shown."""
 
     def deco(fn: Callable[[Event], dict[str, Any] | None]) -> Callable[[Event], dict[str, Any] | None]:
-        _RENDERERS[event_type] = fn
+        _RENDERERS[wire_type] = fn
         return fn
 
     return deco
@@ -111,7 +112,7 @@ class PublicHand:
         if isinstance(ev, Violation):
             self._violation(public_violation(ev))
             return
-        render = _RENDERERS.get(type(ev))
+        render = _RENDERERS.get(ev.TYPE)
         if render is not None:
             notice = render(ev)
             if notice is not None:

@@ -56,6 +56,9 @@ class GameRules:
     """Mixin with the game-side hooks. Class attributes are data; methods have the default behaviour."""
 
     # --- the table ------------------------------------------------------------------------------------
+    two_hands: bool = False
+    """Each player builds two hands from one pool (mcr-siamese, 003 §Сиамский): ``rules.game.machine_for``
+    gives the Siamese hand machine."""
     pre_play: tuple[str, ...] = ()
     """Phases between the deal and the first discard besides flower replacement: ``"missing_suit"``
     (Sichuan: every seated player declares one suit, MissingSuitDeclared events)."""
@@ -81,6 +84,9 @@ class GameRules:
     """An added kong's tile may be won on (robbing the kong)."""
     flower_discard: bool = False
     """A flower may be discarded (MCR A29); False: it must be declared and replaced (Red)."""
+    claim_window_s: float | None = None
+    """Seconds after a discard (or an added kong) in which a claim is in time: the claim window's deadline
+    on the shared clock (``rules.game.state.ClaimWindow``). None: the seed sets no time (a referee judges)."""
     violation_rules: dict[str, str] = {}
     """Seed references per violation code, overriding ``rules.game.violations.CODES``."""
 

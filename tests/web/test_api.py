@@ -163,3 +163,36 @@ def test_page_assets_headers_and_tiles(tmp_path):
                     assert r.status in (403, 404), bad
 
     run(scenario())
+
+
+def test_the_judge_abandons_a_paused_hand(tmp_path):
+    async def scenario():
+        async with served(tmp_path) as t, client() as http:
+            csrf = await t.login(http)
+            body = {"reason": "a tile fell off the table"}
+            async with http.post(t.url + "/api/judge/abort_hand", json=body, headers=t.headers(csrf)) as r:
+                assert r.status == 409, "nothing paused to abandon"
+            async with http.post(t.url + "/api/press/start", headers=t.headers(csrf)) as r:
+                assert r.status == 200
+            while t.svc.machine.state is not S.DEALING:
+                await asyncio.sleep(0.01)
+            async with http.get(t.url + "/api/judge/actions") as r:
+                assert "abort_hand" not in [a["name"] for a in await r.json()]
+            async with http.post(t.url + "/api/press/judge", headers=t.headers(csrf)) as r:
+                assert r.status == 200
+            while t.svc.machine.state is not S.PAUSED:
+                await asyncio.sleep(0.01)
+            async with http.get(t.url + "/api/judge/actions") as r:
+                assert "abort_hand" in [a["name"] for a in await r.json()]
+            hand = t.svc.hand_id
+            async with http.post(t.url + "/api/judge/abort_hand", json=body, headers=t.headers(csrf)) as r:
+                assert r.status == 200
+            while t.svc.machine.state is not S.IDLE:
+                await asyncio.sleep(0.01)
+            result = t.store.result(hand)
+            assert result["status"] == "aborted" and "a tile fell off the table" in result["reason"]
+            assert "A. Judge" in result["reason"]
+            acts = [e.action for e in t.store.events(judge_stream(t.svc)) if isinstance(e, JudgeAction)]
+            assert acts == ["login", "start", "judge", "abort_hand"]
+
+    run(scenario())

@@ -32,7 +32,7 @@ def is_subsequence(small, big) -> bool:
 
 
 def test_public_messages_of_a_whole_hand(tmp_path):
-    play = SecretBotPlay(event_delay=0.004)
+    play = SecretBotPlay(event_delay=0.03)  # a hand of ~4 s: the page sends a state at most every 0.2 s
 
     async def scenario():
         async with served(tmp_path, auto=True, play=play, profile="basic", hands=1) as t, client() as http:

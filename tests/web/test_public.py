@@ -135,3 +135,19 @@ def test_a_hand_before_its_first_event_is_an_empty_table():
     v = PublicHand("basic", "t-00001").view()
     assert v["hand_id"] == "t-00001" and not v["broken"] and v["phase"] == "setup"
     assert all(s["pond"] == [] and s["standing"] == 0 for s in v["seats"])
+
+
+def test_a_later_part_adds_public_notices_for_its_events():
+    """The referee's events plug in by their wire name; an event with no renderer is not shown at all."""
+    from controller.web import public
+    from rules.events import TableReconciled
+
+    h = PublicHand("basic")
+    h.feed(TableReconciled(result="mismatch", detail="South pond: expected 1m 9p, seen 1m"))
+    assert h.view()["notices"] == []
+    public.public_renderer("table_reconciled")(lambda ev: {"kind": "check", "text": ev.result})
+    try:
+        h.feed(TableReconciled(result="match"))
+    finally:
+        public._RENDERERS.pop("table_reconciled")
+    assert h.view()["notices"] == [{"kind": "check", "text": "match"}]

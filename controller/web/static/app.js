@@ -20,6 +20,8 @@ let sock = null, retry = 500;
 let cameraOn = localStorage.getItem("camera") !== "off";
 let claimTimer = null;
 
+function tOr(key, fallback) { return (T[lang] && T[lang][key]) || T.en[key] || fallback; }
+
 function t(key, vars) {
   let s = (T[lang] && T[lang][key]) || T.en[key] || key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace("{" + k + "}", v);
@@ -96,7 +98,8 @@ function renderCentre(pub, hand) {
   if (hand.dora.length) c.append(el("div", {}, t("dora") + ": ", ...hand.dora.map(d => tileEl(d))));
   if (hand.claim) {
     const bar = el("div", {class: "bar"}, el("div"));
-    c.append(el("div", {class: "claim", id: "claim"}, el("div", {text: t("claim") + " — " + seatName(hand, hand.claim.seat)}), bar));
+    c.append(el("div", {class: "claim", id: "claim"}, el("div", {}, t("claim") + " — " + seatName(hand, hand.claim.seat) + " ",
+      hand.claim.tile ? tileEl(hand.claim.tile) : ""), bar));
     startClaim(bar.firstChild, hand.claim);
   } else stopClaim();
 }
@@ -114,10 +117,13 @@ function startClaim(fill, claim) {
 }
 function stopClaim() { if (claimTimer) clearInterval(claimTimer); claimTimer = null; }
 
-function renderResult(hand) {
+function renderResult(current, previous) {
   const box = $("#result");
   box.replaceChildren();
+  const settled = current && (current.settlement || current.exhaustive || current.wins.length);
+  const hand = settled ? current : previous;
   if (!hand) return;
+  box.append(el("p", {class: "muted", text: t("hand") + " " + hand.hand_id}));
   for (const w of hand.wins) {
     const how = w.from_seat === null ? "" : " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
     const head = el("p", {}, el("b", {text: seatName(hand, w.seat) + " — " + t("won")}), " ", w.tile ? tileEl(w.tile) : "", how);
@@ -190,8 +196,6 @@ function renderCamera(pub) {
       const label = document.createElementNS(NS, "text");
       label.setAttribute("x", (tl.poly[0][0] * cam.width).toFixed(1));
       label.setAttribute("y", (tl.poly[0][1] * cam.height - 2).toFixed(1));
-      label.setAttribute("font-size", "11");
-      label.setAttribute("stroke-width", "2");
       label.textContent = tl.label;
       svg.append(poly, label);
     }
@@ -222,7 +226,7 @@ function render(msg) {
     hand.seats.forEach((st, i) => renderSeat($(`.seat[data-pos=${pos[i]}]`), hand, st));
   }
   renderCentre(pub, hand);
-  renderResult(hand);
+  renderResult(hand, pub.previous);
   renderViolations(hand);
   renderScores(pub, hand);
   renderCamera(pub);
@@ -266,8 +270,8 @@ function renderConsole(j, pub, hand) {
 }
 
 function actionForm(a) {
-  const f = el("form", {class: "form", "data-action": a.name}, el("h3", {text: a.help}));
-  for (const [k, help] of Object.entries(a.fields)) f.append(el("label", {}, el("span", {text: help}), el("input", {name: k})));
+  const f = el("form", {class: "form", "data-action": a.name}, el("h3", {text: tOr("action." + a.name, a.help)}));
+  for (const [k, help] of Object.entries(a.fields)) f.append(el("label", {}, el("span", {text: tOr("field." + k, help)}), el("input", {name: k})));
   f.append(el("button", {type: "submit", text: t("send")}));
   f.addEventListener("submit", ev => { ev.preventDefault(); post("/api/judge/" + a.name, Object.fromEntries(new FormData(f))); });
   return f;

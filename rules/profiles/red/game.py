@@ -80,7 +80,7 @@ class RedGameRules:
             "dealer": state.dealer,
             "winner": seat,
             "discarder": win.from_seat,
-            "river_bottom": win.from_seat is not None and bool(state.discard_on_empty_wall),
+            "river_bottom": win.from_seat is not None and win.last_tile,
             "options": opts or None,
         }
 

@@ -136,7 +136,7 @@ def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
                     false_reason = params.rule("furiten hu (000 §2.6.1.5)", "hu while passed over (002 §3.4)")
                 else:
                     false_reason = (result.reason if result is not None else None) or "not a legal win"
-            led.hu(ev.seat, _win_hand(ss, w) if w.valid is False else None, discarder=w.from_seat,
+            led.hu(ev.seat, win_hand(ss, w) if w.valid is False else None, discarder=w.from_seat,
                    self_drawn=w.from_seat is None, kong_replacement=w.kong_replacement, kong_discard=kd,
                    robbing_kong=w.robbing_kong, last_tile=w.last_tile, false_reason=false_reason,
                    total_fan=result.total_fan if result is not None and result.valid else 0)
@@ -159,7 +159,7 @@ def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
     return led
 
 
-def _win_hand(ss: Any, w: WinRecord) -> Hand | None:
+def win_hand(ss: Any, w: WinRecord) -> Hand | None:
     if w.tile.is_unknown:
         return None
     if w.from_seat is None:
