@@ -2,12 +2,16 @@
 
     mahjong-table tiles enroll --out SET.npz DIR
     mahjong-table tiles enroll --out SET.npz --layout PHOTO
-    mahjong-table tiles classify [--tileset SET.npz] IMAGE...
+    mahjong-table tiles classify [--tileset SET.npz] [--best] IMAGE...
 
 ``enroll`` reads labelled crops from DIR (sub-folders named by label, ``DIR/1m/a.png``, or files named
-``<label>_<anything>.png``) -- or one photo of the calibration layout -- and writes the set's
-prototypes. ``classify`` prints one line per image:
-``<path>\\t<label>\\t<confidence>`` where label is a notation label, ``back``, ``unknown`` or ``none``.
+``<label>_<anything>.png``) -- or one photo of the calibration layout: a frame of the table's own camera
+with the layout in the table's centre (the markers in view), or any overhead photo of the layout -- and
+writes the set (prototypes, the faces as templates, colours and a confidence threshold calibrated on
+the crops themselves). Name the set in the table's config (``camera.tilesets``) and the table reads
+with it. ``classify`` prints one line per image:
+``<path>\\t<label>\\t<confidence>`` where label is a notation label, ``back``, ``unknown`` or ``none``;
+with ``--best`` an ``unknown`` line has the best guess as a fourth column.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cl.add_argument("--tileset", action="append", type=Path, default=[], metavar="SET.npz",
                     help="an enrolled tile set (repeat for a table that alternates two sets)")
     cl.add_argument("--model", type=Path, default=None, help="ONNX model (default: the shipped one)")
+    cl.add_argument("--best", action="store_true", help="add the best guess as a fourth column to 'unknown' lines")
     cl.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     cl.set_defaults(func=classify_handler)
     ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
@@ -59,9 +64,7 @@ def enroll_handler(args: argparse.Namespace) -> int:
     examples = {}
     try:
         if args.layout is not None:
-            from vision.tile_layout import read_layout
-
-            examples = {lab: [crop] for lab, crop in read_layout(read_image(args.layout)).items()}
+            examples = {lab: [crop] for lab, crop in _layout_crops(read_image(args.layout)).items()}
             source = args.layout
         else:
             for lab, paths in scan_folder(args.dir).items():
@@ -87,28 +90,46 @@ def enroll_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def classify_handler(args: argparse.Namespace) -> int:
-    import zipfile
+def _layout_crops(photo):
+    """Crops per label from a layout photo: a frame of the table's camera (markers in view) is rectified and
+    cut as the table pipeline cuts tiles; any other photo is read as a plain overhead photo."""
+    from vision.calibration import CalibrationError, calibrate
+    from vision.tile_layout import read_layout, read_table_layout
 
+    try:
+        cal = calibrate(photo)
+    except CalibrationError:
+        return read_layout(photo)
+    return read_table_layout(photo, cal)
+
+
+def load_tilesets(paths: list[Path]) -> list:
+    """The tile sets named on a command line; one clear line (exit 2) for a missing, corrupt or empty file."""
+    from controller.cli import CliError
+    from vision.tileset import TileSet, TileSetError
+
+    try:
+        return [TileSet.load(p) for p in paths]
+    except TileSetError as exc:
+        raise CliError(str(exc)) from None
+
+
+def classify_handler(args: argparse.Namespace) -> int:
     from controller.cli import CliError
     from vision.tileset import TileSet, read_image
 
-    sets = []
-    for p in args.tileset:
-        try:
-            sets.append(TileSet.load(p))
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-            raise CliError(f"cannot read tile set {p}: {exc}") from None
+    sets = load_tilesets(args.tileset)
     try:
         images = [read_image(p) for p in args.images]
     except ValueError as exc:
         raise CliError(str(exc)) from None
     clf = _load_classifier(args.model)
-    tileset = TileSet.merge(sets) if sets else None
     try:
+        tileset = TileSet.merge(sets) if sets else None
         results = clf.classify(images, tileset=tileset)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     for path, res in zip(args.images, results):
-        print(f"{path}\t{res.label}\t{res.confidence:.4f}")
+        extra = f"\t{res.best}" if args.best and res.label == "unknown" else ""
+        print(f"{path}\t{res.label}\t{res.confidence:.4f}{extra}")
     return 0
