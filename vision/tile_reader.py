@@ -50,6 +50,7 @@ class SetReader:
             raise TileSetError(f"tile set {self.tileset.name!r} was enrolled with another model: enroll it again "
                                "('mahjong-table tiles enroll')")
         self._classes = np.array(CLASS_LABELS)
+        self._none = CLASS_LABELS.index(NONE)
         self._masks: dict[frozenset[str], np.ndarray] = {}
 
     @property
@@ -89,14 +90,13 @@ class SetReader:
         if not crops:
             return []
         p, orient = self.probabilities(crops)
-        out = []
-        for i in range(len(crops)):
-            ok = allowed[i] if allowed is not None else None
-            q = p[i]
-            if ok is not None:
-                q = np.where(self._mask(ok), q, 0.0)
-                q = q / max(float(q.sum()), 1e-12)
-            j = int(np.argmax(q))
-            up_down = self._classes[j] != NONE and int(np.argmax(orient[i])) == 2
-            out.append(Reading(str(self._classes[j]), float(q[j]), up_down, q))
-        return out
+        if allowed is not None:  # the zone priors, one mask per distinct label set
+            keep = np.ones_like(p, bool)
+            for ok in set(a for a in allowed if a is not None):
+                keep[[i for i, a in enumerate(allowed) if a == ok]] = self._mask(ok)
+            p = np.where(keep, p, 0.0)
+            p /= np.maximum(p.sum(1, keepdims=True), 1e-12)
+        best = p.argmax(1)
+        conf = p[np.arange(len(p)), best]
+        up_down = (orient.argmax(1) == 2) & (best != self._none)
+        return [Reading(str(self._classes[j]), float(c), bool(u), q) for j, c, u, q in zip(best, conf, up_down, p)]
