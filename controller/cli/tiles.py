@@ -1,7 +1,7 @@
 """``mahjong-table tiles``: enroll a tile set, classify tile photos.
 
     mahjong-table tiles enroll --out SET.npz DIR
-    mahjong-table tiles enroll --out SET.npz --layout PHOTO
+    mahjong-table tiles enroll --out SET.npz --layout PHOTO [--layout PHOTO2 ...]
     mahjong-table tiles classify [--tileset SET.npz] [--best] IMAGE...
 
 ``enroll`` reads labelled crops from DIR (sub-folders named by label, ``DIR/1m/a.png``, or files named
@@ -28,8 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     en.add_argument("--out", required=True, type=Path, help="tile-set file to write (.npz)")
     en.add_argument("--name", default="", help="a name for the set (default: the folder's name)")
     en.add_argument("--model", type=Path, default=None, help="ONNX model (default: the shipped one)")
-    en.add_argument("--layout", type=Path, metavar="PHOTO",
-                    help="instead of DIR: one photo of the calibration layout (docs/vision-model.md)")
+    en.add_argument("--layout", type=Path, action="append", default=[], metavar="PHOTO",
+                    help="instead of DIR: a photo of the calibration layout -- a frame of the table's own camera "
+                         "(markers in view) or any overhead photo; repeat for more crops per face "
+                         "(docs/vision-model.md)")
     en.add_argument("dir", type=Path, nargs="?", metavar="DIR",
                     help="folder of labelled crops: DIR/<label>/*.png or DIR/<label>_<anything>.jpg")
     en.set_defaults(func=enroll_handler)
@@ -59,13 +61,15 @@ def enroll_handler(args: argparse.Namespace) -> int:
     from controller.cli import CliError
     from vision.tileset import enroll, read_image, scan_folder
 
-    if (args.dir is None) == (args.layout is None):
+    if (args.dir is None) == (not args.layout):
         raise CliError("give either a folder of labelled crops (DIR) or --layout PHOTO")
-    examples = {}
+    examples: dict = {}
     try:
-        if args.layout is not None:
-            examples = {lab: [crop] for lab, crop in _layout_crops(read_image(args.layout)).items()}
-            source = args.layout
+        if args.layout:
+            for photo in args.layout:
+                for lab, crop in _layout_crops(read_image(photo)).items():
+                    examples.setdefault(lab, []).append(crop)
+            source = args.layout[0]
         else:
             for lab, paths in scan_folder(args.dir).items():
                 examples[lab] = [read_image(p) for p in paths]

@@ -103,12 +103,11 @@ def test_a_table_enrolls_from_its_own_camera_frame_then_reads_with_the_set(tmp_p
     from vision.scene_model import PondTile, Scene, SeatView
     from vision.scene_render import render_enrollment_layout, render_scene
 
-    frame, _ = render_enrollment_layout("kai", seed=12)
-    _write(tmp_path / "layout.png", frame)
+    photos = [_write(tmp_path / f"layout{k}.png", render_enrollment_layout("kai", seed=12 + k)[0]) for k in (0, 1)]
     out = tmp_path / "table.npz"
-    assert main(["tiles", "enroll", "--out", str(out), "--layout", str(tmp_path / "layout.png")]) == 0
+    assert main(["tiles", "enroll", "--out", str(out), "--layout", str(photos[0]), "--layout", str(photos[1])]) == 0
     counts = dict(line.split("\t") for line in capsys.readouterr().out.strip().splitlines())
-    assert len(counts) == 47 and set(counts.values()) == {"1"}
+    assert len(counts) == 47 and set(counts.values()) == {"2"}
     pond = ("1m", "9p", "3s", "4z", "5z", "1f", "0p", "2s", "j")
     scene = Scene("red", (SeatView(pond=tuple(PondTile(t) for t in pond)),) + (SeatView(),) * 3)
     _write(tmp_path / "table.png", render_scene(scene, seed=5, style="kai")[0])
