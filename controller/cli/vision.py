@@ -8,7 +8,7 @@
 
 ``read`` reads with the classifier and the enrolled tile set(s) (``--tileset``, twice for a table that
 alternates two sets; ``--style`` stands for a rendered style's enrolled set) and prints one JSON line per
-image (the parsed table; a tile the camera cannot read for sure is ``"unknown"``) or, for a frame
+image (the parsed table; a tile a legal set needs but the camera did not see is ``"unknown"``) or, for a frame
 sequence, one JSON line per observation event (rules.events schema).
 """
 from __future__ import annotations
