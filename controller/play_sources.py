@@ -39,10 +39,14 @@ class BotPlay(PlaySource):
     async def play(self, svc, hand_id: str) -> dict[str, Any]:
         res = await asyncio.to_thread(bot_hand, svc.profile, svc.players, svc.dealer, hand_id, svc.dice)
         stream = f"{hand_id}/game"
+        durable = []
         for i, ev in enumerate(res.events):
-            svc.store.append(stream, i, ev)  # idempotent: a replay after a crash re-appends the same events
+            # idempotent: a replay after a crash re-appends the same events; written by the store's writer
+            # thread (the loop never waits on the disk), all durable before the hand's result is returned
+            durable.append(svc.append(stream, i, ev))
             if self.event_delay:
                 await asyncio.sleep(self.event_delay)
+        await asyncio.gather(*durable)
         return result_of(res)
 
 
