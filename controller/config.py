@@ -126,6 +126,7 @@ SCHEMA: dict[str, Key] = {
                               "to the table's markers on the first frame)"),
     "camera.styles": Key(list, ["classic"], "the tile styles (sets) this table plays with, as enrolled for the "
                          "camera; the synthetic camera draws the first", (), _styles),
+    "camera.tilesets": Key(list, [], "enrolled tile sets ('mahjong-table tiles enroll' .npz files) the camera reads with; a table that alternates two sets names both (empty: the enrolled sets of camera.styles)", (), lambda v: next((f"{p!r}: no such tile-set file" for p in v if not (isinstance(p, str) and Path(p).is_file())), None)),
     "camera.reconcile": Key(bool, True, "after a restart, re-read the table with the camera and compare it with "
                             "the record before the paused hand may resume"),
     "camera.dice_settle_s": Key((int, float), 0.3, "physical dice: seconds to wait after the dice motor stops "

@@ -111,10 +111,12 @@ class TableCamera:
 
     def __init__(self, source: Any, profile: str, styles: list[str], *, n_seats: int = 4,
                  calibration: Any = None, sync: Callable[[], None] | None = None, max_frames: int = 5,
-                 world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6):
+                 world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6,
+                 tilesets: list[Any] | None = None):
         self.source = source
         self.profile = profile
         self.styles = list(styles)
+        self.tilesets = list(tilesets or [])  # the table's enrolled sets (else the styles' enrolled sets)
         self.n_seats = n_seats
         self.calibration = calibration
         self.max_frames = max_frames
@@ -155,7 +157,7 @@ class TableCamera:
                 raise CameraError(f"the calibration is for {cal.frame_size[0]}x{cal.frame_size[1]} frames, the camera "
                                   f"gives {size[0]}x{size[1]}: run 'mahjong-table calibrate' again")
             self.calibration = cal
-            self._pipe = VisionPipeline(cal, self.profile, self.styles, n_seats=self.n_seats)
+            self._pipe = VisionPipeline(cal, self.profile, self.styles, tilesets=self.tilesets, n_seats=self.n_seats)
         return self._pipe
 
     def _process(self) -> Any:
@@ -289,6 +291,7 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
     :class:`CameraError` with one line for the operator."""
     spec = cfg["camera.source"]
     profile, players, styles = cfg["table.profile"], cfg["table.players"], list(cfg["camera.styles"])
+    tilesets = _tilesets(cfg)
     cal = None
     if cfg["camera.calibration"]:
         from vision.calibration import Calibration
@@ -307,11 +310,21 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
                 world.set_record(*record())
 
         return TableCamera(SyntheticSource(world.frames(styles[0])), profile, styles, n_seats=players,
-                           calibration=cal, sync=sync, world=world, spec=spec)
+                           calibration=cal, sync=sync, world=world, spec=spec, tilesets=tilesets)
     from vision.camera import open_source
 
     try:
         source = open_source(spec, profile, size=(cfg["camera.width"], cfg["camera.height"]))
     except (OSError, ImportError, RuntimeError) as exc:
         raise CameraError(f"camera {spec!r}: cannot open it ({exc})") from None
-    return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec)
+    return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec, tilesets=tilesets)
+
+
+def _tilesets(cfg: Any) -> list[Any]:
+    """The enrolled tile sets named by ``camera.tilesets`` (vision III); one line for a file that is not one."""
+    from vision.tileset import TileSet, TileSetError
+
+    try:
+        return [TileSet.load(p) for p in cfg["camera.tilesets"]]
+    except TileSetError as exc:
+        raise CameraError(f"camera.tilesets: {exc}") from None
