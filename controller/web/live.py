@@ -52,6 +52,7 @@ class LiveTable:
         self.hand: PublicHand | None = None
         self.previous: dict[str, Any] | None = None  # the last settled hand's view (its result stays shown)
         self._fed = 0  # next seq of the hand's game stream the view expects
+        self._rev = 0  # the revision of the hand's record the view follows
         self.clients: set[Client] = set()
         self._changed: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -99,11 +100,14 @@ class LiveTable:
 
     def _take(self, stream: str, seq: int, ev: Event) -> None:
         hand = self.hand
-        if hand is not None and stream == f"{hand.hand_id}/game":
-            if seq == self._fed:
+        rev = revision_of(stream, hand.hand_id) if hand is not None else None
+        if hand is not None and rev is not None:
+            if rev > self._rev:  # a judge's correction: the hand's record from its new revision on
+                self.hand = None
+            elif rev == self._rev and seq == self._fed:
                 hand.feed(ev, time.monotonic())
                 self._fed += 1
-            elif seq > self._fed:  # missed some (should not happen): read the stream again
+            elif rev == self._rev and seq > self._fed:  # missed some (should not happen): read the stream again
                 self.hand = None
         self.changed()
 
@@ -129,11 +133,14 @@ class LiveTable:
                 if done["settlement"] is not None or done["exhaustive"]:
                     self.previous = done
             hand = PublicHand(self.svc.profile, hid)
-            evs = self.svc.store.events(f"{hid}/game")
+            rev = 0  # the latest revision of the record (the referee writes each correction's anew)
+            while self.svc.store.count(record_stream(hid, rev + 1)):
+                rev += 1
+            evs = self.svc.store.events(record_stream(hid, rev))
             now = time.monotonic()
             for ev in evs:
                 hand.feed(ev, now)
-            self.hand, self._fed = hand, len(evs)
+            self.hand, self._fed, self._rev = hand, len(evs), rev
         return self.hand
 
     # --- the states ---------------------------------------------------------------------------------------
@@ -280,6 +287,21 @@ class LiveTable:
                 self.messages += 1
         finally:
             self.clients.discard(c)
+
+
+def record_stream(hand_id: str, revision: int) -> str:
+    """The store stream of a hand's record: ``<hand>/game``, and ``<hand>/game.r<N>`` after the N-th judge
+    correction (the store never rewrites: the referee writes each corrected record as a new stream)."""
+    return f"{hand_id}/game" if revision == 0 else f"{hand_id}/game.r{revision}"
+
+
+def revision_of(stream: str, hand_id: str) -> int | None:
+    """Which revision of ``hand_id``'s record ``stream`` holds (None: another stream)."""
+    base = f"{hand_id}/game"
+    if stream == base:
+        return 0
+    tail = stream[len(base) + 2:] if stream.startswith(base + ".r") else ""
+    return int(tail) if tail.isdigit() else None
 
 
 def _button_enabled(svc: Any, button: str) -> bool:

@@ -88,3 +88,35 @@ def test_public_messages_of_a_whole_hand(tmp_path):
     assert last["history"][0]["status"] == "played" and last["hands"] == 1
     assert any(json.loads(j).get("judge", {}).get("audit") for j in judged), "the judge sees the audit log"
     assert all(SECRET not in j or "judge" in json.loads(j) for j in judged)
+
+
+def test_the_view_follows_a_corrected_record(tmp_path):
+    """A judge's correction makes the referee write the hand's record anew (``<hand>/game.r<N>``): the page
+    follows the newest revision, and its settlement."""
+    play = BotPlay(event_delay=0)
+
+    async def scenario():
+        async with served(tmp_path, auto=True, play=play, hands=1) as t:
+            while t.svc.hands_played() < 1:
+                await asyncio.sleep(0.02)
+            await t.svc.writer.flush()
+            live = t.web.table.live
+            hid = t.svc.hand_id
+            before = live.public_state()["hand"]
+            # the corrected record, as the referee writes it: here another hand's, so the outcome differs
+            other = next(h for k in range(1, 50)
+                         if (h := bot_hand("basic", 4, 0, hid, ((k % 6 + 1, k // 6 % 6 + 1),))).deltas != tuple(
+                             before["settlement"]["deltas"]))
+            fixed = other.events
+            for i, ev in enumerate(fixed):
+                t.svc.append(f"{hid}/game.r1", i, ev)
+            await t.svc.writer.flush()
+            await asyncio.sleep(0.05)
+            after = live.public_state()["hand"]
+            live.hand = None  # a page opened now (or after a restart) finds the newest revision too
+            reopened = live.public_state()["hand"]
+            return before, after, reopened
+
+    before, after, reopened = run(scenario())
+    assert before["settlement"] is not None and before["settlement"]["deltas"] != after["settlement"]["deltas"]
+    assert reopened == after
