@@ -22,6 +22,7 @@ sticks, revealed hands and the *count* of standing tiles (their faces are hidden
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +34,9 @@ from vision.scene_model import MeldView, PondTile, Scene, SeatView
 SEAT_NAMES = ("East", "South", "West", "North")
 #: What the camera can compare per seat, in the order differences are listed.
 ZONES = ("pond", "melds", "flowers", "card", "riichi_stick", "standing", "revealed")
+
+
+log = logging.getLogger("mahjong_table.camera")
 
 
 class CameraError(Exception):
@@ -126,6 +130,8 @@ class TableCamera:
         self._sync = sync
         self._pipe: Any = None
         self._lock = threading.Lock()
+        log.info("camera %s opened (%s)", spec or "source",
+                 "calibration from file" if calibration is not None else "calibrated on the first frame")
 
     def sync(self) -> None:
         """Call in the service's own thread before a read (the simulated table follows the record)."""
@@ -133,12 +139,18 @@ class TableCamera:
             self._sync()
 
     def _frame(self) -> Any:
+        t0 = time.perf_counter()
         try:
             f = self.source.read()
         except Exception as exc:  # a camera driver's own error: one line for the operator
+            log.warning("camera %s failed: %s", self.spec or "source", exc)
             raise CameraError(f"camera {self.spec or 'source'}: {exc}") from None
         if f is None:
+            log.warning("camera %s gave no frame", self.spec or "source")
             raise CameraError(f"camera {self.spec or 'source'} gave no frame")
+        took = time.perf_counter() - t0
+        if took > 0.5:
+            log.warning("slow frame from camera %s: %.0f ms", self.spec or "source", took * 1000)
         return f
 
     def _pipeline(self, frame: Any) -> Any:
@@ -158,6 +170,8 @@ class TableCamera:
                                   f"gives {size[0]}x{size[1]}: run 'mahjong-table calibrate' again")
             self.calibration = cal
             self._pipe = VisionPipeline(cal, self.profile, self.styles, tilesets=self.tilesets, n_seats=self.n_seats)
+            log.info("camera %s: pipeline ready (%s, styles %s, %dx%d)", self.spec or "source", self.profile,
+                     ", ".join(self.styles), size[0], size[1])
         return self._pipe
 
     def _process(self) -> Any:
@@ -187,9 +201,11 @@ class TableCamera:
                     continue
                 seen = Scene(r.scene.profile, r.scene.seats, ())
                 if last is not None and seen == last:
+                    log.info("table read in %d frame(s)", n)
                     return TableRead(seen, True, n)
                 last = seen
                 why = "the reading changed from frame to frame"
+            log.warning("no stable reading of the table in %d frames: %s", self.max_frames, why)
             return TableRead(last, False, self.max_frames, why)
 
     def read_dice(self, n: int = 2, tries: int | None = None) -> tuple[int, ...] | None:
@@ -201,10 +217,12 @@ class TableCamera:
                 dice = tuple(self._process().scene.dice)
                 if len(dice) == n and all(1 <= v <= 6 for v in dice):
                     if dice == prev:
+                        log.info("dice read: %s", dice)
                         return dice
                     prev = dice
                 else:
                     prev = None
+            log.warning("dice not readable in %d frames", tries or self.dice_tries)
             return None
 
     def close(self) -> None:

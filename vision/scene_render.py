@@ -418,6 +418,9 @@ def _draw_hand(canvas: np.ndarray, seat: int, zone: str, geo: TableGeometry, r: 
                 colour, -1, cv2.LINE_AA)
 
 
+EXPOSURE_PEAK = 245.0  # where the rendered camera's auto-exposure puts the 99.5th brightness percentile
+
+
 def render_scene(scene: Scene, *, seed: int = 0, style: str | None = None, pose: CameraPose | None = None,
                  geo: TableGeometry = DEFAULT_GEOMETRY, hands: tuple[tuple[int, str], ...] = (),
                  lighting: bool = True, noise: float = 3.0, felt: tuple[int, int, int] | None = None,
@@ -443,6 +446,11 @@ def render_scene(scene: Scene, *, seed: int = 0, style: str | None = None, pose:
         gain = cv2.resize(gain, (n, n), interpolation=cv2.INTER_LINEAR)
         canvas *= gain[..., None]
         canvas *= rng.uniform(0.94, 1.06, 3).astype(np.float32)
+        # the camera's auto-exposure: the brightest tile faces stay below clipping, as vision.selftest asks
+        # of a real camera ("exposure": under 1 % of the table at 250 or more)
+        peak = float(np.percentile(canvas[::4, ::4].max(axis=2), 99.5))
+        if peak > EXPOSURE_PEAK:
+            canvas *= EXPOSURE_PEAK / peak
     m = pose.h @ np.diag([1.0 / r, 1.0 / r, 1.0])
     floor = tuple(float(v) for v in rng.uniform(20, 60, 3))
     frame = cv2.warpPerspective(canvas, m, pose.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,

@@ -12,6 +12,10 @@ the crops themselves). Name the set in the table's config (``camera.tilesets``) 
 with it. ``classify`` prints one line per image:
 ``<path>\\t<label>\\t<confidence>`` where label is a notation label, ``back``, ``unknown`` or ``none``;
 with ``--best`` an ``unknown`` line has the best guess as a fourth column.
+
+``--model M.onnx`` takes a model trained by vision/train with its sidecar ``M.json`` beside it (the class
+labels ``classes``, ``input_size``, ``temperature``, ``threshold``; docs/vision-model.md); a model, sidecar,
+tile set or image that cannot be read is one line on stderr and exit code 2.
 """
 from __future__ import annotations
 
@@ -46,19 +50,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _load_classifier(model: Path | None):
-    from controller.cli import CliError
+    from controller.cli.inputs import read_with
     from vision.tile_classifier import TileClassifier
 
-    try:
-        return TileClassifier.load(model)
-    except (FileNotFoundError, ValueError) as exc:
-        raise CliError(str(exc)) from None
+    if model is None:
+        return TileClassifier.load(None)
+    # an empty, random or truncated .onnx, a sidecar that is missing or lacks "classes": one line each
+    return read_with(TileClassifier.load, model, "tile model")
 
 
 def enroll_handler(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from controller.cli import CliError
+    from controller.cli.inputs import output_file
     from vision.tileset import enroll, read_image, scan_folder
 
     if (args.dir is None) == (not args.layout):
@@ -78,11 +83,15 @@ def enroll_handler(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     clf = _load_classifier(args.model)
     name = args.name or source.resolve().stem
+    output_file(args.out, "tile set")
 
     def bar(items):
         return tqdm(items, desc="enrolling", unit="class", file=sys.stderr)
 
-    tileset = enroll(clf, examples, name=name, progress=bar)
+    try:
+        tileset = enroll(clf, examples, name=name, progress=bar)
+    except Exception as exc:  # a model whose outputs do not fit (another network): one line, not a traceback
+        raise CliError(f"cannot enroll with this model: {exc}") from None
     try:
         tileset.save(args.out)
     except OSError as exc:
@@ -109,30 +118,25 @@ def _layout_crops(photo):
 
 def load_tilesets(paths: list[Path]) -> list:
     """The tile sets named on a command line; one clear line (exit 2) for a missing, corrupt or empty file."""
-    from controller.cli import CliError
-    from vision.tileset import TileSet, TileSetError
+    from controller.cli.inputs import read_with
+    from vision.tileset import TileSet
 
-    try:
-        return [TileSet.load(p) for p in paths]
-    except TileSetError as exc:
-        raise CliError(str(exc)) from None
+    return [read_with(TileSet.load, p, "tile set") for p in paths]
 
 
 def classify_handler(args: argparse.Namespace) -> int:
     from controller.cli import CliError
+    from controller.cli.inputs import read_with
     from vision.tileset import TileSet, read_image
 
     sets = load_tilesets(args.tileset)
-    try:
-        images = [read_image(p) for p in args.images]
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    images = [read_with(read_image, p, "image") for p in args.images]
     clf = _load_classifier(args.model)
     try:
         tileset = TileSet.merge(sets) if sets else None
         results = clf.classify(images, tileset=tileset)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    except Exception as exc:  # a set or model that does not fit the other (another network's prototypes)
+        raise CliError(f"cannot classify with this model and tile set: {exc}") from None
     for path, res in zip(args.images, results):
         extra = f"\t{res.best}" if args.best and res.label == "unknown" else ""
         print(f"{path}\t{res.label}\t{res.confidence:.4f}{extra}")

@@ -18,6 +18,11 @@ import json
 import sys
 from pathlib import Path
 
+from controller.cli.inputs import float_in, int_in
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+SEED = int_in(0, 2**32 - 1)
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     ap = subparsers.add_parser("vision", help="overhead camera: selftest, render scenes, read tables",
@@ -30,9 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     st.set_defaults(func=selftest_handler)
     rd = sub.add_parser("render", help="render a synthetic table frame (and its ground truth)")
     rd.add_argument("--profile", default="riichi-ema2016")
-    rd.add_argument("--seed", type=int, default=0)
+    rd.add_argument("--seed", type=SEED, default=0)
     rd.add_argument("--style", default=None, help="a shipped style or a style folder (style.json + a PNG per face)")
-    rd.add_argument("--step", type=float, default=0.7, help="how far into the hand (0..1)")
+    rd.add_argument("--step", type=float_in(0.0, 1.0), default=0.7, help="how far into the hand (0..1)")
     rd.add_argument("--out", type=Path, required=True, help="image to write (.png/.jpg)")
     rd.add_argument("--truth", type=Path, help="ground truth JSON to write")
     rd.set_defaults(func=render_handler)
@@ -44,8 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rr.add_argument("--style", action="append", default=[],
                     help="a rendered style: its enrolled set (when no --tileset), and the synthetic camera's art")
     rr.add_argument("--synthetic", action="store_true", help="a bot-played hand rendered frame by frame")
-    rr.add_argument("--seed", type=int, default=0)
-    rr.add_argument("--frames", type=int, default=0, help="stop after this many frames (synthetic; 0 = all)")
+    rr.add_argument("--seed", type=SEED, default=0)
+    rr.add_argument("--frames", type=int_in(0, 1_000_000), default=0,
+                    help="stop after this many frames (synthetic; 0 = all)")
     rr.add_argument("images", nargs="*", type=Path)
     rr.set_defaults(func=read_handler)
     ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
@@ -82,11 +88,20 @@ def _styles_ok(styles: list[str]) -> list[str]:
     return out
 
 
+def _tilesets_ok(paths: list[Path]) -> None:
+    from controller.cli.inputs import read_with
+    from vision.tileset import TileSet
+
+    for p in paths:
+        read_with(TileSet.load, p, "tile set")
+
+
 def selftest_handler(args: argparse.Namespace) -> int:
     from controller.cli.frames import one_frame
     from vision.selftest import selftest
 
     styles = _styles_ok(args.style)
+    _tilesets_ok(args.tileset)
     frame = one_frame(args.image, args.camera, args.synthetic, style=(styles or ["classic"])[0])
     checks = selftest(frame, styles=styles, tilesets=args.tileset)
     for c in checks:
@@ -99,6 +114,7 @@ def render_handler(args: argparse.Namespace) -> int:
     import cv2
 
     from controller.cli import CliError
+    from controller.cli.inputs import output_file, write_with
     from rules.profiles import registry
     from rules.simulate import random_hands
     from vision.scene_game import scenes_from_events
@@ -107,6 +123,9 @@ def render_handler(args: argparse.Namespace) -> int:
     _profile_ok(args.profile)
     if args.style:
         args.style = _styles_ok([args.style])[0]
+    output_file(args.out, "image", IMAGE_SUFFIXES)
+    if args.truth:
+        output_file(args.truth, "ground truth")
     try:
         hr = next(random_hands(registry.get(args.profile), args.seed, 1))
     except LookupError as exc:
@@ -114,10 +133,9 @@ def render_handler(args: argparse.Namespace) -> int:
     scenes = scenes_from_events(args.profile, hr.events)
     sc = scenes[min(len(scenes) - 1, max(0, int(args.step * (len(scenes) - 1))))]
     frame, truth = render_scene(sc, seed=args.seed, style=args.style)
-    if not cv2.imwrite(str(args.out), frame):
-        raise CliError(f"cannot write {args.out}")
+    write_with(lambda p: cv2.imwrite(str(p), frame), args.out, "image", IMAGE_SUFFIXES)
     if args.truth:
-        args.truth.write_text(json.dumps(_truth_json(truth), indent=1))
+        write_with(lambda p: p.write_text(json.dumps(_truth_json(truth), indent=1)), args.truth, "ground truth")
     print(f"{args.out}: {args.profile}, style {truth.style}, {len(truth.tiles())} tiles")
     return 0
 
@@ -141,7 +159,7 @@ def read_handler(args: argparse.Namespace) -> int:
 
     from controller.cli import CliError
     from controller.cli.tiles import load_tilesets
-    from vision.calibration import Calibration, CalibrationError, Rectifier, calibrate
+    from vision.calibration import CalibrationError, Rectifier, calibrate
     from vision.pipeline import make_reader
     from vision.scene_parse import SceneParser
     from vision.tileset import TileSetError
@@ -158,16 +176,16 @@ def read_handler(args: argparse.Namespace) -> int:
     except (TileSetError, ValueError) as exc:
         raise CliError(str(exc)) from None
     parser = SceneParser(args.profile, reader, face=getattr(reader, "face", None))
-    cal = None
-    if args.calibration:
-        try:
-            cal = Calibration.load(args.calibration)
-        except (OSError, ValueError, KeyError) as exc:
-            raise CliError(f"cannot read calibration {args.calibration}: {exc}") from None
+    from controller.cli.inputs import input_file
+    from controller.cli.pose import check_pose, load_calibration
+
+    cal = load_calibration(args.calibration) if args.calibration else None
     for p in args.images:
-        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        img = cv2.imread(str(input_file(p, "image")), cv2.IMREAD_COLOR)
         if img is None:
             raise CliError(f"cannot read image {p}")
+        if cal is not None:
+            check_pose(cal, img, str(p))  # a frame from another pose is refused, never misread
         try:
             c = cal or calibrate(img)
         except CalibrationError as exc:
