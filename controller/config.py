@@ -93,7 +93,7 @@ def _call_panels(v: Any) -> str | None:
 
 SCHEMA: dict[str, Key] = {
     "table.id": Key(str, "table-1", "this table's identity in the hall"),
-    "table.profile": Key(str, "basic", "the rule profile played at this table", PROFILES),
+    "table.profile": Key(str, "sichuan-mpl2025", "the rule profile played at this table", PROFILES),
     "table.players": Key(int, 4, "players seated", (2, 3, 4)),
     "table.backend": Key(str, "mcu", "mcu: a controller board over serial; gpio: the Pi drives the motors", ("mcu", "gpio")),
     "table.dice": Key(str, "electronic", "electronic: the Pi draws the dice; physical: dice motor + camera", ("electronic", "physical")),
@@ -130,6 +130,11 @@ SCHEMA: dict[str, Key] = {
     "web.host": Key(str, "127.0.0.1", "address the table's web page listens on"),
     "web.port": Key(int, 8080, "port of the table's web page", (), _port),
     "service.watchdog": Key(bool, True, "ping the systemd watchdog while the main loop is healthy"),
+    "referee.enabled": Key(bool, True, "the camera referee follows each hand (false: the operator presses START when a hand is over)"),
+    "referee.claim_window_s": Key((int, float), 0, "claim window in seconds on the shared clock (0: the profile's, 3 s as the seeds state it)", (), _non_negative),
+    "referee.reveal_wait_s": Key((int, float), 4.0, "after an exhaustive draw, seconds after the last hand shown before the others count as not ready", (), _positive),
+    "referee.min_score": Key((int, float), 0.7, "a tile read with less confidence than this is asked about, never guessed", (), _non_negative),
+    "referee.demo_camera": Key(str, "frames", "demo mode: the bots' table reaches the referee as rendered frames read by vision (frames) or as exact observations (exact)", ("frames", "exact")),
 }
 
 

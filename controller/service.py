@@ -68,6 +68,17 @@ class PlaySource:
     async def play(self, svc: TableService, hand_id: str) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def button(self, ev: ButtonPressed) -> None:
+        """A call button or the judge's confirmation during play (the referee takes them)."""
+
+    def view(self) -> dict[str, Any] | None:
+        """The hand as the play source follows it, for the web page (the referee's public view)."""
+        return None
+
+    def record(self, svc: TableService, hand_id: str) -> list[Event]:
+        """The hand's game record: what lies on the table by the record."""
+        return svc.store.events(f"{hand_id}/game")
+
 
 class ManualPlay(PlaySource):
     """Without the camera referee: the hand is over when the operator presses START."""
@@ -91,6 +102,7 @@ class Snapshot:
     last_result: dict[str, Any] | None = None
     log: list[str] = field(default_factory=list)
     table_check: dict[str, Any] | None = None  # the re-read after a restart: result, differences, detail
+    referee: dict[str, Any] | None = None  # the refereed hand's public view (controller/referee/view.py)
 
 
 class TableService:
@@ -143,6 +155,10 @@ class TableService:
             panel.add_listener(self._button_from_thread)
 
     # --- recording ----------------------------------------------------------------------------------------
+    def note(self, text: str) -> None:
+        """A line for the operator (the web page's log and the console)."""
+        self._say(text)
+
     def _say(self, text: str) -> None:
         line = time.strftime("%H:%M:%S ") + text
         self._log = (self._log + [line])[-30:]
@@ -195,6 +211,8 @@ class TableService:
             self.trigger("abort")
         if button == "accept" and st is S.PAUSED:
             self.accept_table()
+        if button in ("call", "confirm"):  # the referee's: claims, and signing a hand's result
+            self.play_source.button(ev or ButtonPressed(button=button, **self.clock.stamp()))
         waiter = self._buttons.get(button)
         if waiter is not None:
             waiter.set()
@@ -330,7 +348,8 @@ class TableService:
         self.table_check = None
         self.store.start_hand(self.hand_id, self.profile, self.clock.wall())
         self.record(HandStarted(hand_id=self.hand_id, profile=self.profile, n_players=self.players,
-                                dealer=self.dealer, **self.clock.stamp()))
+                                dealer=self.dealer, options=dict((self.last_result or {}).get("next_options", {})),
+                                **self.clock.stamp()))
 
     async def _operate(self, st: S) -> None:
         try:
@@ -409,6 +428,10 @@ class TableService:
                                "dice not readable (cocked, stacked or out of view): press START to roll again")
         return values
 
+    def open_camera(self) -> Any:
+        """The table camera, opened on first use (raises controller.table_camera.CameraError)."""
+        return self._open_camera()
+
     def _open_camera(self) -> Any:
         if self.camera is None:
             self.camera = self.camera_factory(self)
@@ -418,7 +441,7 @@ class TableService:
         """What the record says lies on the table: the hand's game events so far and its dice."""
         if not self.hand_id:
             return [], ()
-        return self.store.events(f"{self.hand_id}/game"), (self.dice[-1] if self.dice else ())
+        return self.play_source.record(self, self.hand_id), (self.dice[-1] if self.dice else ())
 
     def _expected_scene(self, resume_to: S) -> tuple[Any, str]:
         """(the table the record gives, or None with the reason it cannot be compared)."""
@@ -534,7 +557,7 @@ class TableService:
             table=self.cfg["table.id"], profile=self.profile, state=str(self.machine.state),
             prompt=prompt, hand_id=self.hand_id, dice=self.dice, shuffle=self.shuffle_progress,
             fault=fault, hands_done=self.hands_played(), last_result=self.last_result,
-            log=list(self._log), table_check=chk,
+            log=list(self._log), table_check=chk, referee=self.play_source.view(),
         )
 
 

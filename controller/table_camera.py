@@ -139,6 +139,12 @@ class TableCamera:
             raise CameraError(f"camera {self.spec or 'source'} gave no frame")
         return f
 
+    def next_frame(self) -> Any:
+        """The camera's next frame (``image``, ``t_mono``, ``t_wall``): the referee's live feed reads them one
+        by one. Raises :class:`CameraError`."""
+        with self._lock:
+            return self._frame()
+
     def _pipeline(self, frame: Any) -> Any:
         if self._pipe is None:
             from vision.calibration import CalibrationError, calibrate

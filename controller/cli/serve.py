@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from controller.cli import CliError
+from controller.config import PROFILES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: run until stopped)")
     ap.add_argument("--port", type=int, default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
+    ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
     ap.set_defaults(func=run)
 
 
@@ -65,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
             over["web__port"] = args.port
         if args.store is not None:
             over["store__path"] = args.store
+        if args.profile is not None:
+            over["table__profile"] = args.profile
         if over:
             cfg = cfg.with_overrides(**over)
     except config_mod.ConfigError as exc:
@@ -75,10 +79,14 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise CliError(str(exc)) from None
     play = None
-    if args.demo:
+    if args.demo:  # bots play at the emulated table; the referee follows them like any hand
         from controller.play_sources import BotPlay
 
-        play = BotPlay()
+        play = BotPlay(camera=cfg["referee.demo_camera"])
+    elif cfg["referee.enabled"]:
+        from controller.referee.session import RefereePlay
+
+        play = RefereePlay()
     svc = TableService(cfg, backend, store, panel=panel, auto=args.demo, play=play)
 
     async def main() -> None:

@@ -1,8 +1,9 @@
 """The table's web page: a small HTTP server on the service's own asyncio loop (no extra thread).
 
 Routes: ``GET /`` the page (English/Russian), ``GET /api/state`` the service snapshot as JSON,
-``GET /api/results`` the recorded results, ``POST /api/press/<start|judge|abort>`` the operator's
-buttons (the same as the GPIO buttons). Player views never show hidden information: the snapshot holds
+``GET /api/results`` the recorded results, ``POST /api/press/<start|judge|abort|accept|confirm>`` the
+operator's buttons (the same as the GPIO buttons), ``POST /api/answer/<text>`` the answer to the referee's
+question (the snapshot's ``referee`` is the refereed hand's public view). Player views never show hidden information: the snapshot holds
 only what is public at the table.
 """
 from __future__ import annotations
@@ -13,7 +14,8 @@ from dataclasses import asdict
 from importlib import resources
 from typing import Any
 
-BUTTONS = ("start", "judge", "abort", "accept")  # accept: the judge overrides a re-read mismatch
+BUTTONS = ("start", "judge", "abort", "accept", "confirm")  # accept: the judge overrides a re-read mismatch;
+# confirm: the judge signs the refereed hand's result
 
 
 class WebServer:
@@ -56,6 +58,15 @@ class WebServer:
             return 200, asdict(self.svc.snapshot()), "application/json"
         if method == "GET" and path == "/api/results":
             return 200, [{"hand_id": h, **r} for h, r in self.svc.store.results()], "application/json"
+        if path.startswith("/api/answer/"):  # the operator answers the referee's question
+            if method != "POST":
+                return 405, {"error": "use POST"}, "application/json"
+            from urllib.parse import unquote
+
+            text = unquote(path.split("/api/answer/", 1)[1])
+            ok = getattr(self.svc.play_source, "answer", lambda *_: False)(text)
+            return (200, {"answered": text}, "application/json") if ok else (404, {"error": "no question"},
+                                                                               "application/json")
         if path.startswith("/api/press/"):
             if method != "POST":
                 return 405, {"error": "use POST"}, "application/json"
