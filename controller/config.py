@@ -91,6 +91,12 @@ def _call_panels(v: Any) -> str | None:
     return None
 
 
+def _pin_hash(v: Any) -> str | None:
+    from controller.web.security import hash_problem
+
+    return hash_problem(v)
+
+
 SCHEMA: dict[str, Key] = {
     "table.id": Key(str, "table-1", "this table's identity in the hall"),
     "table.profile": Key(str, "sichuan-mpl2025", "the rule profile played at this table", PROFILES),
@@ -126,12 +132,24 @@ SCHEMA: dict[str, Key] = {
                                 "before the camera reads them", (), _non_negative),
     "geometry.table_mm": Key(int, 900, "playing surface side in millimetres", (), _positive),
     "store.path": Key(str, _default_store(), "the durable event store (SQLite)"),
-    "hall.address": Key(str, "", "hall broker, e.g. mqtt://hall.local:1883 (empty: standalone table)"),
+    "hall.address": Key(str, "", "hall broker, e.g. mqtt://hall.local:1883 or mqtts://hall.local:8883 (empty: standalone table)"),
+    "hall.id": Key(str, "hall", "the hall's id: this table publishes under hall/<id>/table/<table.id>/"),
+    "hall.username": Key(str, "", "MQTT username at the hall's broker (empty: the table id)"),
+    "hall.password": Key(str, "", "MQTT password (from 'mahjong-table hall provision')"),
+    "hall.cafile": Key(str, "", "TLS (mqtts://): the hall's CA certificate"),
+    "hall.certfile": Key(str, "", "TLS: this table's client certificate"),
+    "hall.keyfile": Key(str, "", "TLS: this table's client key"),
+    "hall.events": Key(str, "results", "what goes to the hall: results and hand starts, or every event", ("results", "all")),
+    "hall.resend_s": Key((int, float), 5.0, "seconds before an unacknowledged result is sent again", (), _positive),
     "web.host": Key(str, "127.0.0.1", "address the table's web page listens on"),
     "web.port": Key(int, 8080, "port of the table's web page", (), _port),
+    "web.language": Key(str, "en", "the page's language until a viewer switches it", ("en", "ru")),
+    "web.judge_pin_hash": Key(str, "", "the judge's PIN, hashed: written by 'mahjong-table web set-pin' (empty: no judge login)", (), _pin_hash),
+    "web.camera_public": Key(bool, True, "show the camera view to everyone (false: to the logged-in judge only)"),
+    "web.camera_interval_s": Key((int, float), 2.0, "seconds between camera-view frames while someone watches it", (), _positive),
     "service.watchdog": Key(bool, True, "ping the systemd watchdog while the main loop is healthy"),
     "referee.enabled": Key(bool, True, "the camera referee follows each hand (false: the operator presses START when a hand is over)"),
-    "referee.claim_window_s": Key((int, float), 0, "claim window in seconds on the shared clock (0: the profile's, 3 s as the seeds state it)", (), _non_negative),
+    "referee.claim_wait_s": Key((int, float), 0, "seconds the referee awaits further calls before granting a win on a discard where the profile sets no claim time (0: 3 s; where it does, its claim window rules)", (), _non_negative),
     "referee.reveal_wait_s": Key((int, float), 4.0, "after an exhaustive draw, seconds after the last hand shown before the others count as not ready", (), _positive),
     "referee.min_score": Key((int, float), 0.7, "a tile read with less confidence than this is asked about, never guessed", (), _non_negative),
     "referee.demo_camera": Key(str, "frames", "demo mode: the bots' table reaches the referee as rendered frames read by vision (frames) or as exact observations (exact)", ("frames", "exact")),

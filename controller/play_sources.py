@@ -23,13 +23,11 @@ __all__ = ["BotPlay", "bot_hand", "hand_seed", "result_of"]
 def bot_hand(profile_name: str, players: int, dealer: int, hand_id: str, dice: tuple[tuple[int, ...], ...]) -> Any:
     """The bots' hand for this table hand (deterministic): the ground truth the referee follows in demo mode."""
     from controller.referee.sim.play import playable_truth
-    from controller.referee.verdicts import window_of
     from rules.profiles import registry
 
     profile = registry.get(profile_name)
     truth, _ = playable_truth(profile, hand_seed(hand_id, dice) % (1 << 62), hand_id=hand_id, dealer=dealer,
-                              players=players, dice=tuple(tuple(d) for d in dice), faults=False,
-                              window_s=window_of(profile_name).seconds)
+                              players=players, dice=tuple(tuple(d) for d in dice), faults=False)
     return truth.driver.result()
 
 

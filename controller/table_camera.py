@@ -168,6 +168,15 @@ class TableCamera:
         f = self._frame()
         return self._pipeline(f).process(f.image, t_mono=f.t_mono, t_wall=f.t_wall, full=True)
 
+    def look(self) -> tuple[Any, Any, Any, float]:
+        """One frame and its full reading, for the web page's camera view: ``(image, FrameResult,
+        calibration, px_per_mm)`` (the found tiles' outlines map to the frame through the calibration).
+        Raises :class:`CameraError`."""
+        with self._lock:
+            f = self._frame()
+            pipe = self._pipeline(f)
+            return f.image, pipe.process(f.image, t_mono=f.t_mono, t_wall=f.t_wall, full=True), pipe.cal, pipe.px
+
     def read_table(self) -> TableRead:
         """Full re-reads until two trusted frames in a row agree (at most ``max_frames``). A frame with a
         hand over a zone (occluded) is not trusted. Raises :class:`CameraError`."""

@@ -12,6 +12,7 @@ SensorChanged, ButtonPressed, LinkState, stamped with ``time.monotonic()`` at ar
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -104,10 +105,15 @@ class Bridge:
     # ------------------------------------------------------------------------------------- lifecycle
 
     async def start(self, timeout: float = 5.0) -> HelloInfo:
-        """Open the port and wait for the session (HELLO + STATUS). Raises NotConnected on timeout."""
+        """Open the port and wait for the session (HELLO + STATUS). Raises NotConnected on timeout, and at
+        once for a device path that does not exist or a URL pyserial cannot open."""
+        if "://" not in self.url and not os.path.exists(self.url):
+            raise NotConnected(f"no serial port {self.url}: no such device (is the table's USB cable plugged in?)")
         self.link.start()
         if not await asyncio.to_thread(self.link.wait_synced, timeout):
             await self.close()
+            if self.link.hopeless:
+                raise NotConnected(f"cannot open {self.url}: {self.link.hopeless}")
             raise NotConnected(f"no answer from a table on {self.url} within {timeout:g} s"
                                + (f" ({self.link.last_error})" if self.link.last_error else ""))
         assert self.link.hello is not None

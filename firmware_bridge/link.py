@@ -83,6 +83,7 @@ class LinkStats:
     sessions: int = 0
     resets_seen: int = 0
     reconnects: int = 0
+    urgent_sent_at: float = 0.0  # monotonic time the last urgent frame (ESTOP) was written
 
 
 EventCallback = Callable[[Message, int, float], None]  # message, seq, t_mono
@@ -125,6 +126,7 @@ class Link:
         self._reset_reported = False
         self._next_hello = 0.0
         self.last_error = ""
+        self.hopeless = ""  # a port that can never open (a malformed URL): waiting for it is pointless
         self._worker = threading.Thread(target=self._run, name=f"link {url}", daemon=True)
 
     # ------------------------------------------------------------------------------------------ public
@@ -168,6 +170,7 @@ class Link:
                 return fut
             p = _Pending(msg, fut)
             self._transmit(p, time.monotonic())
+            self.stats.urgent_sent_at = time.monotonic()
             self._urgent[p.seq] = p
             self._cond.notify_all()
         return fut
@@ -180,7 +183,7 @@ class Link:
 
         deadline = time.monotonic() + timeout
         with self._cond:
-            while not ready() and not self._closed:
+            while not ready() and not self._closed and not self.hopeless:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -247,7 +250,10 @@ class Link:
         except Exception as exc:  # serial.SerialException, OSError, ValueError for a bad URL
             with self._cond:
                 self.last_error = str(exc)
+                if isinstance(exc, ValueError):  # a URL pyserial cannot open at all: retrying cannot help
+                    self.hopeless = self.last_error
                 self._next_connect = time.monotonic() + self.config.reconnect_interval
+                self._cond.notify_all()
             return
         with self._cond:
             if self._closed:
@@ -386,6 +392,8 @@ class Link:
     def _send_next(self, now: float) -> None:
         if self._outstanding is not None or self._transport is None:
             return
+        while self._queue and self._queue[0].future is not None and self._queue[0].future.cancelled():
+            self._queue.popleft()  # its caller gave up (an operation cancelled by an e-stop): never sent
         if self._prio:
             p = self._prio.popleft()
         elif self._synced and self._queue:

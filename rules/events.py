@@ -473,6 +473,42 @@ class TableReconciled(ServiceEvent):
 
 
 # ----------------------------------------------------------------------------------------------------------
+# Judge events (the judge's actions at the table's web page: the audit log, each with who made it)
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeEvent(Event):
+    FAMILY: ClassVar[str] = "judge"
+    hand_id: str = ""  # the hand in play or last played ("" before the first)
+    judge: str  # who: the name the judge logged in with
+    client: str = ""  # the address the action came from
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeAction(JudgeEvent):
+    """A judge pressed a control: ``action`` = a table button (start, judge, abort, accept), pause, resume,
+    login, logout, or an action a later part adds (answer, correct, undo, confirm, reject)."""
+
+    TYPE: ClassVar[str] = "judge_action"
+    action: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PenaltyAwarded(JudgeEvent):
+    """A penalty the judge awarded: ``seat`` loses ``points``; ``to_others``: each other seat receives
+    ``points`` (a penalty paid to the players) rather than nobody (000 §2.8.2: not paid to anybody)."""
+
+    TYPE: ClassVar[str] = "penalty_awarded"
+    seat: int
+    points: int
+    rule: str  # seed reference
+    reason: str
+    code: str = ""  # the profile's penalty code when chosen from its list
+    to_others: bool = False
+
+
+# ----------------------------------------------------------------------------------------------------------
 # Referee events (controller.referee): what the camera reads only for the referee, the questions it asks the
 # operator and the judge, their answers, judge corrections with their audit record, the timing of each
 # claim and the confirmation of a result. Added for issue #17; no field of an event above changes.

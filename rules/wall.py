@@ -224,7 +224,7 @@ def wall_spec(profile: str, players: int = 4, tiles: str | None = None) -> WallS
 
 
 def next_seat(seats: tuple[int, ...], k: int) -> int:
-    """The seat after ``k`` in turn order among ``seats`` (counter-clockwise, NOTATION.md "Seats")."""
+    """The seat after ``k`` in turn order among ``seats`` (counter-clockwise, docs/notation.md "Seats")."""
     i = seats.index(k)
     return seats[(i + 1) % len(seats)]
 
@@ -416,11 +416,11 @@ class WallCursor:
             return self.head
         if r == "tail":
             # the last tile may be the bottom of a stack whose top the head took
-            return max(_tail_index(n, self.spec.dead_wall + self.tail_used), self.head)
+            return max(tail_index(n, self.spec.dead_wall + self.tail_used), self.head)
         # riichi Rules 2.6: stack 1 at the break, top then bottom, then stack 2 ... (four kans at most, 3.3.10)
         if self.dead_used >= 4:
             return None
-        return _tail_index(n, self.dead_used)
+        return tail_index(n, self.dead_used)
 
     def take(self, source: str) -> int | None:
         """Advance for a draw from ``source`` ("wall" or "replacement"); return the position or None."""
@@ -459,7 +459,7 @@ class WallCursor:
                 "kongs": self.kongs, "remaining": self.remaining}
 
 
-def _tail_index(n: int, used: int) -> int:
+def tail_index(n: int, used: int) -> int:
     """The ``used``-th tile from the tail: the stack next to the break first, its top tile first."""
     stack = used // 2
     return n - 2 * (stack + 1) + (used % 2)

@@ -22,6 +22,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--port", type=int, default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
     ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
+    ap.add_argument("--pace", type=float, default=0.01, metavar="SECONDS",
+                    help="--demo: seconds between the bots' moves (make run: 0.6, to watch the hand on the page)")
+    ap.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
+                    help="how much to log (default info: sessions, resets, faults, slow commits); under systemd "
+                    "the lines carry journald priorities")
     ap.set_defaults(func=run)
 
 
@@ -36,7 +41,7 @@ def build(cfg, *, demo: bool):
     panel = Panel(gpio)
     sim = None
     if cfg["table.backend"] == "mcu":
-        backend = McuBackend(cfg["serial.port"], time_scale=cfg["serial.time_scale"])
+        backend = McuBackend(cfg["serial.port"], time_scale=cfg["serial.time_scale"], baud=cfg["serial.baud"])
     else:
         factory = make_pin_factory(cfg["gpio.pin_factory"]) if cfg["gpio.pin_factory"] != "mock" else None
         if factory is None:  # mock pins: the table's mechanics come from the emulator twin
@@ -50,16 +55,44 @@ def build(cfg, *, demo: bool):
     return panel, backend, store, sim
 
 
+def take_locks(cfg) -> list:
+    """One service per store and per serial port (controller.locks); raises CliError naming the holder."""
+    from pathlib import Path
+
+    from controller.locks import LockHeld, port_lock, store_lock
+
+    held = []
+    locks = [store_lock(cfg["store.path"])]
+    if cfg["table.backend"] == "mcu":
+        locks.append(port_lock(cfg["serial.port"]))
+    try:
+        Path(cfg["store.path"]).parent.mkdir(parents=True, exist_ok=True)
+        for lk in locks:
+            if lk is not None:
+                held.append(lk.acquire("mahjong-table serve"))
+    except (LockHeld, OSError) as exc:
+        for lk in held:
+            lk.release()
+        raise CliError(str(exc) if isinstance(exc, LockHeld) else f"cannot lock {cfg['store.path']}: "
+                       f"{exc.strerror or exc}") from None
+    return held
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
     import signal
 
+    from gpiozero.exc import GPIOZeroError
+
     from controller import config as config_mod
+    from controller import logs
+    from controller.backends import BackendFault
     from controller.event_store import StoreError
     from controller.service import TableService
     from controller.web import WebServer
 
+    if args.hands is not None and args.hands < 1:
+        raise CliError("--hands must be at least 1")
     try:
         cfg = config_mod.load(args.config)
         over = {}
@@ -73,16 +106,21 @@ def run(args: argparse.Namespace) -> int:
             cfg = cfg.with_overrides(**over)
     except config_mod.ConfigError as exc:
         raise CliError("configuration: " + "; ".join(exc.problems)) from None
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logs.setup(args.log_level)
+    locks = take_locks(cfg)
     try:
         panel, backend, store, sim = build(cfg, demo=args.demo)
     except StoreError as exc:
         raise CliError(str(exc)) from None
+    except (GPIOZeroError, ImportError, OSError) as exc:  # a pin factory this machine lacks, a busy pin
+        raise CliError(f"GPIO ({cfg['gpio.pin_factory']}): {exc}") from None
     play = None
     if args.demo:  # bots play at the emulated table; the referee follows them like any hand
         from controller.play_sources import BotPlay
 
-        play = BotPlay(camera=cfg["referee.demo_camera"])
+        if not 0 <= args.pace <= 10:
+            raise CliError(f"--pace {args.pace}: seconds between moves, 0..10")
+        play = BotPlay(event_delay=args.pace, camera=cfg["referee.demo_camera"])
     elif cfg["referee.enabled"]:
         from controller.referee.session import RefereePlay
 
@@ -94,15 +132,26 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        web = WebServer(svc, cfg["web.host"], cfg["web.port"])
+        pin_hash, demo_pin = None, ""
+        if args.demo and not cfg["web.judge_pin_hash"]:  # a PIN for this demo run only: the judge's console
+            from controller.web.security import one_time_pin
+
+            demo_pin, pin_hash = one_time_pin()
+        web = WebServer(svc, cfg["web.host"], cfg["web.port"], pin_hash=pin_hash)
         try:
             port = await web.start()
         except OSError as exc:
             raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
         print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on http://{cfg['web.host']}:{port}/ "
               f"— event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+        if demo_pin:
+            print(f"judge's PIN for this demo run: {demo_pin}", flush=True)
         try:
             await svc.run(stop, hands=args.hands)
+        except BackendFault as exc:
+            raise CliError(f"table back-end {cfg['table.backend']}: {exc.message}") from None
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
         finally:
             await web.close()
 
@@ -114,4 +163,6 @@ def run(args: argparse.Namespace) -> int:
             sim.stop()
         panel.close()
         store.close()
+        for lk in locks:
+            lk.release()
     return 0

@@ -15,7 +15,15 @@ import dataclasses
 import hashlib
 from typing import Any
 
-from rules.events import ButtonPressed, DiceRolled, Event, HandStarted, ObservationEvent, QuestionAsked
+from rules.events import (
+    ButtonPressed,
+    DiceRolled,
+    Event,
+    HandStarted,
+    ObservationEvent,
+    QuestionAsked,
+    RefereeTick,
+)
 
 
 def hand_seed(hand_id: str, dice: tuple[tuple[int, ...], ...]) -> int:
@@ -45,7 +53,7 @@ class BotActor:
         profile = session.referee.profile
         truth, _ = playable_truth(profile, hand_seed(session.hand_id, dice) % (1 << 62), hand_id=session.hand_id,
                                   dealer=start.dealer, players=start.n_players, dice=dice, faults=False,
-                                  window_s=session.referee.claim_window.seconds, options=dict(start.options))
+                                  options=dict(start.options))
         last = [e for e in evs if isinstance(e, DiceRolled)][-1]
         return truth, last.t_mono, last.t_wall
 
@@ -74,16 +82,16 @@ class BotActor:
             kw = {"t_mono": t0 + t, "t_wall": w0 + t}
             return dataclasses.replace(ev, **kw)
 
-        def settle(out: list[Event], at: Event) -> None:
+        async def settle(out: list[Event], at: Event) -> None:
             pending = list(out)
             while pending:
                 q = pending.pop(0)
                 if isinstance(q, QuestionAsked):
                     for reply in respond(q, ref, truth, scene, at):
-                        pending += session.take(reply)
+                        pending += await session.take(reply)
 
         if ref.open_question is not None:  # restarted while a question waited
-            settle([ref.open_question.event], ref.record[-1])
+            await settle([ref.open_question.event], ref.record[-1])
         for m in truth.timeline.moments:
             if m.kind == "input" and isinstance(m.event, HandStarted | DiceRolled):
                 continue  # the service threw the dice and recorded the start
@@ -96,9 +104,11 @@ class BotActor:
                 if done:
                     done -= 1  # fed before the restart
                     continue
-                settle(session.take(ev), ev)
-            settle(session.tick(t0 + m.t), m.event or ButtonPressed(button="tick", t_mono=t0 + m.t))
+                await settle(await session.take(ev), ev)
+            at = RefereeTick(t_mono=t0 + m.t, t_wall=w0 + m.t)
+            await settle(await session.tick(at.t_mono, at.t_wall), at)
             if ref.confirmed is not None:
                 return
             await asyncio.sleep(self.pace)
-        settle(session.tick(t0 + truth.timeline.end), ButtonPressed(button="tick", t_mono=t0 + truth.timeline.end))
+        end = RefereeTick(t_mono=t0 + truth.timeline.end, t_wall=w0 + truth.timeline.end)
+        await settle(await session.tick(end.t_mono, end.t_wall), end)

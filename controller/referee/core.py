@@ -40,14 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.referee.verdicts import (
-    DRAWN_TILE_PAID,
-    ClaimWindow,
-    english,
-    referee_rule,
-    russian,
-    window_of,
-)
+from controller.referee.verdicts import CALL_WAIT_S, DRAWN_TILE_PAID, english, referee_rule, russian
 from rules.events import (
     ButtonPressed,
     CardSeen,
@@ -87,7 +80,8 @@ from rules.events import (
     Won,
     relative_source,
 )
-from rules.game.machine import HandMachine, cached_break, replay
+from rules.game import HandMachine, machine_for, replay
+from rules.game.setup import cached_break
 from rules.game.state import Phase
 from rules.game.violations import violation
 from rules.notation import Hand
@@ -121,7 +115,8 @@ class Window:
     calls: set[tuple[int, str]] = field(default_factory=set)  # (seat, call) pressed on it
     hu: list[int] = field(default_factory=list)  # seats whose hu claim the machine accepted
     taken: float | None = None  # the tile left the pond (a claim or a win took it)
-    late: set[int] = field(default_factory=set)  # seats flagged for a late claim on it
+    late: set[int] = field(default_factory=set)  # seats whose call on it came after its window closed
+    stands: set[int] = field(default_factory=set)  # seats whose late set the judge let stand
 
     def to_json(self) -> dict[str, Any]:
         return {"discarder": self.discarder, "tile": self.tile, "t_open": self.t_open, "deadline": self.deadline,
@@ -136,20 +131,7 @@ class OpenQuestion:
 
 def replay_machine(profile: Any, log: list[Event]) -> HandMachine:
     """A table-mode machine rebuilt from a (completed) log."""
-    if getattr(profile, "two_hands", False):
-        from rules.game.siamese import replay_siamese
-
-        return replay_siamese(profile, log, "table")
-    return replay(profile, log, "table")
-
-
-def machine_for(profile: Any) -> type[HandMachine]:
-    """The hand machine class of ``profile`` (two hands per player: the Siamese machine)."""
-    if getattr(profile, "two_hands", False):
-        from rules.game.siamese import SiameseHandMachine
-
-        return SiameseHandMachine
-    return HandMachine
+    return replay(profile, log, "table", machine=machine_for(profile))
 
 
 def seat_from_source(seat: int, source: str, seats: tuple[int, ...], n_players: int) -> int | None:
@@ -162,11 +144,12 @@ def seat_from_source(seat: int, source: str, seats: tuple[int, ...], n_players: 
 
 class Referee:
     """One hand, refereed from observations. ``profile``: a registry name or a profile object;
-    ``window_s``: the claim window in seconds (default: the profile's, :data:`verdicts.WINDOWS`);
+    ``wait_s``: how long to wait for further calls before a win on a discard is granted where the profile
+    sets no claim time (:data:`verdicts.CALL_WAIT_S`; where it does, the hand machine's claim window);
     ``reveal_wait_s``: after an exhaustive draw, how long after the last hand shown the others count as
     not ready (riichi shows only ready hands)."""
 
-    def __init__(self, profile: Any, *, window_s: float | None = None, reveal_wait_s: float = 4.0):
+    def __init__(self, profile: Any, *, wait_s: float | None = None, reveal_wait_s: float = 4.0):
         if isinstance(profile, str):
             from rules.profiles import registry
 
@@ -176,7 +159,7 @@ class Referee:
         from vision.conventions import conventions
 
         self.conv = conventions(self.name)
-        self.claim_window: ClaimWindow = window_of(self.name, window_s)
+        self.wait_s = wait_s or CALL_WAIT_S
         self.reveal_wait_s = reveal_wait_s
         self.inputs: list[Event] = []  # everything fed, corrections included
         self.record: list[Event] = []  # the inputs the hand is derived from (corrections applied)
@@ -414,9 +397,13 @@ class Referee:
         at = self._at
         return {"t_mono": at.t_mono, "t_wall": at.t_wall, "hand_id": self.hand_id} if at else {"hand_id": self.hand_id}
 
-    def _submit(self, ev: GameEvent) -> list[Event]:
-        """Submit a game event to the hand machine (stamped with the input that led to it)."""
-        ev = dataclasses.replace(ev, **self._stamp())
+    def _submit(self, ev: GameEvent, at: float | None = None) -> list[Event]:
+        """Submit a game event to the hand machine, stamped with the input that led to it (``at``: the moment
+        it happened, when earlier: a claim is timed by its button)."""
+        stamp = self._stamp()
+        if at is not None:
+            stamp["t_mono"] = at
+        ev = dataclasses.replace(ev, **stamp)
         out = self.machine.submit(ev)
         self._out.extend(out)
         return out
@@ -427,8 +414,7 @@ class Referee:
 
     def _flag(self, code: str, seat: int | None, message: str = "") -> Violation:
         """A verdict of the referee's own (not the machine's): timing, out-of-turn discards, rack counts."""
-        rule = self.claim_window.rule if code == "late_claim" else referee_rule(self.name, code,
-                                                                                   self.profile.violation_rules)
+        rule = referee_rule(self.name, code, self.profile.violation_rules)
         v = violation(code, seat, message, rule=rule, at=self._at, hand_id=self.hand_id)
         self._emit(v)
         return v
@@ -548,7 +534,7 @@ class Referee:
         if st.phase in (Phase.CLAIMS, Phase.ROB):
             self._close_window()
             if st.phase == Phase.ROB:
-                k_seat = st.pending_kong[0] if st.pending_kong else None
+                k_seat = st.window.seat if st.window is not None else None
                 if seat != k_seat:
                     return False
                 self.window = None
@@ -565,7 +551,9 @@ class Referee:
         return st.phase == Phase.TURN and st.current == seat
 
     def _open_window(self, seat: int, tile: str, t: float, rob: bool = False) -> None:
-        w = Window(seat, tile, t, t + self.claim_window.seconds, rob=rob)
+        mw = self._st.window
+        deadline = mw.deadline if mw is not None and mw.deadline is not None else t + self.wait_s
+        w = Window(seat, tile, t, deadline, rob=rob)
         self.window = w
         early, self.early = self.early, []
         for press in early:  # calls pressed while the discard was being laid
@@ -747,35 +735,40 @@ class Referee:
         if st.phase == Phase.CLAIMS and closed:
             return m.next_drawer() == seat  # the window closed: the next player drew, and may win on it
         if st.phase == Phase.ROB and closed:
-            return st.pending_kong is not None and st.pending_kong[0] == seat  # nobody robbed: his replacement
+            return st.window is not None and st.window.seat == seat  # nobody robbed: his replacement
         return False
 
     def _claim_press(self, ev: ButtonPressed) -> None:
+        """A call on the tile on offer, at the moment of the button: the hand machine judges it (its claim
+        window times it on the shared clock: ``claim_late``)."""
         w = self.window
         assert w is not None and ev.seat is not None
         seat, call = ev.seat, ev.call or "call"
-        if seat == w.discarder:
-            return
-        delay = round(ev.t_mono - w.t_open, 3)
-        late = delay > self.claim_window.seconds
-        self._emit(ClaimTimed(seat=seat, kind=call, from_seat=w.discarder, tile=w.tile, delay=delay,
-                              window=self.claim_window.seconds, late=late, source="button", **self._stamp()))
-        if late:
-            if seat not in w.late:
-                w.late.add(seat)
-                self._flag("late_claim", seat, f"{call} {delay:.1f} s after the discard (window "
-                           f"{self.claim_window.seconds:g} s)")
-            return
-        if (seat, call) in w.calls:
+        if seat == w.discarder or (seat, call) in w.calls:
             return
         w.calls.add((seat, call))
+        self._timed(seat, call, ev.t_mono, "button")
         if seat not in w.presses or w.presses[seat][0] not in CLAIM_CALLS:
             w.presses[seat] = (call, ev.t_mono)
         if call not in CLAIM_CALLS:
-            return  # a single call button: the set or the reveal tells which claim
-        out = self._submit(Claimed(seat=seat, kind=call, from_seat=w.discarder, tile=w.tile))
-        if not self._refused(out) and call == "hu":
+            return  # a single call button: the set or the hand shown tells which claim
+        out = self._submit(Claimed(seat=seat, kind=call, from_seat=w.discarder, tile=w.tile), at=ev.t_mono)
+        if self._refused(out):
+            if out[0].code == "claim_late":
+                w.late.add(seat)
+        elif call == "hu":
             w.hu.append(seat)
+
+    def _timed(self, seat: int, kind: str, t: float, source: str) -> None:
+        """The claim's timing for the judge's console: from the frame the tile settled, against the window."""
+        w = self.window
+        mw = self._st.window
+        assert w is not None
+        limit = mw.deadline - mw.opened_at if mw is not None and mw.deadline is not None else 0.0
+        delay = round(t - w.t_open, 3)
+        self._emit(ClaimTimed(seat=seat, kind=kind, from_seat=w.discarder, tile=w.tile, delay=delay,
+                              window=round(limit, 3), late=bool(limit) and delay > limit, source=source,
+                              **self._stamp()))
 
     def _self_drawn(self, ev: ButtonPressed) -> None:
         seat = ev.seat
@@ -856,23 +849,19 @@ class Referee:
                 return self._ask_impossible(ev, f"seat {seat}'s {ev.kind} points {ev.source}, the discard came from "
                                             f"seat {w.discarder}", "боковая кость указывает не на снёсшего")
         press = w.presses.get(seat)
-        t_claim = min(x for x in (ev.t_mono, press[1] if press else None, w.taken) if x is not None)
-        delay = round(t_claim - w.t_open, 3)
-        if press is None or press[0] not in CLAIM_CALLS:
-            late = delay > self.claim_window.seconds
-            self._emit(ClaimTimed(seat=seat, kind=kind, from_seat=w.discarder, tile=w.tile, delay=delay,
-                                  window=self.claim_window.seconds, late=late,
-                                  source="button" if press else "camera", **self._stamp()))
-            if late:
-                if seat not in w.late:
+        if seat in w.late and seat not in w.stands:
+            return self._ask_judge_late(ev)  # the tile taken on a call the window had closed on
+        if (press is None or press[0] not in CLAIM_CALLS) and seat not in w.stands:
+            # no call button told the claim: it is the set the camera sees, timed by its first sign
+            t_claim = min(x for x in (ev.t_mono, press[1] if press else None, w.taken) if x is not None)
+            self._timed(seat, kind, t_claim, "button" if press else "camera")
+            out = self._submit(Claimed(seat=seat, kind=kind, from_seat=w.discarder, tile=w.tile, tiles=tuple(tiles)),
+                               at=t_claim)
+            if self._refused(out):
+                if out[0].code == "claim_late":
                     w.late.add(seat)
-                    self._flag("late_claim", seat, f"{kind} {delay:.1f} s after the discard")
-                return self._ask_judge_late(ev)
-            if self._refused(self._submit(Claimed(seat=seat, kind=kind, from_seat=w.discarder, tile=w.tile,
-                                                  tiles=tuple(tiles)))):
+                    return self._ask_judge_late(ev)
                 return None
-        elif seat in w.late:
-            return self._ask_judge_late(ev)
         out = self._submit(MeldMade(seat=seat, kind=ev.kind, tiles=(*tiles, tile), from_seat=w.discarder,
                                     claimed_tile=tile))
         if self._refused(out):
@@ -885,12 +874,10 @@ class Referee:
 
     def _ask_judge_late(self, ev: MeldSeen) -> None:
         def resume(answer: str) -> None:
-            if answer == "stands":
+            if answer == "stands":  # the judge lets the set stand: it is made as it lies
                 w = self.window
                 if w is not None:
-                    w.late.discard(ev.seat)
-                    w.presses.pop(ev.seat, None)
-                    w.deadline = max(w.deadline, ev.t_mono)
+                    w.stands.add(ev.seat)
                 self._on_meld(ev)
 
         self._ask("impossible", ev.seat, {"observation": ev.to_json()}, ("stands", "taken_back"),
@@ -966,7 +953,7 @@ class Referee:
             return False
         if m.pending_winners:
             return not m.window_ends_hand()
-        return not st.claims
+        return not (st.window is not None and st.window.claims)
 
     def _all_shown(self) -> bool:
         st = self._st

@@ -24,7 +24,7 @@ class CameraFeed:
 
         svc = session.svc
         try:
-            cam = svc.open_camera()
+            cam = await svc.open_camera()
         except CameraError as exc:
             svc.note(f"referee: no camera ({exc}); the operator reports the hand")
             return

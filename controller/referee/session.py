@@ -23,6 +23,7 @@ import asyncio
 import logging
 from typing import Any
 
+from controller.referee import web as _web  # noqa: F401  (the judge's actions and the public notices)
 from controller.referee.core import Referee
 from controller.referee.verdicts import verdict_lines
 from controller.referee.view import public_view
@@ -49,12 +50,19 @@ def record_stream(hand_id: str, revision: int) -> str:
     return f"{hand_id}/game" if revision == 0 else f"{hand_id}/game.r{revision}"
 
 
-def latest_record(store: Any, hand_id: str) -> list[Event]:
-    """A hand's record as the store has it, at its latest revision."""
-    rev = 0
-    while store.count(record_stream(hand_id, rev + 1)):
-        rev += 1
-    return store.events(record_stream(hand_id, rev))
+def rebuild(store: Any, hand_id: str, profile: str | None = None) -> Referee:
+    """A hand's referee rebuilt from its stored inputs (``<hand>/referee``): its record at the latest
+    revision, corrections applied — the authority the stored streams are derived from."""
+    inputs = store.events(f"{hand_id}/referee")
+    if profile is None:
+        start = next((e for e in inputs if isinstance(e, HandStarted)), None)
+        if start is None:
+            raise ValueError(f"hand {hand_id!r} has no refereed record in the store")
+        profile = start.profile
+    ref = Referee(profile)
+    for ev in inputs:
+        ref.feed(ev)
+    return ref
 
 
 class RefereeSession:
@@ -64,7 +72,7 @@ class RefereeSession:
         self.svc = svc
         self.hand_id = hand_id
         cfg = svc.cfg
-        self.referee = Referee(svc.profile, window_s=cfg["referee.claim_window_s"] or None,
+        self.referee = Referee(svc.profile, wait_s=cfg["referee.claim_wait_s"] or None,
                                reveal_wait_s=cfg["referee.reveal_wait_s"])
         self.actor = actor
         self.camera = camera
@@ -75,63 +83,79 @@ class RefereeSession:
         self.written: dict[int, int] = {}  # revision -> record events in the store
         self.verdicts: list[Violation] = []
         self.replayed = 0  # inputs rebuilt from the store after a restart
+        self.pending: list[asyncio.Future] = []  # output writes not yet known durable
+        self.own: list[Event] = []  # the referee's own outputs not yet in the record stream
+        self.stream_seq: dict[int, int] = {}  # revision -> events in its record stream
 
     # --- inputs -------------------------------------------------------------------------------------
     def put(self, ev: Event) -> None:
         """An input from anywhere on the loop's thread (buttons, the camera feed, the web page)."""
         self.queue.put_nowait(ev)
 
-    def take(self, ev: Event) -> list[Event]:
-        """Store the input, then let the referee act on it; store and show what it concluded."""
-        store = self.svc.store
-        store.append(self.inputs, len(self.referee.inputs), ev)
+    async def take(self, ev: Event) -> list[Event]:
+        """Store the input (durable: awaited), then let the referee act on it; store and show what it
+        concluded (those writes are watched by the service: a failed one faults the table)."""
+        await self.svc.append(self.inputs, len(self.referee.inputs), ev)
         out = self.referee.feed(ev)
         self._emit(out)
         return out
 
-    def tick(self, t: float) -> list[Event]:
+    async def tick(self, t: float, t_wall: float | None = None) -> list[Event]:
         """Time passed: when something was due, that is an input like any other."""
         if self.referee.open_question is not None or not self.referee.due(t):
             return []
-        return self.take(RefereeTick(t_mono=t, t_wall=self.svc.clock.wall(), hand_id=self.hand_id))
+        wall = self.svc.clock.wall() if t_wall is None else t_wall
+        return await self.take(RefereeTick(t_mono=t, t_wall=wall, hand_id=self.hand_id))
 
     def _emit(self, out: list[Event], replay: bool = False) -> None:
-        store = self.svc.store
+        log = self.referee.game_log
         for o in out:
-            if store.append(self.outputs, self.out_seq, o) or not replay:
+            self.pending.append(self.svc.append(self.outputs, self.out_seq, o))
+            if not replay:
                 self._show(o)
             self.out_seq += 1
+            if not any(x is o for x in log):
+                self.own.append(o)  # the referee's own (its verdicts, questions, ...): into the record too
         self._write_record()
 
     def _show(self, o: Event) -> None:
         if isinstance(o, Violation):
             self.verdicts.append(o)
             en, ru = verdict_lines(o)
-            msg = f"VERDICT {self.hand_id}: {en} | {ru}"
-            print(msg, flush=True)
-            self.svc._say(en)
+            print(f"VERDICT {self.hand_id}: {en} | {ru}", flush=True)
+            self.svc.note(en)
         elif isinstance(o, QuestionAsked):
-            self.svc._say(f"question to the operator: {o.message}")
+            self.svc.note(f"question to the operator: {o.message}")
             print(f"QUESTION {self.hand_id} #{o.question_id}: {o.message} | {o.message_ru}", flush=True)
         elif o.TYPE == "correction_applied":
-            self.svc._say(f"judge correction: {o.change}")  # type: ignore[attr-defined]
+            self.svc.note(f"judge correction: {o.change}")  # type: ignore[attr-defined]
         elif o.TYPE == "result_confirmed":
-            self.svc._say(f"result confirmed by {o.by}: {list(o.deltas)}")  # type: ignore[attr-defined]
+            self.svc.note(f"result confirmed by {o.by}: {list(o.deltas)}")  # type: ignore[attr-defined]
 
     def _write_record(self) -> None:
-        """The record so far (at the referee's revision) into the store; an event the camera may still
-        complete (a kong's face-down tiles, the tile an added kong took) waits until it is complete."""
+        """The hand's record into the store (``<hand>/game``, ``<hand>/game.r<N>`` after the N-th correction):
+        the hand machine's log as far as it is final — an event the camera may still complete (a kong's
+        face-down tiles, the tile an added kong took) waits — with the referee's own events (verdicts,
+        questions, the confirmation) where they came; the web page and the hall read it."""
         ref = self.referee
         rev = ref.revision
         stream = record_stream(self.hand_id, rev)
-        n = self.written.get(rev, self.svc.store.count(stream))
+        done = self.written.setdefault(rev, 0)
         upto = len(ref.game_log) if ref.settled else ref.final_length()
-        for i in range(n, upto):
-            self.svc.store.append(stream, i, ref.game_log[i])
-        self.written[rev] = max(n, upto)
+        for i in range(done, upto):
+            self._record(stream, rev, ref.game_log[i])
+        self.written[rev] = max(done, upto)
+        own, self.own = self.own, []
+        for o in own:
+            self._record(stream, rev, o)
+
+    def _record(self, stream: str, rev: int, ev: Event) -> None:
+        seq = self.stream_seq.get(rev, 0)
+        self.pending.append(self.svc.append(stream, seq, ev))
+        self.stream_seq[rev] = seq + 1
 
     # --- the hand -----------------------------------------------------------------------------------
-    def restore(self) -> None:
+    async def restore(self) -> None:
         """Rebuild the referee from the store (after a restart), else start it from the service's record."""
         store = self.svc.store
         stored = store.events(self.inputs)
@@ -141,10 +165,10 @@ class RefereeSession:
         had = sum(1 for ev in stored if isinstance(ev, HandStarted | DiceRolled))
         setup = [ev for ev in store.events(self.hand_id) if isinstance(ev, HandStarted | DiceRolled)]
         for ev in setup[had:]:  # the hand as the service recorded it: its start and the dice
-            self.take(ev)
+            await self.take(ev)
 
     async def run(self) -> dict[str, Any]:
-        self.restore()
+        await self.restore()
         tasks = []
         if self.camera is not None:
             tasks.append(asyncio.create_task(self.camera.run(self)))
@@ -157,21 +181,23 @@ class RefereeSession:
                     ev = await asyncio.wait_for(self.queue.get(), timeout=TICK_S)
                 except TimeoutError:
                     continue
-                self.take(ev)
+                await self.take(ev)
                 for t in tasks:
-                    if t.done() and t.exception() is not None:
+                    if t.done() and not t.cancelled() and t.exception() is not None:
                         raise t.exception()  # type: ignore[misc]
         finally:
             for t in tasks:
                 t.cancel()
         self._write_record()
+        await asyncio.gather(*self.pending)  # every verdict and the whole record durable before the result
         return self.result()
 
     async def _ticks(self) -> None:
         while True:
             await asyncio.sleep(TICK_S)
             if self.actor is None:  # with bots the actor keeps the (simulated) time
-                self.tick(self.svc.clock.mono())
+                self.put(RefereeTick(t_mono=self.svc.clock.mono(), t_wall=self.svc.clock.wall(),
+                                     hand_id=self.hand_id)) if self.referee.due(self.svc.clock.mono()) else None
 
     def result(self) -> dict[str, Any]:
         r = self.referee.result()
@@ -231,8 +257,9 @@ class RefereePlay(PlaySource):
         return self.session is not None and self.session.answer(text, by)
 
     def record(self, svc: Any, hand_id: str) -> list[Event]:
-        """The hand's record (what lies on the table by the referee) for the service's re-read."""
+        """The hand's record (what lies on the table by the referee) for the service's re-read: the live
+        referee's, else rebuilt from the stored inputs (the latest revision, corrections applied)."""
         s = self.session
         if s is not None and s.hand_id == hand_id:
             return list(s.referee.game_log)
-        return latest_record(svc.store, hand_id)
+        return rebuild(svc.store, hand_id, svc.profile).game_log

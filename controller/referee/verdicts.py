@@ -7,32 +7,14 @@ a pond out of turn, a rack with the wrong number of tiles.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rules.events import Violation
 from rules.game.violations import CODES
 
-
-@dataclass(frozen=True)
-class ClaimWindow:
-    """How long after the frame in which a discard settled a claim may come (seconds) and the rule."""
-
-    seconds: float
-    rule: str
-    note: str = ""
-
-
-#: The claim window of each profile. Sichuan and MCR state 3 seconds; riichi and Red close the window at the
-#: next player's draw, which the camera cannot see, so the referee times it like the seeds that state it.
-WINDOWS: dict[str, ClaimWindow] = {
-    "sichuan-mpl2025": ClaimWindow(3.0, "000 §2.5.1.3, §2.8.2.5"),
-    "sichuan-wmsg": ClaimWindow(3.0, "000 §2.5.1.3", "002 states no time: MPL's 3 s (spec sichuan §6)"),
-    "mcr": ClaimWindow(3.0, "003 §Порядок игры 7, §Отдельные нарушения 5"),
-    "mcr-siamese": ClaimWindow(3.0, "003 §Порядок игры 7, §Отдельные нарушения 5"),
-    "riichi-ema2016": ClaimWindow(3.0, "004 Rules 3.3.1", "until the next player draws; timed as 3 s"),
-    "red": ClaimWindow(3.0, "001 §Правила взятия и сноса 4, 6", "until the next player draws; timed as 3 s"),
-    "basic": ClaimWindow(3.0, ""),
-}
+#: How long the referee waits for further calls on a discard before it grants a win on it, where the
+#: profile sets no claim time (riichi and Red close the window at the next player's draw, which the camera
+#: cannot see; WMSG sets none). Where it does (MPL, MCR: 3 s), the hand machine's claim window decides:
+#: its deadline on the shared clock (``rules.game.state.ClaimWindow``) and its ``claim_late`` verdict.
+CALL_WAIT_S = 3.0
 
 #: Profiles whose settlement pays an added kong at once only when made with the tile just drawn (kept apart),
 #: else it is a "delayed" kong (000 §2.5.3, §2.7.2.3): the referee reads where the fourth tile came from.
@@ -40,7 +22,6 @@ DRAWN_TILE_PAID = frozenset({"sichuan-mpl2025", "sichuan-wmsg"})
 
 #: The referee's own codes: (default seed reference, English meaning).
 REFEREE_CODES: dict[str, tuple[str, str]] = {
-    "late_claim": ("", "a claim after the claim window closed"),
     "out_of_turn": ("000 §2.5.3", "a discard out of turn"),
     "tile_count": ("003 §Отдельные нарушения 8", "a rack with the wrong number of tiles"),
 }
@@ -100,7 +81,7 @@ RUSSIAN: dict[str, str] = {
     "riichi_hand_changed": "после риичи сносится только взятая кость",
     "riichi_illegal_kan": "закрытый кан после риичи, меняющий руку",
     "dora_mismatch": "индикатор доры не соответствует стене или канам",
-    "late_claim": "объявление после окончания времени на объявление",
+    "claim_late": "объявление после окончания времени на объявление",
     "golden_rule": "вторая победа должна стоить не меньше первой",
     "siamese_no_draw": "победа на своей кости без взятия из стены в этот ход",
     "siamese_drawn_tile": "только первая победа может оставить взятую кость",
@@ -108,12 +89,6 @@ RUSSIAN: dict[str, str] = {
     "siamese_slot_won": "эта рука уже выиграла",
     "siamese_slot_full": "в руке не больше четырёх комбинаций",
 }
-
-
-def window_of(profile: str, override: float | None = None) -> ClaimWindow:
-    """The claim window of ``profile`` (``override`` seconds from the configuration, when given)."""
-    w = WINDOWS.get(profile, WINDOWS["basic"])
-    return ClaimWindow(override, w.rule, "set by referee.claim_window_s") if override else w
 
 
 def referee_rule(profile: str, code: str, profile_rules: dict[str, str]) -> str:

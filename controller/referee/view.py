@@ -14,7 +14,7 @@ def public_view(ref: Any, verdicts: int = 12) -> dict[str, Any]:
     settlement and who has signed it."""
     st = ref.machine.state
     seats = []
-    for s in st.seats:
+    for s in st.seats if st.seat_state else ():  # (none before the hand's start reached the referee)
         ss = st.seat_state[s]
         seats.append({
             "seat": s,

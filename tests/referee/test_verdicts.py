@@ -11,17 +11,26 @@ MCR_DICE = ((3, 4), (2, 5))
 
 
 def test_a_claim_in_time_is_a_claim_and_a_late_one_is_flagged():
-    t = Table(RIICHI)
+    t = Table(MCR, dice=MCR_DICE)
     t.discard(0, "1z")
     t.call(2, "pung", dt=1.2)  # in time: a claim (nobody takes the tile: an empty call, no verdict here)
     assert t.verdicts() == []
     t.discard(1, "2z", dt=3.0)
     t.call(3, "pung", dt=3.4)  # 3.4 s after the discard settled: the window (3 s) has closed
-    v = t.verdict("late_claim")
-    assert (v.seat, v.rule) == (3, "004 Rules 3.3.1")
-    assert t.verdicts() == [("late_claim", 3)]
+    v = t.verdict("claim_late")
+    assert (v.seat, v.rule) == (3, "003 §Порядок игры 7")
+    assert t.verdicts() == [("claim_late", 3)]
+    timed = [e for e in t.out if e.TYPE == "claim_timed"]
+    assert [(c.seat, c.late) for c in timed] == [(2, False), (3, True)] and timed[-1].window == 3.0
     en, ru = verdict_lines(v)
-    assert "North" in en and "004 Rules 3.3.1" in en and "Север" in ru
+    assert "North" in en and "003 §Порядок игры 7" in en and "Север" in ru
+
+
+def test_no_claim_time_where_the_seed_sets_none():
+    t = Table(RIICHI)  # riichi closes the window at the next player's draw: no clock time (004 Rules 3.3.1)
+    t.discard(0, "1z")
+    t.call(2, "pung", dt=3.4)
+    assert t.verdicts() == []
 
 
 def test_the_window_is_timed_from_the_frame_the_discard_settled_to_the_button():

@@ -40,7 +40,7 @@ def compare_payments(truth: Any, ref: Any) -> list[str]:
     if truth is None or ref is None:
         return [] if truth is ref else [f"settled: truth {'yes' if truth else 'no'}, referee {'yes' if ref else 'no'}"]
     out = []
-    a, b = [dict(p) for p in truth.payments], [dict(p) for p in ref.payments]
+    a, b = [_money(p) for p in truth.payments], [_money(p) for p in ref.payments]
     for i in range(max(len(a), len(b))):
         pa = a[i] if i < len(a) else None
         pb = b[i] if i < len(b) else None
@@ -49,6 +49,12 @@ def compare_payments(truth: Any, ref: Any) -> list[str]:
     if tuple(truth.deltas) != tuple(ref.deltas):
         out.append(f"deltas: truth {list(truth.deltas)}, referee {list(ref.deltas)}")
     return out
+
+
+def _money(p: Any) -> dict[str, Any]:
+    """What a payment is: who pays whom, how much, by which rule (its wording follows the judged hand)."""
+    d = dict(p)
+    return {k: d.get(k) for k in ("payer", "payee", "amount", "rule")} | {"reason": str(d.get("reason", "")).split(" (")[0]}
 
 
 def _pay(p: dict[str, Any] | None) -> str:

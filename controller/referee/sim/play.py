@@ -38,13 +38,12 @@ class Unplayable(ValueError):
 
 
 def truth_hand(profile: Any, seed: int, *, hand_id: str, dealer: int, players: int,
-               dice: tuple[tuple[int, int], ...] | None, faults: bool, window_s: float,
-               options: dict[str, Any] | None = None) -> TruthHand:
+               dice: tuple[tuple[int, int], ...] | None, faults: bool, options: dict[str, Any] | None = None) -> TruthHand:
     """The bots' hand (seeded) and its moments at the table. Raises :class:`Unplayable` for a hand whose
     pond outgrows the table's pond area."""
     rng = random.Random(seed)
     plan = FaultPlan(faults_for(profile), random.Random(rng.random())) if faults else None
-    drv = TableDriver(profile, random.Random(rng.random()), dice=dice, plan=plan, window_s=window_s,
+    drv = TableDriver(profile, random.Random(rng.random()), dice=dice, plan=plan,
                       n_players=players, dealer=dealer, hand_id=hand_id, options=options)
     drv.run()
     fault_of = {}
@@ -55,8 +54,7 @@ def truth_hand(profile: Any, seed: int, *, hand_id: str, dealer: int, players: i
                 fault_of[i] = inj.fault
                 break
     try:
-        tl = build(profile, drv.machine.log, drv.acts, random.Random(rng.random()), window_s=window_s,
-                   fault_of=fault_of)
+        tl = build(profile, drv.machine.log, drv.acts, random.Random(rng.random()), fault_of=fault_of)
     except ValueError as exc:  # vision.scene_game: a pond of more than 30 tiles
         raise Unplayable(str(exc)) from None
     return TruthHand(drv, tl)
@@ -72,11 +70,10 @@ def playable_truth(profile: Any, seed: int, **kw: Any) -> tuple[TruthHand, int]:
     raise Unplayable(f"no playable hand from seed {seed}")
 
 
-def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, window_s: float,
-                 planned_questions: int = 0, players: int = 4) -> tuple[Referee, HandReport]:
+def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_questions: int = 0, players: int = 4) -> tuple[Referee, HandReport]:
     """Referee one truth hand through ``observer``; the report compares it with the truth."""
     t0 = time.perf_counter()
-    ref = Referee(profile, window_s=window_s)
+    ref = Referee(profile)
     rep = HandReport(truth.driver.hand_id, profile.name, players, questions_planned=planned_questions)
     scene: Scene | None = None
 
@@ -120,15 +117,15 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, window_s
 
 
 def exact_hand(profile: Any, seed: int, *, hand_index: int = 0, players: int = 4, faults: bool = False,
-               window_s: float = 3.0, unreadable: int = 0) -> tuple[Referee, HandReport, TruthHand]:
+               unreadable: int = 0) -> tuple[Referee, HandReport, TruthHand]:
     """One hand refereed from exact observations (no camera): the referee's logic alone."""
     seats = profile.wall_spec(players).seats
     rng = random.Random(seed)
     dealer = seats[hand_index % len(seats)]
     truth, _ = playable_truth(profile, rng.randrange(2**31), hand_id=f"sim-{seed}-{hand_index}", dealer=dealer,
-                              players=players, dice=None, faults=faults, window_s=window_s)
+                              players=players, dice=None, faults=faults)
     ds = sorted(truth.timeline.discard_times)
     marks = set(rng.sample(ds, min(unreadable, len(ds))))
     obs = ExactObserver(profile.name, view_seats(profile.name, players), marks)
-    ref, rep = referee_hand(profile, truth, obs, window_s=window_s, planned_questions=len(marks), players=players)
+    ref, rep = referee_hand(profile, truth, obs, planned_questions=len(marks), players=players)
     return ref, rep, truth

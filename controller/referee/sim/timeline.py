@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.referee.sim.truth import Act
+from controller.referee.verdicts import CALL_WAIT_S
 from rules.events import (
     ButtonPressed,
     Claimed,
@@ -78,9 +79,10 @@ def _press(t: float, seat: int, call: str | None, hand_id: str, button: str = "c
     return Moment(t, "input", ButtonPressed(button=button, seat=seat, call=call, t_mono=t, t_wall=t, ))
 
 
-def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *, window_s: float,
+def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *,
           fault_of: dict[int, str] | None = None) -> Timeline:
     """The moments of one truth hand (``log``: its machine log; ``acts``: its physical faults)."""
+    window_s = call_window(profile)
     name = profile.name
     moments: list[Moment] = []
     expected: list[Expected] = []
@@ -92,6 +94,7 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
     last_disc = None  # (log index, time, seat) of the discard on offer
     prev: Scene | None = None
     presses: dict[tuple[int, str], float] = {}
+    late_calls: set[tuple[int, str]] = set()
     reveal_t = 0.0
     hand_id = ""
     overlays: list[tuple[float, float, int, str]] = []
@@ -133,7 +136,11 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
             if act == "claimed":
                 p = e.action
                 key = (int(p["seat"]), str(p["kind"]))
-                tp = presses.setdefault(key, _call_time(last_disc, rng, max(presses.values(), default=0.0)))
+                if e.code == "claim_late" and last_disc is not None:  # a call after the window closed
+                    presses[key] = round(last_disc[1] + window_s + rng.uniform(0.3, 0.8), 3)
+                    late_calls.add(key)
+                    floor = max(floor, presses[key] + 1.5)
+                tp = presses.setdefault(key, _call_time(last_disc, rng, _last_call(presses, late_calls)))
                 moments.append(_press(tp, int(p["seat"]), str(p["kind"]), hand_id))
                 expected.append(Expected(e.code, e.seat, tp, fault_of.get(i, "")))
             else:
@@ -149,7 +156,7 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
             scene_at(t, sc, i, "indicator")
             continue
         if isinstance(e, Claimed):
-            tp = presses.setdefault((e.seat, e.kind), _call_time(last_disc, rng, max(presses.values(), default=0.0)))
+            tp = presses.setdefault((e.seat, e.kind), _call_time(last_disc, rng, _last_call(presses, late_calls)))
             moments.append(_press(tp, e.seat, e.kind, hand_id))
             continue
         if isinstance(e, Discarded):
@@ -163,7 +170,7 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
             floor = t
             act = acts_at.get(i)
             if act is not None:
-                floor = _act(act, t, moments, expected, window_s, rng, hand_id, overlays)
+                floor = _act(act, t, expected, rng, overlays)
             continue
         if isinstance(e, MeldMade):
             if e.from_seat is not None and last_disc is not None:  # a claimed set: laid after the call
@@ -261,6 +268,11 @@ def _hands_back(sc: Scene, back: dict[int, int]) -> Scene:
     return sc
 
 
+def call_window(profile: Any) -> float:
+    """How long calls on a discard are awaited: the profile's claim time, else the referee's wait."""
+    return profile.claim_window_s if profile.claim_window_s is not None else CALL_WAIT_S
+
+
 def _as_laid(e: Event) -> Event:
     """A hand shown as players lay it: a self-drawn winning tile apart, at the right end."""
     if isinstance(e, HandRevealed) and e.winning and e.winning in e.tiles:
@@ -272,20 +284,19 @@ def _as_laid(e: Event) -> Event:
     return e
 
 
+def _last_call(presses: dict[tuple[int, str], float], late: set[tuple[int, str]]) -> float:
+    return max((t for k, t in presses.items() if k not in late), default=0.0)
+
+
 def _call_time(last_disc: tuple[int, float, int] | None, rng: random.Random, after: float = 0.0) -> float:
     """When a call comes: CALL_DELAY after the discard settled, after the calls made before it."""
     base = last_disc[1] if last_disc else 0.0
     return round(max(base + rng.uniform(*CALL_DELAY), after + 0.15), 3)
 
 
-def _act(act: Act, t: float, moments: list[Moment], expected: list[Expected], window_s: float,
-         rng: random.Random, hand_id: str, overlays: list[tuple[float, float, int, str]]) -> float:
+def _act(act: Act, t: float, expected: list[Expected], rng: random.Random,
+         overlays: list[tuple[float, float, int, str]]) -> float:
     """Lay a physical fault over the walk; returns the earliest time the next action may come."""
-    if act.fault == "late_claim":
-        tp = round(t + window_s + rng.uniform(0.3, 0.8), 3)
-        moments.append(_press(tp, act.seat, "pung", hand_id))
-        expected.append(Expected("late_claim", act.seat, tp, "late_claim"))
-        return tp + 1.5
     if act.fault == "out_of_turn":  # the tile goes into the pond, the referee objects, it is taken back
         ta = round(t + rng.uniform(0.4, 0.9), 3)
         overlays.append((ta, ta + 1.2, act.seat, act.tile))

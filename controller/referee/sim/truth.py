@@ -9,25 +9,27 @@ at a real table would — and, asked to, commit the faults the referee must catc
 * faults (:data:`FAULTS`), each at most once a hand, at the first chance after a random number of discards:
   a claim after the window, a chow from the wrong seat, a pung of the missing suit (Sichuan), a furiten ron
   (riichi), a false hu and a discard out of turn. The rule faults go through the truth machine, which
-  records the violation as a referee in full information would; the two the machine cannot see (time and
-  a tile put into a pond out of turn) are physical acts (:class:`Act`) with the code they must draw.
+  records the violation as a referee in full information would (a late claim: a claim stamped after the
+  window's deadline on the clock); the one it cannot see — a tile put into a pond out of turn and taken
+  back — is a physical act (:class:`Act`) with the code it must draw.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.bots import Decision
+from rules.driver import HandDriver
 from rules.events import Claimed, DoraRevealed
 from rules.game.state import Phase
 from rules.notation import Hand
-from rules.simulate import HandDriver
 from rules.tiles import Tile
 
 #: fault -> the violation code the referee must give it.
 FAULTS: dict[str, str] = {
-    "late_claim": "late_claim",
+    "late_claim": "claim_late",
     "chow_wrong_seat": "chow_not_from_left",
     "missing_suit_pung": "missing_suit_tiles",
     "furiten_ron": "furiten",
@@ -39,7 +41,9 @@ FAULTS: dict[str, str] = {
 def faults_for(profile: Any) -> tuple[str, ...]:
     """The faults a profile can have: chows where chows exist, the missing suit in Sichuan, furiten where
     the profile judges it on a discard (riichi)."""
-    out = ["late_claim", "false_hu", "out_of_turn"]
+    out = ["false_hu", "out_of_turn"]
+    if profile.claim_window_s is not None:  # a claim time on the clock (MPL, MCR): the machine times claims
+        out.append("late_claim")
     if profile.chow_allowed:
         out.append("chow_wrong_seat")
     if "missing_suit" in profile.pre_play:
@@ -118,11 +122,10 @@ class TableDriver(HandDriver):
     """One hand of bots at the table (see the module's docstring)."""
 
     def __init__(self, profile: Any, rng: random.Random, *, dice: tuple[tuple[int, int], ...] | None = None,
-                 plan: FaultPlan | None = None, window_s: float = 3.0, **kw: Any):
+                 plan: FaultPlan | None = None, **kw: Any):
         super().__init__(profile, rng, **kw)
         self.dice = dice
         self.plan = plan
-        self.window_s = window_s
         self.wmsg = "missing_suit" in profile.pre_play and profile.name == "sichuan-wmsg"
         self.discarded: set[int] = set()
         self.injected: list[Injected] = []
@@ -133,7 +136,7 @@ class TableDriver(HandDriver):
 
     def result(self) -> Any:
         """The hand as :class:`rules.simulate.HandResult` (after :meth:`run`)."""
-        from rules.simulate import HandResult
+        from rules.driver import HandResult
 
         st = self.machine.state
         return HandResult(machine=self.machine, wall=self.wall, deltas=tuple(st.settled.deltas) if st.settled else (),
@@ -181,7 +184,7 @@ class TableDriver(HandDriver):
     def _claims(self) -> None:
         m = self.machine
         st = m.state
-        if not (st.phase == Phase.CLAIMS and st.last_discard is not None and self.plan is not None):
+        if not (st.phase == Phase.CLAIMS and st.window is not None and self.plan is not None):
             return super()._claims()
         self._rule_faults()
         disc = len(m.log) - 1
@@ -197,9 +200,20 @@ class TableDriver(HandDriver):
     def _rule_faults(self) -> None:
         m = self.machine
         st = m.state
-        disc, tile = st.last_discard  # type: ignore[misc]
+        w = st.window
+        assert w is not None
+        disc, tile = w.seat, w.tile
         order = st.seat_order(disc)
         others = [s for s in order[1:] if st.seat_state[s].active]
+        quiet = not any(self._could_claim(s, tile) for s in others) and not (
+            self.profile.chow_allowed and _chow_tiles(st.seat_state[order[1]], tile))  # nobody will take it
+        if self.due("late_claim") and w.deadline is not None and st.wall_remaining > 0 and quiet:
+            late = [s for s in others if s != m.next_drawer()]
+            if late:  # a call after the window closed: the machine times it by its stamp
+                self.commit("late_claim", late[-1])
+                ev = self._ev(Claimed, seat=late[-1], kind="pung", from_seat=disc, tile=str(tile))
+                m.submit(dataclasses.replace(ev, t_mono=w.deadline + 0.5))
+                return
         if self.due("chow_wrong_seat") and tile.kind < 27 and st.wall_remaining > 0:
             for s in others:
                 if s == order[1]:
@@ -226,6 +240,12 @@ class TableDriver(HandDriver):
                     m.submit(self._ev(Claimed, seat=s, kind="hu", from_seat=disc, tile=str(tile)))
                     return
 
+    def _could_claim(self, seat: int, tile: Tile) -> bool:
+        """Whether ``seat`` might claim ``tile`` in time (a pair of it, or a hand waiting on it)."""
+        ss = self.machine.state.seat_state[seat]
+        _, _, waits = self.bots[seat].hand_info(ss)
+        return sum(1 for t in ss.tiles() if t.kind == tile.kind) >= 2 or tile.kind in waits
+
     def _furiten_win(self, seat: int, disc: int, tile: Tile) -> bool:
         from rules.game.state import WinRecord
 
@@ -246,7 +266,8 @@ class TableDriver(HandDriver):
         """Seats that neither discarded nor draw next, with a tile each holds (before the claims)."""
         m = self.machine
         st = m.state
-        disc, _ = st.last_discard  # type: ignore[misc]
+        assert st.window is not None
+        disc = st.window.seat
         nxt = m.next_drawer()
         if st.wall_remaining == 0:
             return []
@@ -254,15 +275,12 @@ class TableDriver(HandDriver):
                 if s != nxt and st.seat_state[s].active and st.seat_state[s].tiles()]
 
     def _physical_faults(self, after: int, idle: list[tuple[int, str]]) -> None:
-        """A late call or a tile put into a pond out of turn, while the discard at ``after`` was on offer
+        """A tile put into a pond out of turn (and taken back), while the discard at ``after`` was on offer
         and nobody claimed it."""
         if not idle:
             return
         seat, tile = idle[-1]
-        if self.due("late_claim"):
-            self.commit("late_claim", seat)
-            self.acts.append(Act("late_claim", seat, after))
-        elif self.due("out_of_turn"):
+        if self.due("out_of_turn"):
             self.commit("out_of_turn", seat)
             self.acts.append(Act("out_of_turn", seat, after, tile))
 

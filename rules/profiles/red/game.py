@@ -80,7 +80,7 @@ class RedGameRules:
             "dealer": state.dealer,
             "winner": seat,
             "discarder": win.from_seat,
-            "river_bottom": win.from_seat is not None and bool(state.discard_on_empty_wall),
+            "river_bottom": win.from_seat is not None and win.last_tile,
             "options": opts or None,
         }
 
@@ -114,6 +114,7 @@ class RedGameRules:
 
     # --- session ----------------------------------------------------------------------------------------
     start_score = 0
+    tournament_keys = ("total", "table_points")  # 001: a player's result is his final number of points
 
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
         """The default game is one cycle of four rounds; a round ends when the deal has passed ``players``

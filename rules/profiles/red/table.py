@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-# 001 §Распределение мест 4: 3 players sit E, S, W; 2 players E and W (NOTATION seats)
+# 001 §Распределение мест 4: 3 players sit E, S, W; 2 players E and W (docs/notation.md "Seats")
 SEATS: dict[int, tuple[int, ...]] = {4: (0, 1, 2, 3), 3: (0, 1, 2), 2: (0, 2)}
 
 # tile sets (spec §1.2, A1): id -> (tiles, jokers, flowers present)

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from rules.events import Discarded, DoraRevealed, Drew, MeldMade, RiichiDeclared, Won
 from rules.events import Payment as PaymentEvent
+from rules.game.profile_api import Standing, TournamentStanding
 from rules.notation import Hand
-from rules.profiles.riichi import claims, settlement
+from rules.profiles.riichi import claims, session, settlement
 from rules.profiles.riichi.furiten import hand_waits
 from rules.tiles import KINDS, Tile
 
@@ -409,6 +410,39 @@ class RiichiHooks:
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
         """East and South rounds: over when the deal has passed eight times (004 Rules 3.5, Reg 6.1.3)."""
         return dealer_changes >= 2 * players
+
+    # --- the hall: a session's result and the tournament (004 Reg 6.1-6.3, spec A5) --------------------
+    session_warning_min = session.RED_ZONE_MIN  # 004 Reg 6.1.2: the 10-minute red zone
+    session_minutes = session.SESSION_MIN  # Reg 6.1.1
+
+    def session_standings(self, totals: Any, players: Any = None, *, penalties: Any = None, late: Any = None,
+                          leftover: int = 0) -> list[Standing]:
+        """A table's session: the sticks left on the table go to the first place (Rules 3.6), places by final
+        score with ties sharing the average place (A5), deductions — penalties and lateness, 1000 per started
+        minute (Rules 5.7) — taken from the points, not the places; EMA uma as informational table points."""
+        seats = sorted(totals)
+        finals = dict(zip(seats, session.end_of_game_deposits([totals[s] for s in seats], leftover), strict=True))
+        places = dict(zip(seats, session.places([finals[s] for s in seats]), strict=True))
+        uma = dict(zip(seats, session.ema_scores([finals[s] for s in seats]), strict=True))
+        out = []
+        for s in sorted(seats, key=lambda x: (places[x], x)):
+            lateness, _substitute = session.lateness_penalty(float((late or {}).get(s, 0)))
+            deduction = int((penalties or {}).get(s, 0)) + (lateness or 0)
+            out.append(Standing(1 + sum(1 for x in seats if finals[x] > finals[s]), s, (players or {}).get(s, str(s)),
+                                finals[s], (uma[s] - (finals[s] - self.start_score)) / 1000, places[s], deduction))
+        return out
+
+    def tournament_standings(self, records: Any) -> list[TournamentStanding]:
+        """004 Reg 6.3: average place, then the sum of points (final − 30 000 − deductions, A5), then the
+        variance of places, then the spread of session scores; players equal on all four share the rank."""
+        rs = [session.Standing(p, [r.place for r in recs], [session.session_points(r.total, r.penalty) for r in recs],
+                               [r.total for r in recs]) for p, recs in records.items()]
+        rk = session.ranks(rs)
+        uma = {p: sum(r.table_points for r in recs) for p, recs in records.items()}
+        return [TournamentStanding(rk[x.id], x.id, len(x.places), uma[x.id], x.total_points,
+                                   {"average_place": x.average_place, "place_variance": x.place_variance,
+                                    "spread": x.spread})
+                for x in sorted(session.rank(rs), key=lambda x: (rk[x.id], x.id))]
 
 
 def kuikae_violations(h: HandHistory, seat: int) -> list[tuple[str, str]]:

@@ -7,8 +7,6 @@ tile images are missing (AMB-01) are also checked on hands constructed here to s
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from rules.notation import MeldKind, parse_hand
@@ -18,7 +16,7 @@ from rules.profiles.sichuan.params import PARAMS
 from rules.profiles.sichuan.scoring import hu_payments
 from rules.profiles.sichuan.session import HuEvent
 from rules.profiles.sichuan.settlement import EndHand, HandLedger, deltas_of, kong_payments
-from tests.profiles.sichuan.vectors import COPY, load, shared_path, vectors
+from tests.profiles.sichuan.vectors import vectors
 
 CTX_FIELDS = (
     "missing_suit", "self_drawn", "kong_replacement", "kong_discard", "robbing_kong", "last_tile",
@@ -381,10 +379,3 @@ def test_every_vector_is_handled() -> None:
     assert len(ALL) == 105
     assert all(handler(v) is not None for v in ALL)
 
-
-def test_copy_matches_shared() -> None:
-    p = shared_path()
-    if p is None:  # only the copy is here: it is what the tests read
-        assert load() == json.loads(COPY.read_text(encoding="utf-8"))
-    else:
-        assert json.loads(p.read_text(encoding="utf-8")) == json.loads(COPY.read_text(encoding="utf-8"))

@@ -16,7 +16,7 @@
   with fewer sets when the pool is still far from any hand (shanten ≥ 1). No kongs, no chows.
 
 :class:`SiameseDriver` plays one hand through a full-information
-:class:`~rules.game.siamese.SiameseHandMachine` (it reuses :class:`rules.simulate.HandDriver`'s setup and
+:class:`~rules.game.siamese.SiameseHandMachine` (it reuses :class:`rules.driver.HandDriver`'s setup and
 step loop); :func:`play_siamese_hand` is what ``rules.simulate.play_hand`` dispatches to for deal
 ``"siamese"``.
 """
@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from rules.bots import _connectivity, fast_shanten
+from rules.bots import connectivity, fast_shanten
+from rules.driver import HandDriver, HandResult
 from rules.events import Claimed, Discarded, Drew, ExhaustiveDraw, HandRevealed, Won
 from rules.game.siamese import SiameseHandMachine, SiameseSeat, SiameseWin
 from rules.game.state import Phase
 from rules.notation import Hand, format_tiles
 from rules.shapes import regular_shanten
-from rules.simulate import HandDriver, HandResult
 from rules.tiles import KINDS, TERMINALS_AND_HONORS, Tile
 
 MAX_CANDIDATES = 250  # complete subsets scored per question (a bound on the bot's work, not a rule)
@@ -226,7 +226,7 @@ class SiameseBot:
             near = min(max(-1, fast_shanten(c, m, self.shapes, self.q2)) for m in slots)
             whole = regular_shanten(c, n_all)
             c[k] += 1
-            key = (near, whole, _connectivity(c, k), self.rng.random(), k)
+            key = (near, whole, connectivity(c, k), self.rng.random(), k)
             if best is None or key < best:
                 best = key
         return KINDS[best[-1]]  # type: ignore[index]
@@ -239,7 +239,7 @@ class SiameseBot:
         if win is not None:
             return "hu", win.slot, win.tiles
         ss: SiameseSeat = state.seat_state[self.seat]
-        if robbing or ss.dead or state.discard_on_empty_wall or ss.counts34()[tile.kind] < 2:
+        if robbing or ss.dead or state.window.last_tile or ss.counts34()[tile.kind] < 2:
             return None
         slots = sorted(ss.open_slots(), key=lambda s: len(ss.slot_melds(s)))
         slots = [s for s in slots if len(ss.slot_melds(s)) < 4]
@@ -301,7 +301,8 @@ class SiameseDriver(HandDriver):
         m = self.machine
         st = m.state
         robbing = st.phase == Phase.ROB
-        disc, tile = st.pending_kong if robbing else st.last_discard  # type: ignore[misc]
+        assert st.window is not None
+        disc, tile = st.window.seat, st.window.tile
         for s in st.seat_order(disc)[1:]:
             if not st.seat_state[s].active:
                 continue
