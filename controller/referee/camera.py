@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -34,7 +35,13 @@ PX_PER_MM = 1.2
 
 
 def make_reader(styles: Sequence[str], kind: str = "auto") -> Any:
-    """The tile reader the referee's pipeline uses (vision's default for the table's enrolled styles)."""
+    """The tile reader the referee's pipeline uses (vision's default for the table's enrolled styles); made
+    once per set of styles (a template bank or a classifier takes a while to load)."""
+    return _reader(tuple(styles), kind)
+
+
+@lru_cache(maxsize=8)
+def _reader(styles: tuple[str, ...], kind: str) -> Any:
     from vision.pipeline import make_reader as vision_reader
 
     return vision_reader(list(styles), kind)

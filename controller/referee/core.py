@@ -533,13 +533,12 @@ class Referee:
             return seat == st.dealer
         if st.phase in (Phase.CLAIMS, Phase.ROB):
             self._close_window()
-            if st.phase == Phase.ROB:
-                k_seat = st.window.seat if st.window is not None else None
-                if seat != k_seat:
+            if st.phase == Phase.ROB and not m.pending_winners:  # nobody robbed: the kong's replacement
+                if st.window is None or seat != st.window.seat:
                     return False
                 self.window = None
                 return not self._refused(self._submit(Drew(seat=seat, tile="x", source="replacement")))
-            if st.phase == Phase.CLAIMS:
+            if st.phase in (Phase.CLAIMS, Phase.ROB):  # a discard passed, or wins on it: the next draws
                 if m.next_drawer() != seat:
                     return False
                 self.window = None
@@ -734,6 +733,8 @@ class Referee:
         closed = self._at is not None and (w is None or self._at.t_mono > w.deadline)
         if st.phase == Phase.CLAIMS and closed:
             return m.next_drawer() == seat  # the window closed: the next player drew, and may win on it
+        if st.phase == Phase.ROB and closed and m.pending_winners:
+            return m.next_drawer() == seat  # the kong was robbed: the next player drew
         if st.phase == Phase.ROB and closed:
             return st.window is not None and st.window.seat == seat  # nobody robbed: his replacement
         return False

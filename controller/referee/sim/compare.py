@@ -29,6 +29,8 @@ class HandReport:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)  # ms from a settled frame to its verdict
     judged: list[str] = field(default_factory=list)  # impossible observations the judge settled
+    redealt: int = 0  # hands dealt again because the table could not show them (a pond over 30 tiles)
+    vision_s: float = 0.0  # seconds the vision pipeline spent on the hand's frames
 
     @property
     def ok(self) -> bool:

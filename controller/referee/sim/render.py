@@ -20,7 +20,7 @@ import numpy as np
 
 from controller.referee.camera import INDICATOR_SLOTS
 from vision.geometry import DEFAULT_GEOMETRY, apply_homography, local_to_table
-from vision.scene_model import Scene, SeatView
+from vision.scene_model import Scene
 from vision.scene_render import (
     RENDER_PX_PER_MM,
     SKIN,
@@ -53,6 +53,14 @@ class Placed:
     angle: float = 0.0
 
 
+@lru_cache(maxsize=4)
+def _empty_table(style: str, felt: tuple[int, int, int]) -> np.ndarray:
+    """The bare table (felt, its texture, the markers) drawn once per tile style and felt."""
+    base, _ = render_topdown(Scene("basic", ()), style=style, seed=7, felt=felt)
+    base.setflags(write=False)
+    return base
+
+
 @lru_cache(maxsize=2)
 def _noise_bank(size: tuple[int, int], n: int = 4) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     """Camera noise frames as (add, subtract) pairs of saturating uint8 images (made once per process)."""
@@ -74,10 +82,8 @@ class TableFilm:
         self.pose = CameraPose.random(self.rng)
         self.felt = felt_for(style, self.rng)
         self.layout_seed = int(self.rng.integers(1 << 30))
-        empty = Scene(profile, tuple(SeatView() for _ in range(n_views)))
-        base, _ = render_topdown(empty, style=style, seed=self.layout_seed, felt=self.felt)
-        self.base = base
-        self.canvas = base.copy()
+        self.base = _empty_table(style, self.felt)
+        self.canvas = self.base.copy()
         self.items: list[Placed] = []
         self.pushed: dict[tuple[int | None, str, int], tuple[float, float, float]] = {}
         self.smudged: dict[tuple[int | None, str, int], str] = {}
