@@ -182,7 +182,7 @@ def _pin_hash(v: Any) -> str | None:
 
 SCHEMA: dict[str, Key] = {
     "table.id": Key(str, "table-1", "this table's identity in the hall (letters, digits, . _ -)", (), _table_id),
-    "table.profile": Key(str, "basic", "the rule profile played at this table", PROFILES),
+    "table.profile": Key(str, "sichuan-mpl2025", "the rule profile played at this table", PROFILES),
     "table.players": Key(int, 4, "players seated", (2, 3, 4)),
     "table.backend": Key(str, "mcu", "mcu: a controller board over serial; gpio: the Pi drives the motors", ("mcu", "gpio")),
     "table.dice": Key(str, "electronic", "electronic: the Pi draws the dice; physical: dice motor + camera", ("electronic", "physical")),
@@ -231,6 +231,11 @@ SCHEMA: dict[str, Key] = {
     "web.camera_public": Key(bool, True, "show the camera view to everyone (false: to the logged-in judge only)"),
     "web.camera_interval_s": Key((int, float), 2.0, "seconds between camera-view frames while someone watches it", (), _positive),
     "service.watchdog": Key(bool, True, "ping the systemd watchdog while the main loop is healthy"),
+    "referee.enabled": Key(bool, True, "the camera referee follows each hand (false: the operator presses START when a hand is over)"),
+    "referee.claim_wait_s": Key((int, float), 0, "seconds the referee awaits further calls before granting a win on a discard where the profile sets no claim time (0: 3 s; where it does, its claim window rules)", (), _non_negative),
+    "referee.reveal_wait_s": Key((int, float), 4.0, "after an exhaustive draw, seconds after the last hand shown before the others count as not ready", (), _positive),
+    "referee.min_score": Key((int, float), 0.7, "a tile read with less confidence than this is asked about, never guessed", (), _non_negative),
+    "referee.demo_camera": Key(str, "frames", "demo mode: the bots' table reaches the referee as rendered frames read by vision (frames) or as exact observations (exact)", ("frames", "exact")),
 }
 
 

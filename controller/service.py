@@ -85,6 +85,17 @@ class PlaySource:
     async def play(self, svc: TableService, hand_id: str) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def button(self, ev: ButtonPressed) -> None:
+        """A call button or the judge's confirmation during play (the referee takes them)."""
+
+    def view(self) -> dict[str, Any] | None:
+        """The hand as the play source follows it, for the web page (the referee's public view)."""
+        return None
+
+    def record(self, svc: TableService, hand_id: str) -> list[Event]:
+        """The hand's game record: what lies on the table by the record."""
+        return svc.store.events(f"{hand_id}/game")
+
 
 class ManualPlay(PlaySource):
     """Without the camera referee: the hand is over when the operator presses START."""
@@ -113,6 +124,7 @@ class Snapshot:
     store: dict[str, Any] = field(default_factory=dict)  # the store writer: commits, latency, errors
     loop: dict[str, Any] = field(default_factory=dict)  # the event loop's lag: worst and mean stall
     hall: dict[str, Any] | None = None  # the hall link: session clock, hall messages, outbox (controller.hall_link)
+    referee: dict[str, Any] | None = None  # the refereed hand's public view (controller/referee/view.py)
 
 
 class TableService:
@@ -182,6 +194,10 @@ class TableService:
             panel.add_listener(self._button_from_thread)
 
     # --- recording ----------------------------------------------------------------------------------------
+    def note(self, text: str) -> None:
+        """A line for the operator (the web page's log and the console)."""
+        self._say(text)
+
     def _say(self, text: str) -> None:
         line = time.strftime("%H:%M:%S ") + text
         self._log = (self._log + [line])[-30:]
@@ -296,6 +312,8 @@ class TableService:
             self.trigger("abort")
         if button == "accept" and st is S.PAUSED:
             self.accept_table()
+        if button in ("call", "confirm"):  # the referee's: claims, and signing a hand's result
+            self.play_source.button(ev or ButtonPressed(button=button, **self.clock.stamp()))
         self._buttons.setdefault(button, asyncio.Event()).set()
 
     async def wait_button(self, button: str) -> None:
@@ -522,6 +540,7 @@ class TableService:
         started = self.writer.start_hand(self.hand_id, self.profile, self.clock.wall())
         await asyncio.gather(started, self.record(HandStarted(hand_id=self.hand_id, profile=self.profile,
                                                                n_players=self.players, dealer=self.dealer,
+                                                               options=dict((self.last_result or {}).get("next_options", {})),
                                                                **self.clock.stamp())))
 
     async def _operate(self, st: S) -> None:
@@ -626,7 +645,7 @@ class TableService:
         """What the record says lies on the table: the hand's game events so far and its dice."""
         if not self.hand_id:
             return [], ()
-        return self.store.events(f"{self.hand_id}/game"), (self.dice[-1] if self.dice else ())
+        return self.play_source.record(self, self.hand_id), (self.dice[-1] if self.dice else ())
 
     def _expected_scene(self, resume_to: S) -> tuple[Any, str]:
         """(the table the record gives, or None with the reason it cannot be compared)."""
@@ -755,7 +774,7 @@ class TableService:
             fault=fault, hands_done=self._played, last_result=self.last_result,
             log=list(self._log), table_check=chk, estop=self.stopper.view(), resume_error=self.resume_error,
             store=self.writer.stats.view(), loop=self.loop_lag.view(),
-            hall=self.hall.view() if self.hall is not None else None,
+            hall=self.hall.view() if self.hall is not None else None, referee=self.play_source.view(),
         )
 
 

@@ -153,6 +153,12 @@ class TableCamera:
             log.warning("slow frame from camera %s: %.0f ms", self.spec or "source", took * 1000)
         return f
 
+    def next_frame(self) -> Any:
+        """The camera's next frame (``image``, ``t_mono``, ``t_wall``): the referee's live feed reads them one
+        by one. Raises :class:`CameraError`."""
+        with self._lock:
+            return self._frame()
+
     def _pipeline(self, frame: Any) -> Any:
         if self._pipe is None:
             from vision.calibration import CalibrationError, calibrate

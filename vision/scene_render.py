@@ -391,6 +391,16 @@ def render_topdown(scene: Scene, *, style: str, seed: int = 0, geo: TableGeometr
     canvas += cv2.resize(tex, (n, n), interpolation=cv2.INTER_LINEAR)[..., None]
     draw_markers(canvas, geo, r)
     items = layout(scene, geo, seed) if items is None else items
+    paste_items(canvas, items, style=style, geo=geo, r=r)
+    for seat, zone in hands:
+        _draw_hand(canvas, seat, zone, geo, r, rng)
+    return canvas, items
+
+
+def paste_items(canvas: np.ndarray, items: list, *, style: str, geo: TableGeometry = DEFAULT_GEOMETRY,
+                r: float = RENDER_PX_PER_MM, origin: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Draw laid-out items (:func:`layout`'s, or any with its fields) onto a top-down canvas at ``r`` px/mm;
+    ``origin``: the canvas px of the table's corner is ``-origin`` (a canvas that is a window of the table)."""
     st = load_style(style)
     side = tuple(float(v) * 0.8 for v in st.side)
     for it in items:
@@ -399,10 +409,8 @@ def render_topdown(scene: Scene, *, style: str, seed: int = 0, geo: TableGeometr
         img = np.rot90(img, k) if k else img
         c = local_to_table(_seat_of(it), np.array([[it.a, it.b]]), geo)[0] * r
         flat = it.label.startswith(("card:", "stick", "die:"))
-        _paste(canvas, np.ascontiguousarray(img), c[0], c[1], it.angle, None if flat else side, r)
-    for seat, zone in hands:
-        _draw_hand(canvas, seat, zone, geo, r, rng)
-    return canvas, items
+        _paste(canvas, np.ascontiguousarray(img), c[0] - origin[0], c[1] - origin[1], it.angle,
+               None if flat else side, r)
 
 
 def _draw_hand(canvas: np.ndarray, seat: int, zone: str, geo: TableGeometry, r: float,

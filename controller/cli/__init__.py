@@ -31,6 +31,8 @@ COMMAND_MODULES = (
     "serve",
     "web",  # the web page's judge PIN
     "hall",  # the tournament hall: serve, simulate, provision, backup, restore (issue #19)
+    "simulate",  # the camera referee end to end against the bots' truth
+    "export",  # a refereed hand's record: events or tenhou.net/6
 )
 
 

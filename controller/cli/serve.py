@@ -10,6 +10,7 @@ import argparse
 
 from controller.cli import CliError
 from controller.cli.inputs import int_in
+from controller.config import PROFILES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="stop after this many hands (default: run until stopped)")
     ap.add_argument("--port", type=int_in(0, 65535), default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
+    ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
     ap.add_argument("--pace", type=float, default=0.01, metavar="SECONDS",
                     help="--demo: seconds between the bots' moves (make run: 0.6, to watch the hand on the page)")
     ap.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
@@ -98,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
             over["web__port"] = args.port
         if args.store is not None:
             over["store__path"] = args.store
+        if args.profile is not None:
+            over["table__profile"] = args.profile
         if over:
             cfg = cfg.with_overrides(**over)
     except config_mod.ConfigError as exc:
@@ -112,12 +116,16 @@ def run(args: argparse.Namespace) -> int:
     except (GPIOZeroError, ImportError, OSError) as exc:  # a pin factory this machine lacks, a busy pin
         raise CliError(f"GPIO ({cfg.gpio.pin_factory}): {exc}") from None
     play = None
-    if args.demo:
+    if args.demo:  # bots play at the emulated table; the referee follows them like any hand
         from controller.play_sources import BotPlay
 
         if not 0 <= args.pace <= 10:
             raise CliError(f"--pace {args.pace}: seconds between moves, 0..10")
-        play = BotPlay(event_delay=args.pace)
+        play = BotPlay(event_delay=args.pace, camera=cfg["referee.demo_camera"])
+    elif cfg["referee.enabled"]:
+        from controller.referee.session import RefereePlay
+
+        play = RefereePlay()
     svc = TableService(cfg, backend, store, panel=panel, auto=args.demo, play=play)
 
     async def main() -> None:
