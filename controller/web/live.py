@@ -31,15 +31,19 @@ RESULT_FIELDS = ("hand_id", "status", "dealer", "winners", "deltas", "exhaustive
 
 
 class Client:
-    """One page's connection: ``send`` delivers a text message; ``judge``: sees the judge's part too."""
+    """One page's connection: ``send`` delivers a text message; ``judge`` says (at each message) whether it
+    still gets the judge's part (None: a public page)."""
 
-    def __init__(self, send: Callable[[str], Any], judge: bool = False, camera: bool = False):
+    def __init__(self, send: Callable[[str], Any], judge: Callable[[], bool] | None = None):
         self.send = send
-        self.judge = judge
-        self.camera = camera
+        self._judge = judge
         self.pending: str | None = None
         self.ready = asyncio.Event()
         self.closed = False
+
+    @property
+    def judge(self) -> bool:
+        return self._judge is not None and self._judge()
 
 
 class LiveTable:
@@ -86,7 +90,7 @@ class LiveTable:
         if loop is None or loop.is_closed():
             return
         try:
-            if threading_is_loop(loop):
+            if _on_loop_thread(loop):
                 self._take(stream, seq, ev)
             else:
                 loop.call_soon_threadsafe(self._take, stream, seq, ev)
@@ -292,7 +296,7 @@ def _button_enabled(svc: Any, button: str) -> bool:
     return st is S.PAUSED and bool(chk and chk.get("hold") and chk.get("result") == "mismatch")
 
 
-def threading_is_loop(loop: asyncio.AbstractEventLoop) -> bool:
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
     """Whether this thread runs ``loop`` (then the event is taken at once)."""
     try:
         return asyncio.get_running_loop() is loop
