@@ -47,8 +47,9 @@ def _changed(a: np.ndarray, b: np.ndarray) -> bool:
 def make_reader(styles: Sequence[str] = (), reader: str = "auto", tilesets: Sequence[TileSet] = ()) -> object:
     """The tile reader of a pipeline. ``auto``: the classifier with ``tilesets``, else with the enrolled
     sets of the rendered ``styles`` (:func:`vision.style_sets.style_tileset`); ``onnx``: the classifier
-    alone (no set); ``template``: correlation with the shipped styles' exact art (an upper bound for
-    renders of those styles). ValueError when ``auto`` has no set to read with."""
+    alone (no set); ``template``: correlation with the mean enrolled crops of ``tilesets`` (the table's own
+    photos), or where none is given with the shipped styles' exact art (an upper bound for renders of
+    those styles). ValueError when ``auto`` has no set to read with."""
     from vision.tile_reader import SetReader
 
     if reader == "onnx":
@@ -56,7 +57,7 @@ def make_reader(styles: Sequence[str] = (), reader: str = "auto", tilesets: Sequ
     if reader == "template":
         from vision.tile_match import TemplateReader
 
-        return TemplateReader(styles)
+        return TemplateReader.from_sets(tilesets) if tilesets else TemplateReader(styles)
     if reader != "auto":
         raise ValueError(f"unknown reader {reader!r}: auto, onnx or template")
     sets = list(tilesets)

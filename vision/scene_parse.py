@@ -67,13 +67,6 @@ def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> np.ndarray:
     return np.ascontiguousarray(c)
 
 
-def _is_run(tiles: list[str]) -> bool:
-    if any(len(t) != 2 or t[1] not in "mps" for t in tiles):
-        return False
-    ns = sorted(5 if t[0] == "0" else int(t[0]) for t in tiles)
-    return len({t[1] for t in tiles}) == 1 and ns == list(range(ns[0], ns[0] + len(ns)))
-
-
 class SceneParser:
     """Reads scenes of one profile's table with a given tile reader."""
 

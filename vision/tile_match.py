@@ -254,9 +254,3 @@ def _padded_batch(crops: Sequence[np.ndarray]) -> np.ndarray:
     n = len(a)
     tall = cv2.GaussianBlur(a.reshape(n * (TEMPLATE_H + 2), TEMPLATE_W + 2, 3), (0, 0), 0.6)
     return tall.reshape(a.shape)
-
-
-def model_available() -> bool:
-    from vision.tile_classifier import MODEL_PATH
-
-    return MODEL_PATH.is_file()

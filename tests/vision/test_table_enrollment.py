@@ -134,3 +134,15 @@ def test_profiles_restrict_what_the_table_can_hold():
     assert "j" in red and "1f" in red
     mcr = RulesPrior("mcr").faces
     assert "1f" in mcr and "j" not in mcr and "7z" in mcr
+
+
+def test_templates_come_from_the_sets_own_photos(kai_table):
+    """The template reader a real table may use reads with the mean enrolled crops, never shipped art."""
+    from vision.pipeline import make_reader
+    from vision.tile_eval import table_crops
+
+    reader = make_reader(reader="template", tilesets=[kai_table])
+    assert reader.styles == () and set(reader.labels) == set(kai_table.labels)
+    test = table_crops("kai", 1, seed=88_000)
+    got = [r.label for r in reader.read(test.crops)]
+    assert len(test.crops) > 30 and np.mean([g == t for g, t in zip(got, test.labels)]) >= 0.95
