@@ -174,9 +174,15 @@ def _call_panels(v: Any) -> str | None:
     return None
 
 
+def _pin_hash(v: Any) -> str | None:
+    from controller.web.security import hash_problem
+
+    return hash_problem(v)
+
+
 SCHEMA: dict[str, Key] = {
     "table.id": Key(str, "table-1", "this table's identity in the hall (letters, digits, . _ -)", (), _table_id),
-    "table.profile": Key(str, "basic", "the rule profile played at this table", PROFILES),
+    "table.profile": Key(str, "sichuan-mpl2025", "the rule profile played at this table", PROFILES),
     "table.players": Key(int, 4, "players seated", (2, 3, 4)),
     "table.backend": Key(str, "mcu", "mcu: a controller board over serial; gpio: the Pi drives the motors", ("mcu", "gpio")),
     "table.dice": Key(str, "electronic", "electronic: the Pi draws the dice; physical: dice motor + camera", ("electronic", "physical")),
@@ -203,16 +209,33 @@ SCHEMA: dict[str, Key] = {
                               "to the table's markers on the first frame)", (), _calibration_file),
     "camera.styles": Key(list, ["classic"], "the tile styles (sets) this table plays with, as enrolled for the "
                          "camera; the synthetic camera draws the first", (), _styles),
+    "camera.tilesets": Key(list, [], "enrolled tile sets ('mahjong-table tiles enroll' .npz files) the camera reads with; a table that alternates two sets names both (empty: the enrolled sets of camera.styles)", (), lambda v: next((f"{p!r}: no such tile-set file" for p in v if not (isinstance(p, str) and Path(p).is_file())), None)),
     "camera.reconcile": Key(bool, True, "after a restart, re-read the table with the camera and compare it with "
                             "the record before the paused hand may resume"),
     "camera.dice_settle_s": Key((int, float), 0.3, "physical dice: seconds to wait after the dice motor stops "
                                 "before the camera reads them", (), _in(0, 60, " s")),
     "store.path": Key(str, _default_store(), "the durable event store (SQLite)", (), _store_path),
-    "hall.address": Key(str, "", "hall broker, e.g. mqtt://hall.local:1883 (empty: standalone table)",
-                        unused="this build has no hall link yet: the table runs standalone"),
+    "hall.address": Key(str, "", "hall broker, e.g. mqtt://hall.local:1883 or mqtts://hall.local:8883 (empty: standalone table)"),
+    "hall.id": Key(str, "hall", "the hall's id: this table publishes under hall/<id>/table/<table.id>/"),
+    "hall.username": Key(str, "", "MQTT username at the hall's broker (empty: the table id)"),
+    "hall.password": Key(str, "", "MQTT password (from 'mahjong-table hall provision')"),
+    "hall.cafile": Key(str, "", "TLS (mqtts://): the hall's CA certificate"),
+    "hall.certfile": Key(str, "", "TLS: this table's client certificate"),
+    "hall.keyfile": Key(str, "", "TLS: this table's client key"),
+    "hall.events": Key(str, "results", "what goes to the hall: results and hand starts, or every event", ("results", "all")),
+    "hall.resend_s": Key((int, float), 5.0, "seconds before an unacknowledged result is sent again", (), _positive),
     "web.host": Key(str, "127.0.0.1", "address the table's web page listens on"),
     "web.port": Key(int, 8080, "port of the table's web page", (), _port),
+    "web.language": Key(str, "en", "the page's language until a viewer switches it", ("en", "ru")),
+    "web.judge_pin_hash": Key(str, "", "the judge's PIN, hashed: written by 'mahjong-table web set-pin' (empty: no judge login)", (), _pin_hash),
+    "web.camera_public": Key(bool, True, "show the camera view to everyone (false: to the logged-in judge only)"),
+    "web.camera_interval_s": Key((int, float), 2.0, "seconds between camera-view frames while someone watches it", (), _positive),
     "service.watchdog": Key(bool, True, "ping the systemd watchdog while the main loop is healthy"),
+    "referee.enabled": Key(bool, True, "the camera referee follows each hand (false: the operator presses START when a hand is over)"),
+    "referee.claim_wait_s": Key((int, float), 0, "seconds the referee awaits further calls before granting a win on a discard where the profile sets no claim time (0: 3 s; where it does, its claim window rules)", (), _in(0, 60, " s")),
+    "referee.reveal_wait_s": Key((int, float), 4.0, "after an exhaustive draw, seconds after the last hand shown before the others count as not ready", (), _positive),
+    "referee.min_score": Key((int, float), 0.7, "a tile read with less confidence than this is asked about, never guessed", (), _in(0, 1)),
+    "referee.demo_camera": Key(str, "frames", "demo mode: the bots' table reaches the referee as rendered frames read by vision (frames) or as exact observations (exact)", ("frames", "exact")),
 }
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +66,8 @@ class EventStore:
     def __init__(self, path: str | Path, durable: bool = True):
         self.path = Path(path)
         self.durable = durable
+        #: called with (hand_id, seq, event) after each new event is durably stored (the web page's live view)
+        self.listeners: list[Callable[[str, int, Event], None]] = []
         if str(path) != ":memory:":
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,15 +167,24 @@ class EventStore:
             if row is not None and row[0] != body:
                 raise StoreError(f"event {hand_id}#{seq} is already stored with different content")
             return False
+        if not self.db.in_transaction:
+            self._tell(hand_id, seq, event)
         return True
+
+    def _tell(self, hand_id: str, seq: int, event: Event) -> None:
+        for fn in self.listeners:
+            fn(hand_id, seq, event)
 
     def append_many(self, hand_id: str, first_seq: int, events: list[Event]) -> int:
         """Append several events in one durable transaction; returns how many were new."""
-        new = 0
+        new: list[tuple[int, Event]] = []
         with self.transaction():
             for i, ev in enumerate(events):
-                new += self.append(hand_id, first_seq + i, ev)
-        return new
+                if self.append(hand_id, first_seq + i, ev):
+                    new.append((first_seq + i, ev))
+        for seq, ev in new:
+            self._tell(hand_id, seq, ev)
+        return len(new)
 
     def next_seq(self, hand_id: str) -> int:
         row = self.db.execute("SELECT MAX(seq) FROM events WHERE hand_id=?", (hand_id,)).fetchone()

@@ -85,6 +85,17 @@ class PlaySource:
     async def play(self, svc: TableService, hand_id: str) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def button(self, ev: ButtonPressed) -> None:
+        """A call button or the judge's confirmation during play (the referee takes them)."""
+
+    def view(self) -> dict[str, Any] | None:
+        """The hand as the play source follows it, for the web page (the referee's public view)."""
+        return None
+
+    def record(self, svc: TableService, hand_id: str) -> list[Event]:
+        """The hand's game record: what lies on the table by the record."""
+        return svc.store.events(f"{hand_id}/game")
+
 
 class ManualPlay(PlaySource):
     """Without the camera referee: the hand is over when the operator presses START."""
@@ -112,6 +123,8 @@ class Snapshot:
     resume_error: str = ""  # why the last resume/retry was refused (the operator must act)
     store: dict[str, Any] = field(default_factory=dict)  # the store writer: commits, latency, errors
     loop: dict[str, Any] = field(default_factory=dict)  # the event loop's lag: worst and mean stall
+    hall: dict[str, Any] | None = None  # the hall link: session clock, hall messages, outbox (controller.hall_link)
+    referee: dict[str, Any] | None = None  # the refereed hand's public view (controller/referee/view.py)
 
 
 class TableService:
@@ -134,6 +147,8 @@ class TableService:
         self.backend = backend
         self.store = store  # reads (the loop's own connection); writes go through self.writer
         self.writer = store_writer or StoreWriter.for_store(store)
+        self.writer.listeners = store.listeners  # one list: direct appends and the writer's tell the same
+        self._next_seq: dict[str, int] = {}  # append_next's counters, per stream
         self.panel = panel
         self.clock = clock or Clock()
         self.play_source = play or ManualPlay()
@@ -171,6 +186,7 @@ class TableService:
         self._tasks: set[asyncio.Task] = set()  # background tasks kept until done (never garbage-collected)
         self._device_seq = 0  # events outside a hand go to the table's own stream
         self.loop_lag = LoopLag()
+        self.hall: Any = None  # controller.hall_link.HallLink while running with a [hall] address
         self.reconcile_after_restart = cfg.camera.reconcile
         self.watchdog_enabled = cfg.service.watchdog
         backend.add_listener(self._device_event)
@@ -178,6 +194,10 @@ class TableService:
             panel.add_listener(self._button_from_thread)
 
     # --- recording ----------------------------------------------------------------------------------------
+    def note(self, text: str) -> None:
+        """A line for the operator (the web page's log and the console)."""
+        self._say(text)
+
     def _say(self, text: str) -> None:
         line = time.strftime("%H:%M:%S ") + text
         self._log = (self._log + [line])[-30:]
@@ -197,6 +217,15 @@ class TableService:
     def append(self, stream: str, seq: int, ev: Event) -> asyncio.Future:
         """A play source's event (``<hand_id>/game``): idempotent, durable when the future resolves."""
         return self._watch(self.writer.append(stream, seq, ev), f"{ev.TYPE} {stream}#{seq}")
+
+    def append_next(self, stream: str, ev: Event) -> asyncio.Future:
+        """Append ``ev`` at the end of ``stream`` (a judge's or the table's own stream): the sequence number
+        is counted here, so writes still queued for the writer are never given the same number twice."""
+        seq = self._next_seq.get(stream)
+        if seq is None:
+            seq = self.store.next_seq(stream)
+        self._next_seq[stream] = seq + 1
+        return self.append(stream, seq, ev)
 
     def _watch(self, fut: asyncio.Future, what: str) -> asyncio.Future:
         def done(f: asyncio.Future) -> None:
@@ -283,6 +312,8 @@ class TableService:
             self.trigger("abort")
         if button == "accept" and st is S.PAUSED:
             self.accept_table()
+        if button in ("call", "confirm"):  # the referee's: claims, and signing a hand's result
+            self.play_source.button(ev or ButtonPressed(button=button, **self.clock.stamp()))
         self._buttons.setdefault(button, asyncio.Event()).set()
 
     async def wait_button(self, button: str) -> None:
@@ -382,6 +413,10 @@ class TableService:
         watchdog = ticker = None
         try:
             await self._restore()
+            if self.cfg["hall.address"]:  # with a [hall] section results flow to the hall (docs/hall.md)
+                from controller import hall_link
+
+                self.hall = hall_link.attach(self).start()
             if self._restored or self.cfg.table.dice == "physical":  # not on the loop when first needed
                 await asyncio.to_thread(_import_camera_path)
             self.notifier.ready(self.snapshot().prompt)
@@ -431,6 +466,8 @@ class TableService:
         if self.camera is not None:
             self.camera.close()
         self.notifier.stopping()
+        if self.hall is not None:
+            self.hall.stop()
         try:
             await self.backend.close()
         finally:
@@ -449,6 +486,9 @@ class TableService:
     async def _apply(self, name: str, detail: str) -> None:
         if not self.machine.can(name):
             self._say(f"ignored {name!r} in state {self.machine.state}")
+            return
+        if name == "start" and self.hall is not None and not self.hall.may_start_hand():
+            self._say("the hall ended the session: no new hand starts")
             return
         if name == "start":
             await self._new_hand()
@@ -469,7 +509,7 @@ class TableService:
             self.table_check["hold"] = False
         if name == "abort":  # the hand never reached play: closed, with the reason, never resumed
             durable.append(self.writer.finish_hand(
-                self.hand_id, {"hand_id": self.hand_id, "status": "aborted", "reason": fault}, self.clock.wall()))
+                self.hand_id, {"hand_id": self.hand_id, "status": "aborted", "reason": fault or detail}, self.clock.wall()))
         self.notifier.status(self.machine.prompt)
         await asyncio.gather(*durable)  # the record first, then the motion it orders
         if t.after in (S.COLLECTING, S.SHUFFLING, S.WALLS_UP, S.DICE, S.DEALING, S.PLAY, S.SCORING):
@@ -500,6 +540,7 @@ class TableService:
         started = self.writer.start_hand(self.hand_id, self.profile, self.clock.wall())
         await asyncio.gather(started, self.record(HandStarted(hand_id=self.hand_id, profile=self.profile,
                                                                n_players=self.players, dealer=self.dealer,
+                                                               options=dict((self.last_result or {}).get("next_options", {})),
                                                                **self.clock.stamp())))
 
     async def _operate(self, st: S) -> None:
@@ -598,11 +639,13 @@ class TableService:
                 self.camera = cam
         return self.camera
 
+    open_camera = _open_camera  # the web page's camera view shares the one camera
+
     def table_record(self) -> tuple[list[Event], tuple[int, ...]]:
         """What the record says lies on the table: the hand's game events so far and its dice."""
         if not self.hand_id:
             return [], ()
-        return self.store.events(f"{self.hand_id}/game"), (self.dice[-1] if self.dice else ())
+        return self.play_source.record(self, self.hand_id), (self.dice[-1] if self.dice else ())
 
     def _expected_scene(self, resume_to: S) -> tuple[Any, str]:
         """(the table the record gives, or None with the reason it cannot be compared)."""
@@ -731,6 +774,7 @@ class TableService:
             fault=fault, hands_done=self._played, last_result=self.last_result,
             log=list(self._log), table_check=chk, estop=self.stopper.view(), resume_error=self.resume_error,
             store=self.writer.stats.view(), loop=self.loop_lag.view(),
+            hall=self.hall.view() if self.hall is not None else None, referee=self.play_source.view(),
         )
 
 

@@ -65,6 +65,9 @@ class StoreWriter:
         self._opened = threading.Event()
         self._open_error: BaseException | None = None
         self._pending = 0
+        #: called on the loop with (hand_id, seq, event) once a new event is durable (the web page's live view);
+        #: the service shares its read store's list here
+        self.listeners: list[Callable[[str, int, Event], None]] = []
 
     @classmethod
     def for_store(cls, store: EventStore, **kw: Any) -> StoreWriter:
@@ -105,7 +108,19 @@ class StoreWriter:
         return fut
 
     def append(self, hand_id: str, seq: int, event: Event) -> asyncio.Future:
-        return self.submit(lambda st: st.append(hand_id, seq, event))
+        fut = self.submit(lambda st: st.append(hand_id, seq, event))
+        if self.listeners:
+            def tell(f: asyncio.Future) -> None:
+                if not f.cancelled() and f.exception() is None and f.result():
+                    for fn in list(self.listeners):
+                        fn(hand_id, seq, event)
+
+            fut.add_done_callback(tell)
+        return fut
+
+    async def flush(self) -> None:
+        """Return once every write submitted so far is on disk (writes commit in submission order)."""
+        await self.submit(lambda st: None)
 
     def start_hand(self, hand_id: str, profile: str, t_wall: float) -> asyncio.Future:
         return self.submit(lambda st: st.start_hand(hand_id, profile, t_wall))

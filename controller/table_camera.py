@@ -115,10 +115,12 @@ class TableCamera:
 
     def __init__(self, source: Any, profile: str, styles: list[str], *, n_seats: int = 4,
                  calibration: Any = None, sync: Callable[[], None] | None = None, max_frames: int = 5,
-                 world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6):
+                 world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6,
+                 tilesets: list[Any] | None = None):
         self.source = source
         self.profile = profile
         self.styles = list(styles)
+        self.tilesets = list(tilesets or [])  # the table's enrolled sets (else the styles' enrolled sets)
         self.n_seats = n_seats
         self.calibration = calibration
         self.max_frames = max_frames
@@ -151,6 +153,12 @@ class TableCamera:
             log.warning("slow frame from camera %s: %.0f ms", self.spec or "source", took * 1000)
         return f
 
+    def next_frame(self) -> Any:
+        """The camera's next frame (``image``, ``t_mono``, ``t_wall``): the referee's live feed reads them one
+        by one. Raises :class:`CameraError`."""
+        with self._lock:
+            return self._frame()
+
     def _pipeline(self, frame: Any) -> Any:
         if self._pipe is None:
             from vision.calibration import CalibrationError, calibrate
@@ -167,7 +175,7 @@ class TableCamera:
                 raise CameraError(f"the calibration is for {cal.frame_size[0]}x{cal.frame_size[1]} frames, the camera "
                                   f"gives {size[0]}x{size[1]}: run 'mahjong-table calibrate' again")
             self.calibration = cal
-            self._pipe = VisionPipeline(cal, self.profile, self.styles, n_seats=self.n_seats)
+            self._pipe = VisionPipeline(cal, self.profile, self.styles, tilesets=self.tilesets, n_seats=self.n_seats)
             log.info("camera %s: pipeline ready (%s, styles %s, %dx%d)", self.spec or "source", self.profile,
                      ", ".join(self.styles), size[0], size[1])
         return self._pipe
@@ -175,6 +183,15 @@ class TableCamera:
     def _process(self) -> Any:
         f = self._frame()
         return self._pipeline(f).process(f.image, t_mono=f.t_mono, t_wall=f.t_wall, full=True)
+
+    def look(self) -> tuple[Any, Any, Any, float]:
+        """One frame and its full reading, for the web page's camera view: ``(image, FrameResult,
+        calibration, px_per_mm)`` (the found tiles' outlines map to the frame through the calibration).
+        Raises :class:`CameraError`."""
+        with self._lock:
+            f = self._frame()
+            pipe = self._pipeline(f)
+            return f.image, pipe.process(f.image, t_mono=f.t_mono, t_wall=f.t_wall, full=True), pipe.cal, pipe.px
 
     def read_table(self) -> TableRead:
         """Full re-reads until two trusted frames in a row agree (at most ``max_frames``). A frame with a
@@ -298,6 +315,7 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
     :class:`CameraError` with one line for the operator."""
     spec = cfg["camera.source"]
     profile, players, styles = cfg["table.profile"], cfg["table.players"], list(cfg["camera.styles"])
+    tilesets = _tilesets(cfg)
     cal = None
     if cfg["camera.calibration"]:
         from vision.calibration import Calibration
@@ -316,11 +334,21 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
                 world.set_record(*record())
 
         return TableCamera(SyntheticSource(world.frames(styles[0])), profile, styles, n_seats=players,
-                           calibration=cal, sync=sync, world=world, spec=spec)
+                           calibration=cal, sync=sync, world=world, spec=spec, tilesets=tilesets)
     from vision.camera import open_source
 
     try:
         source = open_source(spec, profile, size=(cfg["camera.width"], cfg["camera.height"]))
     except (OSError, ImportError, RuntimeError) as exc:
         raise CameraError(f"camera {spec!r}: cannot open it ({exc})") from None
-    return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec)
+    return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec, tilesets=tilesets)
+
+
+def _tilesets(cfg: Any) -> list[Any]:
+    """The enrolled tile sets named by ``camera.tilesets`` (vision III); one line for a file that is not one."""
+    from vision.tileset import TileSet, TileSetError
+
+    try:
+        return [TileSet.load(p) for p in cfg["camera.tilesets"]]
+    except TileSetError as exc:
+        raise CameraError(f"camera.tilesets: {exc}") from None

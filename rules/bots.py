@@ -11,9 +11,9 @@ A bot sees only its own concealed tiles and public information (it reads its own
 randomness comes from the ``random.Random`` it is given (no global state).
 
 Speed (the simulator plays thousands of hands): the greedy bot keeps its hand as four suit groups with
-their shanten summaries (:class:`_Groups`), so a candidate discard, a claim's meld or the tile just drawn
+their shanten summaries (:class:`Groups`), so a candidate discard, a claim's meld or the tile just drawn
 changes one group — one summary look-up and two cached combinations instead of a whole shanten; a group
-seen for the first time is summarised from its independent segments (:func:`_summary`). The hand a
+seen for the first time is summarised from its independent segments (:func:`segment_summary`). The hand a
 discard leaves is remembered for the next claim window. The decisions are exactly those of the plain
 rule (``tests/game/test_bot_shortcuts.py`` compares them).
 
@@ -43,7 +43,7 @@ from rules.shapes import (
     seven_pairs_shanten,
     waits,
 )
-from rules.tiles import KINDS, N_KINDS, TERMINALS_AND_HONORS, TILES, Tile
+from rules.tiles import KIND_OF, KINDS, N_KINDS, RED_OF, TERMINALS_AND_HONORS, TILES, Tile
 
 # ----------------------------------------------------------------------------------------------------------
 # Fast shanten
@@ -55,7 +55,7 @@ _SUMMARIES: dict[tuple[int, ...], int] = {}  # a group's counts -> its summary, 
 _PAD = (0,) * 9
 
 
-def _summary(key: tuple[int, ...]) -> int:
+def segment_summary(key: tuple[int, ...]) -> int:
     """``rules.shapes.group_summary(key)``, made of the summaries of the group's independent segments.
 
     No set or partial set spans two empty positions in a row (nor any empty honour), so a group is the
@@ -133,7 +133,7 @@ def fast_shanten(c: list[int], n_melds: int = 0, shapes: frozenset = frozenset({
 def discard_shanten(c: list[int], n_melds: int, shapes: frozenset, q2: bool = False) -> dict[int, int]:
     """Shanten after discarding each kind held (``c`` holds 14 − 3·melds tiles)."""
     keys = [tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34])]
-    sums = [_summary(k) for k in keys]
+    sums = [segment_summary(k) for k in keys]
     others = [
         _combine(sums[1], _combine(sums[2], sums[3])),
         _combine(sums[0], _combine(sums[2], sums[3])),
@@ -184,7 +184,6 @@ def discard_shanten(c: list[int], n_melds: int, shapes: frozenset, q2: bool = Fa
 
 
 _TH = frozenset(TERMINALS_AND_HONORS)
-_KIND_OF = tuple(t.kind for t in TILES)  # tile code -> kind (a red five is a five)
 _N_CODES_PLAYING = 45  # codes below the joker: the 34 kinds, flowers, red fives
 _NO_WAITS: frozenset[int] = frozenset()
 _OFFSETS = (0, 9, 18, 27)
@@ -209,7 +208,7 @@ _DISCARD = tuple(Decision("discard", t) for t in TILES)  # decisions are immutab
 _PASS = Decision("pass")
 
 
-def _connectivity(c: list[int], k: int) -> int:
+def connectivity(c: list[int], k: int) -> int:
     """How connected a kind is in the hand (neighbours within two; honours only with copies)."""
     score = 3 * (c[k] - 1)
     if k < 27:
@@ -245,14 +244,14 @@ _CHOICE: dict[tuple[int, ...], tuple[tuple[tuple[int, int], ...], tuple[tuple[in
 
 
 def _choice_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """For one group's counts: ``(_MIDDLE, position)`` of its isolated singles and ``(_connectivity,
+    """For one group's counts: ``(_MIDDLE, position)`` of its isolated singles and ``(connectivity,
     position)`` of every position held, in position order (both depend on the group alone)."""
     info = _CHOICE.get(key)
     if info is None:
         if len(key) == 7:  # honours
             iso = tuple((0, i) for i, x in enumerate(key) if x == 1)
             conn = tuple((3 * (x - 1), i) for i, x in enumerate(key) if x)
-        else:  # _isolated and _connectivity within the group, in one pass
+        else:  # _isolated and connectivity within the group, in one pass
             iso_l: list[tuple[int, int]] = []
             conn_l: list[tuple[int, int]] = []
             for i, x in enumerate(key):
@@ -279,7 +278,7 @@ def _take1(ss: Any, kind: int) -> Tile:
     return TILES[kind] if ss.counts[kind] else TILES[RED_OF[kind]]
 
 
-class _Groups:
+class Groups:
     """A hand's 34 counts cut into the four suit groups of ``rules.shapes`` with their interned shanten
     summaries, so that the hand without one tile (a discard) or without a claim's tiles is one group
     summary and two combinations away (the same tables and grouping as ``rules.shapes.regular_shanten``,
@@ -290,8 +289,8 @@ class _Groups:
     def __init__(self, c: list[int]):
         self.c = c
         keys = self.keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
-        s0, s1, s2, s3 = self.sums = (_summary(keys[0]), _summary(keys[1]), _summary(keys[2]),
-                                      _summary(keys[3]))
+        s0, s1, s2, s3 = self.sums = (segment_summary(keys[0]), segment_summary(keys[1]),
+                                      segment_summary(keys[2]), segment_summary(keys[3]))
         self.c01 = _combine(s0, s1)
         self.c23 = _combine(s2, s3)
         self.all = _combine(self.c01, self.c23)  # the whole hand
@@ -311,9 +310,9 @@ class _Groups:
             return _combine(self.c01, _combine(sub, s[3]))
         return _combine(self.c01, _combine(s[2], sub))
 
-    def changed(self, k: int, d: int) -> _Groups:
+    def changed(self, k: int, d: int) -> Groups:
         """The groups of the hand with ``d`` more tiles of kind ``k`` (one group summary made anew)."""
-        new = _Groups.__new__(_Groups)
+        new = Groups.__new__(Groups)
         c = new.c = list(self.c)
         c[k] += d
         g = _GROUP_OF[k]
@@ -323,7 +322,7 @@ class _Groups:
         keys[g] = key
         new.keys = tuple(keys)
         sums = list(self.sums)
-        sums[g] = _summary(key)
+        sums[g] = segment_summary(key)
         new.sums = tuple(sums)
         new.c01 = _combine(sums[0], sums[1]) if g < 2 else self.c01
         new.c23 = _combine(sums[2], sums[3]) if g >= 2 else self.c23
@@ -336,7 +335,7 @@ class _Groups:
         off = _OFFSETS[g]
         c = self.c
         c[k] -= 1
-        sub = _summary(tuple(c[off:off + 9]) if g < 3 else tuple(c[27:34]))
+        sub = segment_summary(tuple(c[off:off + 9]) if g < 3 else tuple(c[27:34]))
         c[k] += 1
         return self.with_group(g, sub)
 
@@ -383,7 +382,7 @@ class GreedyBot:
     _info: tuple = ()
     _pending: tuple | None = None  # (groups, melds, shanten) of the hand the last chosen discard leaves
 
-    def _hand_info(self, ss: Any) -> tuple[int, int, frozenset[int]]:
+    def hand_info(self, ss: Any) -> tuple[int, int, frozenset[int]]:
         """Version, shanten and waits of the bot's waiting hand (cached: it changes only on its turn)."""
         key = (ss.version, len(ss.melds))
         if key != self._key:
@@ -398,17 +397,17 @@ class GreedyBot:
             self._key, self._info = key, (sh, w, g)
         return key[0], self._info[0], self._info[1]
 
-    def _waiting_counts(self, ss: Any) -> list[int]:
-        """The 34 counts of the waiting hand (after :meth:`_hand_info`; not to be changed)."""
+    def waiting_counts(self, ss: Any) -> list[int]:
+        """The 34 counts of the waiting hand (after :meth:`hand_info`; not to be changed)."""
         g = self._info[2] if self._info else None
         return g.c if g is not None and self._key == (ss.version, len(ss.melds)) else ss.counts34()
 
-    def _groups(self, ss: Any) -> _Groups:
-        """The suit groups of the waiting hand of :meth:`_hand_info` (made on first use)."""
-        self._hand_info(ss)
+    def _groups(self, ss: Any) -> Groups:
+        """The suit groups of the waiting hand of :meth:`hand_info` (made on first use)."""
+        self.hand_info(ss)
         sh, w, g = self._info
         if g is None:
-            g = _Groups(ss.counts34())
+            g = Groups(ss.counts34())
             self._info = (sh, w, g)
         return g
 
@@ -456,7 +455,7 @@ class GreedyBot:
                 best = v
         return best
 
-    def _is_win(self, g: _Groups, n_melds: int, sp: _Special | None) -> bool:
+    def _is_win(self, g: Groups, n_melds: int, sp: _Special | None) -> bool:
         """``rules.shapes.is_win`` on the hand of ``g``: with 14 tiles less three per meld a shape is
         complete exactly when its shanten is -1 (the regular one from the summary, seven pairs and
         thirteen orphans from ``sp``); any other count goes through the groups' states."""
@@ -512,13 +511,13 @@ class GreedyBot:
         g = None
         prev = self._info[2] if self._info and self._key is not None and self._key[1] == n_melds else None
         if prev is not None and drawn is not None and drawn < _N_CODES_PLAYING:
-            dk = _KIND_OF[drawn]  # the hand is the waiting hand and the tile just drawn: one group changes
+            dk = KIND_OF[drawn]  # the hand is the waiting hand and the tile just drawn: one group changes
             c[dk] -= 1
             if c == prev.c:
                 g = prev.changed(dk, 1)
             c[dk] += 1
         if g is None:
-            g = _Groups(c)
+            g = Groups(c)
         sp = self._special(c, n_melds)
         complete = not ss.dead and self._is_win(g, n_melds, sp)
         sh = -1 if complete else None
@@ -574,9 +573,9 @@ class GreedyBot:
         ss = state.seat_state[self.seat]
         c = ss.counts34()
         n_melds = len(ss.melds)
-        return self._choose(state, ss, _Groups(c), self._special(c, n_melds))
+        return self._choose(state, ss, Groups(c), self._special(c, n_melds))
 
-    def _choose(self, state: Any, ss: Any, g: _Groups, sp: _Special | None) -> Tile:
+    def _choose(self, state: Any, ss: Any, g: Groups, sp: _Special | None) -> Tile:
         """:meth:`choose_discard` with the hand's groups and special-shape counts at hand."""
         c = g.c
         ms = ss.missing_suit
@@ -614,7 +613,7 @@ class GreedyBot:
             if v <= target:
                 return self._discard(ss, g, n_melds, k, v)
         if banned:
-            order = sorted((_connectivity(c, k), rnd(), k) for k in held)
+            order = sorted((connectivity(c, k), rnd(), k) for k in held)
         else:
             order = sorted((x, rnd(), off + i) for off, info in infos for x, i in info[1])
         for _, _, k in order:
@@ -628,9 +627,9 @@ class GreedyBot:
         k = next(k for _, _, k in order if by_kind[k] == best)
         return _take1(ss, k)
 
-    def _discard(self, ss: Any, g: _Groups, n_melds: int, k: int, v: int) -> Tile:
+    def _discard(self, ss: Any, g: Groups, n_melds: int, k: int, v: int) -> Tile:
         """The tile of kind ``k`` to discard; the hand it leaves has shanten ``v`` (remembered with its
-        groups: it is the next claim window's waiting hand, see :meth:`_hand_info`)."""
+        groups: it is the next claim window's waiting hand, see :meth:`hand_info`)."""
         self._pending = (g.changed(k, -1), n_melds, v)
         return _take1(ss, k)
 
@@ -638,10 +637,10 @@ class GreedyBot:
     def claim(self, state: Any, tile: Tile, from_seat: int, options: list[tuple[str, tuple[Tile, ...]]],
               robbing: bool = False) -> Decision:
         ss = state.seat_state[self.seat]
-        _, sh, wait_kinds = self._hand_info(ss)
+        _, sh, wait_kinds = self.hand_info(ss)
         n_melds = len(ss.melds)
         if tile.kind in wait_kinds and options and options[0][0] == "hu" and self._legal_win(
-            state, tile, from_seat, robbing_kong=robbing, last_tile=state.discard_on_empty_wall
+            state, tile, from_seat, robbing_kong=robbing, last_tile=state.window is not None and state.window.last_tile
         ):
             return Decision("claim", tile, "hu")
         if robbing or len(options) <= 1 or ss.riichi:
@@ -672,7 +671,7 @@ class GreedyBot:
                 best = (after, Decision("claim", tile, kind, shown))
         return best[1] if best else _PASS
 
-    def _after_showing(self, g: _Groups, shown: tuple[Tile, ...], n_melds: int) -> int:
+    def _after_showing(self, g: Groups, shown: tuple[Tile, ...], n_melds: int) -> int:
         """:func:`fast_shanten` of the hand of ``g`` without the tiles ``shown`` (a claim's, all of one
         suit group) and with ``n_melds`` (≥ 1) declared sets."""
         kinds = [t.kind for t in shown]
@@ -688,7 +687,7 @@ class GreedyBot:
         off = _OFFSETS[grp]
         for k in kinds:
             key[k - off] -= 1
-        return _VALUES[g.with_group(grp, _summary(tuple(key)))][n_melds]
+        return _VALUES[g.with_group(grp, segment_summary(tuple(key)))][n_melds]
 
     def missing_suit(self, state: Any) -> str:
         c = self._counts(state)
@@ -748,7 +747,6 @@ def _take(ss: Any, kind: int, n: int) -> tuple[Tile, ...]:
     return tuple(out)
 
 
-RED_OF = {4: 42, 13: 43, 22: 44}
 
 
 def claim_options(state: Any, seat: int, tile: Tile, from_seat: int, profile: Any, spec: Any,
@@ -764,7 +762,8 @@ def claim_options(state: Any, seat: int, tile: Tile, from_seat: int, profile: An
     c = ss.counts
     k = tile.kind
     n_same = c[k] + (c[RED_OF[k]] if k in RED_OF else 0)
-    allowed = profile.last_discard_claims if state.discard_on_empty_wall else ("kong", "pung", "chow")
+    last = state.window is not None and state.window.last_tile
+    allowed = profile.last_discard_claims if last else ("kong", "pung", "chow")
     if n_same >= 3 and spec.kongs and "kong" in allowed and state.wall_remaining > 0:
         out.append(("kong", _take(ss, k, 3)))
     if n_same >= 2 and "pung" in allowed:

@@ -27,9 +27,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.shapes import CHOW, NOPAIR, PUNG, group_state, waits_by_trial
+from rules.shapes import NOPAIR, group_state, waits_by_trial
 from rules.shapes import is_regular_win as _natural_regular_win
-from rules.tiles import N_KINDS
+from rules.tiles import CHOW, N_KINDS, PUNG
 
 PAIR = "pair"
 

@@ -1,4 +1,4 @@
-"""Parse and format hands in the mpsz notation of NOTATION.md.
+"""Parse and format hands in the mpsz notation of docs/notation.md.
 
     <concealed tiles and melds, in any order> [+ <winning tile>] [| <flowers>]
 

@@ -24,10 +24,8 @@ from enum import StrEnum
 from functools import cache
 from itertools import permutations
 
-from rules.tiles import N_KINDS, TERMINALS_AND_HONORS
+from rules.tiles import CHOW, N_KINDS, PUNG, TERMINALS_AND_HONORS
 
-CHOW = "chow"
-PUNG = "pung"
 _GROUP_OFFSETS = (0, 9, 18, 27)
 
 

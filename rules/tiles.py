@@ -1,4 +1,4 @@
-"""Tiles: a compact ``int`` subclass covering every face of NOTATION.md.
+"""Tiles: a compact ``int`` subclass covering every face of docs/notation.md.
 
 Codes (``int(tile)``):
 
@@ -151,7 +151,21 @@ FLOWERS: tuple[Tile, ...] = TILES[_FLOWER0:_RED0]
 RED_FIVES: tuple[Tile, ...] = TILES[_RED0:JOKER_CODE]
 JOKER: Tile = TILES[JOKER_CODE]
 UNKNOWN: Tile = TILES[UNKNOWN_CODE]
-TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+# --- the vocabulary of kinds (34-way indices), defined here once for every profile -----------------------
+TERMINALS: tuple[int, ...] = (0, 8, 9, 17, 18, 26)  # the ones and nines of the three suits
+WINDS: tuple[int, ...] = (27, 28, 29, 30)  # East South West North
+DRAGONS: tuple[int, ...] = (31, 32, 33)  # White Green Red
+HONORS: tuple[int, ...] = WINDS + DRAGONS
+TERMINALS_AND_HONORS: tuple[int, ...] = TERMINALS + HONORS
+GREEN: frozenset[int] = frozenset((19, 20, 21, 23, 25, 32))  # 2s 3s 4s 6s 8s 6z: the all-green tiles
+RED_DRAGON = 33
+RED_OF: dict[int, int] = {4: 42, 13: 43, 22: 44}  # the kind of a five -> the code of its red five
+KIND_OF: tuple[int, ...] = tuple(t.kind for t in TILES)  # tile code -> kind (flowers, joker and x keep theirs)
+
+# the two kinds of set a decomposition or a reading names (a kong counts as a pung there)
+CHOW = "chow"
+PUNG = "pung"
 
 
 def tile(text: str) -> Tile:

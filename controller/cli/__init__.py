@@ -15,7 +15,7 @@ import argparse
 import importlib
 import sys
 
-# The sub-command modules, in the order ``--help`` lists them. A module that is not there yet is skipped.
+# The sub-command modules, in the order ``--help`` lists them.
 COMMAND_MODULES = (
     "demo",
     "score",
@@ -29,6 +29,10 @@ COMMAND_MODULES = (
     "vision",
     "config",
     "serve",
+    "web",  # the web page's judge PIN
+    "hall",  # the tournament hall: serve, simulate, provision, backup, restore (issue #19)
+    "simulate",  # the camera referee end to end against the bots' truth
+    "export",  # a refereed hand's record: events or tenhou.net/6
 )
 
 
@@ -51,13 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            mod = importlib.import_module(f"controller.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"controller.cli.{name}":
-                continue
-            raise
-        mod.register(sub)
+        importlib.import_module(f"controller.cli.{name}").register(sub)
     return ap
 
 

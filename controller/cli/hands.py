@@ -27,7 +27,7 @@ def _load(args: argparse.Namespace):
 
     try:
         profile = registry.get(args.profile)
-    except (registry.UnknownProfile, registry.NotImplementedProfile) as exc:
+    except registry.UnknownProfile as exc:
         raise CliError(str(exc)) from None
     try:
         hand = parse_hand(args.hand)

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         if args.players is None:  # the profile's usual table (mcr-siamese: 3 players)
             args.players = 4 if 4 in getattr(profile, "players", (4,)) else profile.players[0]
         spec = profile.wall_spec(args.players)
-    except (registry.UnknownProfile, registry.NotImplementedProfile, ValueError) as exc:
+    except (registry.UnknownProfile, ValueError) as exc:
         raise CliError(str(exc)) from None
     if args.hands < 1:
         raise CliError("--hands must be at least 1")

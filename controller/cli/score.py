@@ -84,7 +84,7 @@ def score_object(profile_name: str, fields: dict[str, Any], *, from_json: bool =
         return {**out, "ok": False, "error": f'field "profile" must be a profile name, not {json.dumps(name)}'}
     try:
         profile = registry.get(name)
-    except (registry.UnknownProfile, registry.NotImplementedProfile) as exc:
+    except registry.UnknownProfile as exc:
         return {**out, "ok": False, "error": str(exc)}
     if "hand" not in fields:
         return {**out, "ok": False, "error": 'missing field "hand"'}
@@ -123,7 +123,7 @@ def _profile_or_error(name: str):
 
     try:
         return registry.get(name)
-    except (registry.UnknownProfile, registry.NotImplementedProfile) as exc:
+    except registry.UnknownProfile as exc:
         raise CliError(str(exc)) from None
 
 
@@ -153,7 +153,7 @@ def _context_from_flags(profile, extra: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.jsonl:  # every line is answered, even when the profile is unknown or not implemented yet
+    if args.jsonl:  # every line is answered, even when the profile is unknown
         if args.hand or args.extra or args.fields:
             raise CliError("--jsonl reads hands from stdin: give no hand or context flags on the command line")
         return _run_jsonl(args.profile)

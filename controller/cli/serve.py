@@ -10,6 +10,7 @@ import argparse
 
 from controller.cli import CliError
 from controller.cli.inputs import int_in
+from controller.config import PROFILES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="stop after this many hands (default: run until stopped)")
     ap.add_argument("--port", type=int_in(0, 65535), default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
+    ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
+    ap.add_argument("--pace", type=float, default=0.01, metavar="SECONDS",
+                    help="--demo: seconds between the bots' moves (make run: 0.6, to watch the hand on the page)")
     ap.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                     help="how much to log (default info: sessions, resets, faults, slow commits); under systemd "
                     "the lines carry journald priorities")
@@ -96,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
             over["web__port"] = args.port
         if args.store is not None:
             over["store__path"] = args.store
+        if args.profile is not None:
+            over["table__profile"] = args.profile
         if over:
             cfg = cfg.with_overrides(**over)
     except config_mod.ConfigError as exc:
@@ -110,10 +116,16 @@ def run(args: argparse.Namespace) -> int:
     except (GPIOZeroError, ImportError, OSError) as exc:  # a pin factory this machine lacks, a busy pin
         raise CliError(f"GPIO ({cfg.gpio.pin_factory}): {exc}") from None
     play = None
-    if args.demo:
+    if args.demo:  # bots play at the emulated table; the referee follows them like any hand
         from controller.play_sources import BotPlay
 
-        play = BotPlay()
+        if not 0 <= args.pace <= 10:
+            raise CliError(f"--pace {args.pace}: seconds between moves, 0..10")
+        play = BotPlay(event_delay=args.pace, camera=cfg["referee.demo_camera"])
+    elif cfg["referee.enabled"]:
+        from controller.referee.session import RefereePlay
+
+        play = RefereePlay()
     svc = TableService(cfg, backend, store, panel=panel, auto=args.demo, play=play)
 
     async def main() -> None:
@@ -121,13 +133,20 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        web = WebServer(svc, cfg.web.host, cfg.web.port)
+        pin_hash, demo_pin = None, ""
+        if args.demo and not cfg["web.judge_pin_hash"]:  # a PIN for this demo run only: the judge's console
+            from controller.web.security import one_time_pin
+
+            demo_pin, pin_hash = one_time_pin()
+        web = WebServer(svc, cfg["web.host"], cfg["web.port"], pin_hash=pin_hash)
         try:
             port = await web.start()
         except OSError as exc:
-            raise CliError(f"cannot listen on {cfg.web.host}:{cfg.web.port}: {exc.strerror}") from None
-        print(f"table {cfg.table.id} ({cfg.table.profile}): web page on http://{cfg.web.host}:{port}/ "
-              f"— event store {cfg.store.path} — Ctrl-C to stop", flush=True)
+            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
+        print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on http://{cfg['web.host']}:{port}/ "
+              f"— event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+        if demo_pin:
+            print(f"judge's PIN for this demo run: {demo_pin}", flush=True)
         try:
             await svc.run(stop, hands=args.hands)
         except BackendFault as exc:

@@ -1,12 +1,15 @@
 """``mahjong-table vision``: the overhead camera pipeline.
 
-    mahjong-table vision selftest --image frame.png --style classic      # or --camera cam:0, --synthetic
+    mahjong-table vision selftest --image frame.png --tileset table.npz    # or --camera cam:0, --synthetic
     mahjong-table vision render --profile riichi-ema2016 --seed 3 --out frame.png [--truth truth.json]
-    mahjong-table vision read --calibration cal.json --profile mcr --style kai frame.png...
+    mahjong-table vision render --style my-set/ --out frame.png     # a style folder: style.json + one PNG a face
+    mahjong-table vision read --profile mcr --tileset table.npz [--calibration cal.json] frame.png...
     mahjong-table vision read --synthetic --profile riichi-ema2016 --seed 1     # a bot hand, events as JSON
 
-``read`` prints one JSON line per image (the parsed table) or, for a frame sequence, one JSON line per
-observation event (rules.events schema).
+``read`` reads with the classifier and the enrolled tile set(s) (``--tileset``, twice for a table that
+alternates two sets; ``--style`` stands for a rendered style's enrolled set) and prints one JSON line per
+image (the parsed table; a tile a legal set needs but the camera did not see is ``"unknown"``) or, for a frame
+sequence, one JSON line per observation event (rules.events schema).
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rd = sub.add_parser("render", help="render a synthetic table frame (and its ground truth)")
     rd.add_argument("--profile", default="riichi-ema2016")
     rd.add_argument("--seed", type=SEED, default=0)
-    rd.add_argument("--style", default=None)
+    rd.add_argument("--style", default=None, help="a shipped style or a style folder (style.json + a PNG per face)")
     rd.add_argument("--step", type=float_in(0.0, 1.0), default=0.7, help="how far into the hand (0..1)")
     rd.add_argument("--out", type=Path, required=True, help="image to write (.png/.jpg)")
     rd.add_argument("--truth", type=Path, help="ground truth JSON to write")
@@ -41,7 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rr = sub.add_parser("read", help="read tables from frames, or play a synthetic hand through the pipeline")
     rr.add_argument("--calibration", type=Path, help="calibration JSON (default: calibrate on each image)")
     rr.add_argument("--profile", default="riichi-ema2016")
-    rr.add_argument("--style", action="append", default=[], help="the table's tile style(s)")
+    rr.add_argument("--tileset", action="append", type=Path, default=[], metavar="SET.npz",
+                    help="the table's enrolled tile set (repeat for a table that alternates two sets)")
+    rr.add_argument("--style", action="append", default=[],
+                    help="a rendered style: its enrolled set (when no --tileset), and the synthetic camera's art")
     rr.add_argument("--synthetic", action="store_true", help="a bot-played hand rendered frame by frame")
     rr.add_argument("--seed", type=SEED, default=0)
     rr.add_argument("--frames", type=int_in(0, 1_000_000), default=0,
@@ -65,13 +71,21 @@ def _profile_ok(name: str) -> None:
         raise CliError(f"unknown profile {name!r}; known: {', '.join(CONVENTIONS)}")
 
 
-def _styles_ok(styles: list[str]) -> None:
+def _styles_ok(styles: list[str]) -> list[str]:
+    """The styles, a folder given as its path (style.json + one PNG per face); one line for a bad one."""
     from controller.cli import CliError
-    from vision.tile_render import available_styles
+    from vision.tile_render import available_styles, load_style
 
-    bad = [s for s in styles if s not in available_styles()]
-    if bad:
-        raise CliError(f"unknown style {bad[0]!r}; available: {', '.join(available_styles())}")
+    out = []
+    for s in styles:
+        name = str(Path(s).resolve()) if s not in available_styles() and Path(s).is_dir() else s
+        try:
+            load_style(name)
+        except ValueError as exc:
+            raise CliError(f"{exc}" if Path(s).is_dir() else
+                           f"unknown style {s!r}; available: {', '.join(available_styles())} or a style folder") from None
+        out.append(name)
+    return out
 
 
 def _tilesets_ok(paths: list[Path]) -> None:
@@ -86,10 +100,10 @@ def selftest_handler(args: argparse.Namespace) -> int:
     from controller.cli.frames import one_frame
     from vision.selftest import selftest
 
-    _styles_ok(args.style)
+    styles = _styles_ok(args.style)
     _tilesets_ok(args.tileset)
-    frame = one_frame(args.image, args.camera, args.synthetic, style=(args.style or ["classic"])[0])
-    checks = selftest(frame, styles=args.style, tilesets=args.tileset)
+    frame = one_frame(args.image, args.camera, args.synthetic, style=(styles or ["classic"])[0])
+    checks = selftest(frame, styles=styles, tilesets=args.tileset)
     for c in checks:
         mark = "ok  " if c.ok else "FAIL"
         print(f"{mark} {c.name:<16} {c.detail}" + ("" if c.ok else f"\n     fix: {c.fix}"))
@@ -108,7 +122,7 @@ def render_handler(args: argparse.Namespace) -> int:
 
     _profile_ok(args.profile)
     if args.style:
-        _styles_ok([args.style])
+        args.style = _styles_ok([args.style])[0]
     output_file(args.out, "image", IMAGE_SUFFIXES)
     if args.truth:
         output_file(args.truth, "ground truth")
@@ -144,18 +158,24 @@ def read_handler(args: argparse.Namespace) -> int:
     import cv2
 
     from controller.cli import CliError
+    from controller.cli.tiles import load_tilesets
     from vision.calibration import CalibrationError, Rectifier, calibrate
     from vision.pipeline import make_reader
     from vision.scene_parse import SceneParser
+    from vision.tileset import TileSetError
 
     _profile_ok(args.profile)
-    _styles_ok(args.style)
+    args.style = _styles_ok(args.style)
+    sets = load_tilesets(args.tileset)
     if args.synthetic:
-        return _read_synthetic(args)
+        return _read_synthetic(args, sets)
     if not args.images:
         raise CliError("give images to read, or --synthetic")
-    styles = args.style or ["classic"]
-    parser = SceneParser(args.profile, make_reader(styles))
+    try:
+        reader = make_reader(args.style or ([] if sets else ["classic"]), tilesets=sets)
+    except (TileSetError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    parser = SceneParser(args.profile, reader, face=getattr(reader, "face", None))
     from controller.cli.inputs import input_file
     from controller.cli.pose import check_pose, load_calibration
 
@@ -175,7 +195,7 @@ def read_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_synthetic(args: argparse.Namespace) -> int:
+def _read_synthetic(args: argparse.Namespace, sets: list) -> int:
     from vision.calibration import calibrate
     from vision.camera import SyntheticSource
     from vision.pipeline import VisionPipeline
@@ -185,7 +205,7 @@ def _read_synthetic(args: argparse.Namespace) -> int:
     pipe = None
     while (f := src.read()) is not None and (args.frames <= 0 or f.index < args.frames):
         if pipe is None:
-            pipe = VisionPipeline(calibrate(f.image), args.profile, [style])
+            pipe = VisionPipeline(calibrate(f.image), args.profile, [style], tilesets=sets)
         for e in pipe.process(f.image, t_mono=f.t_mono, t_wall=f.t_wall).events:
             sys.stdout.write(json.dumps(e.to_json()) + "\n")
     return 0

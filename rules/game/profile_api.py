@@ -13,8 +13,8 @@ deal after his win or a draw and passing it otherwise, a game of one round (ever
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.events import Payment
@@ -36,12 +36,29 @@ class Standing:
     player: str
     total: int
     table_points: float
+    place: float = 0.0  # 1-based; tied players share the average of their positions (1.5)
+    penalty: int = 0  # out-of-hand deductions already applied by session_standings
+
+
+@dataclass(frozen=True)
+class TournamentStanding:
+    """One player's line of the tournament ranking (the hall's standings), from ``tournament_standings``."""
+
+    rank: int
+    player: str
+    sessions: int
+    table_points: float
+    total: int
+    detail: dict[str, float] = field(default_factory=dict)  # the profile's further criteria, for display
 
 
 class GameRules:
     """Mixin with the game-side hooks. Class attributes are data; methods have the default behaviour."""
 
     # --- the table ------------------------------------------------------------------------------------
+    two_hands: bool = False
+    """Each player builds two hands from one pool (mcr-siamese, 003 §Сиамский): ``rules.game.machine_for``
+    gives the Siamese hand machine."""
     pre_play: tuple[str, ...] = ()
     """Phases between the deal and the first discard besides flower replacement: ``"missing_suit"``
     (Sichuan: every seated player declares one suit, MissingSuitDeclared events)."""
@@ -67,6 +84,9 @@ class GameRules:
     """An added kong's tile may be won on (robbing the kong)."""
     flower_discard: bool = False
     """A flower may be discarded (MCR A29); False: it must be declared and replaced (Red)."""
+    claim_window_s: float | None = None
+    """Seconds after a discard (or an added kong) in which a claim is in time: the claim window's deadline
+    on the shared clock (``rules.game.state.ClaimWindow``). None: the seed sets no time (a referee judges)."""
     violation_rules: dict[str, str] = {}
     """Seed references per violation code, overriding ``rules.game.violations.CODES``."""
 
@@ -114,7 +134,7 @@ class GameRules:
         return frozenset()
 
     def may_chow_from(self, state: HandState, seat: int, from_seat: int) -> bool:
-        """A chow takes only the left player's discard: the previous seat in turn order (NOTATION.md)."""
+        """A chow takes only the left player's discard: the previous seat in turn order (docs/notation.md "Seats")."""
         return state.prev_active_or_seated(seat) == from_seat
 
     # --- winning --------------------------------------------------------------------------------------
@@ -241,6 +261,11 @@ class GameRules:
         """End of a game: by default one round, i.e. after the deal has passed ``players`` times."""
         return dealer_changes >= players
 
+    def end_of_game(self, totals: dict[int, int], last: HandState) -> dict[int, int]:
+        """The players' totals at the end of a game, after its ``last`` hand (riichi: the deposits left on
+        the table go to the leader). Default: as they are."""
+        return dict(totals)
+
     def standings(self, totals: dict[int, int], players: dict[int, str] | None = None) -> list[Standing]:
         """Rank seats by total score (higher first); tied seats share rank and table points."""
         order = sorted(totals, key=lambda s: (-totals[s], s))
@@ -254,6 +279,41 @@ class GameRules:
             share = sum(pts[i:j + 1]) / (j - i + 1)
             for k in range(i, j + 1):
                 s = order[k]
-                out.append(Standing(i + 1, s, (players or {}).get(s, str(s)), totals[s], share))
+                out.append(Standing(i + 1, s, (players or {}).get(s, str(s)), totals[s], share, (i + j) / 2 + 1))
             i = j + 1
         return out
+
+    # --- the hall: a table's session and the tournament (hall/standings.py calls these) -------------------
+    session_warning_min: int = 15
+    """Minutes before a session's end when the hall warns the tables."""
+    session_minutes: int = 90
+    """A session's length when the organisers set none."""
+    tournament_keys: tuple[str, ...] = ("table_points", "total")
+    """The tournament ranking: sums over the sessions compared in this order, higher first; players equal
+    on all share the rank."""
+
+    def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
+                          penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
+                          leftover: int = 0) -> list[Standing]:
+        """One table's result of a session: ``totals`` by seat (start score + the hands' deltas),
+        ``penalties`` (points taken, by seat) subtracted before the ranking, ``late`` minutes by seat
+        (no rule by default), ``leftover`` points left on the table at the end (no rule by default)."""
+        pen = {s: int((penalties or {}).get(s, 0)) for s in totals}
+        out = self.standings({s: totals[s] - pen[s] for s in totals}, dict(players or {}))
+        return [replace(x, penalty=pen[x.seat]) for x in out]
+
+    def tournament_standings(self, records: Mapping[str, Sequence[Standing]]) -> list[TournamentStanding]:
+        """The ranking over the sessions played: ``records`` holds each player's session standings."""
+        lines = [TournamentStanding(0, p, len(rs), sum(r.table_points for r in rs), sum(r.total for r in rs))
+                 for p, rs in records.items()]
+        return rank_lines(lines, lambda t: tuple(-getattr(t, k) for k in self.tournament_keys))
+
+
+def rank_lines(lines: Sequence[TournamentStanding], key) -> list[TournamentStanding]:
+    """Sort by ``key`` (then player id, for a stable listing); equal keys share the rank."""
+    ordered = sorted(lines, key=lambda t: (key(t), t.player))
+    out: list[TournamentStanding] = []
+    for i, t in enumerate(ordered):
+        rank = out[-1].rank if i and key(t) == key(ordered[i - 1]) else i + 1
+        out.append(replace(t, rank=rank))
+    return out

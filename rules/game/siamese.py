@@ -21,25 +21,31 @@ discards, claims, kongs, exhaustion and settlement, and changes only what the se
 
 Payments (§13-16, §23) are the profile's ``settle_hand`` (``rules.profiles.mcr.siamese``). Every rule is a
 typed violation, never an exception; the log replays to the identical state (:func:`replay_siamese`).
+
+The variant is declared, not overridden: :data:`SIAMESE` names the handlers that differ from the standard
+dispatch table (wins, claims and melds with a slot), the seat's state (:class:`SiameseSeat`), the tiles
+held before a discard and the violation codes it adds; :class:`SiameseHandMachine` is the hand machine
+with that variant.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.events import Claimed, Dealt, Event, MeldMade, Violation, Won
-from rules.game.machine import HandMachine, _Reject, _tile, replay, table_view
-from rules.game.state import Phase, SeatState, WinRecord
-from rules.notation import Hand, Meld, MeldKind, ParseError, format_tiles, parse_tiles
-from rules.tiles import Tile
-from rules.wall import deal_steps
+from rules.events import Claimed, Dealt, Event, MeldMade, Won
+from rules.game.flow import Handler, Play, Refusal, Turn, Variant, make_dead, seat_refusal, tile, tile_refusal
+from rules.game.machine import HandMachine, replay, table_view
+from rules.game.play import apply_claimed, apply_meld, check_claimed, check_meld
+from rules.game.state import HandState, Phase, SeatState, WinRecord
+from rules.game.window import close_window, hu_claim_refusal, void_robbed_kong
+from rules.notation import Hand, Meld, MeldKind, ParseError, parse_tiles
+from rules.tiles import UNKNOWN_CODE, Tile
 
 SLOTS = (0, 1)
 HELD = 28  # tiles before a discard, a meld counted as three: 14 per hand (003 §Сиамский 8)
 
-# violation code -> (seed reference, meaning); merged into the profile's references by the machine
+# violation code -> (seed reference, meaning); added to the machine's codes by the variant
 SIAMESE_CODES: dict[str, tuple[str, str]] = {
     "golden_rule": ("003 §Сиамский 4", "the second win must be worth at least the first"),
     "siamese_no_draw": ("003 §Сиамский 5", "a self-drawn win needs a tile drawn from the wall this turn "
@@ -86,205 +92,256 @@ class SiameseSeat(SeatState):
         return d
 
 
+def siamese_seat(st: HandState, seat: int) -> SiameseSeat:
+    ss = st.seat_state[seat]
+    assert isinstance(ss, SiameseSeat)
+    return ss
+
+
+def siamese_wins(st: HandState, seat: int) -> list[SiameseWin]:
+    """The seat's valid wins so far (one per won hand)."""
+    out = []
+    for i in siamese_seat(st, seat).slot_wins:
+        if i is not None:
+            w = st.wins[i]
+            assert isinstance(w, SiameseWin)
+            out.append(w)
+    return out
+
+
+# --- the declared hooks ------------------------------------------------------------------------------------
+
+def _held(st: HandState, ss: SeatState) -> int:
+    """Tiles held before a discard, a meld counted as three and a won hand's tiles too (§8: 28)."""
+    return ss.n_concealed + 3 * len(ss.melds) + sum(len(w.concealed) for w in siamese_wins(st, ss.seat))
+
+
+def _on_dealt(st: HandState, ev: Dealt) -> None:
+    if ev.seat == st.dealer:  # East's 28th tile is taken from the wall (§8): his first turn begins with a
+        st.seat_state[ev.seat].drawn = tile(ev.tiles[-1])  # draw (a win there is self-drawn, §5)
+
+
+def _slot_refusal(ss: SiameseSeat, slot: int, seat: int) -> Refusal | None:
+    if slot not in SLOTS:
+        return Refusal("siamese_slot", seat, f"slot {slot}: a player has hands 0 and 1")
+    if ss.slot_wins[slot] is not None:
+        return Refusal("siamese_slot_won", seat, f"hand {slot} has already won")
+    if len(ss.slot_melds(slot)) >= 4:
+        return Refusal("siamese_slot_full", seat, f"hand {slot} holds four sets already")
+    return None
+
+
+def _check_claimed(p: Play, st: HandState, ev: Claimed) -> Refusal | None:
+    bad = seat_refusal(st, ev.seat)
+    if bad:
+        return bad
+    ss = siamese_seat(st, ev.seat)
+    if ev.kind != "hu":
+        bad = _slot_refusal(ss, ev.slot, ev.seat)
+    elif ev.slot not in SLOTS or ss.slot_wins[ev.slot] is not None:
+        bad = Refusal("siamese_slot_won" if ev.slot in SLOTS else "siamese_slot", ev.seat)
+    return bad or check_claimed(p, st, ev)
+
+
+def _check_meld(p: Play, st: HandState, ev: MeldMade) -> Refusal | None:
+    bad = seat_refusal(st, ev.seat)
+    if bad:
+        return bad
+    ss = siamese_seat(st, ev.seat)
+    if ev.kind == "kong_added":
+        for x in ev.tiles:
+            if x != "x" and (bad := tile_refusal(x)):
+                return bad
+        known = {tile(x).kind for x in ev.tiles if x != "x"}
+        idx = next((i for i, m in enumerate(ss.melds) if m.kind is MeldKind.PUNG and m.base in known), None)
+        if idx is not None and ss.slot_wins[ss.meld_slots[idx]] is not None:
+            return Refusal("siamese_slot_won", ev.seat, "that pung belongs to a hand that has won")
+    elif ev.kind in ("chow", "pung", "kong_open", "kong_concealed"):
+        bad = _slot_refusal(ss, ev.slot, ev.seat)
+    return bad or check_meld(p, st, ev)
+
+
+def _apply_meld(p: Play, st: HandState, ev: MeldMade) -> None:
+    ss = siamese_seat(st, ev.seat)
+    n = len(ss.melds)
+    apply_meld(p, st, ev)
+    if len(ss.melds) > n:
+        ss.meld_slots.append(ev.slot)
+
+
+# --- wins: judged at once, on the hand shown (§11) -------------------------------------------------------------
+
+def _check_won(p: Play, st: HandState, ev: Won) -> Refusal | None:
+    bad = seat_refusal(st, ev.seat)
+    if bad:
+        return bad
+    ss = siamese_seat(st, ev.seat)
+    if ev.slot not in SLOTS:
+        return Refusal("siamese_slot", ev.seat, f"slot {ev.slot}: a player has hands 0 and 1")
+    if ss.slot_wins[ev.slot] is not None:
+        return Refusal("siamese_slot_won", ev.seat, f"hand {ev.slot} has already won")
+    bad = tile_refusal(ev.tile)
+    if bad:
+        return bad
+    t = tile(ev.tile)
+    if t == UNKNOWN_CODE:
+        return Refusal("unknown_tile", ev.seat, "the winning tile is shown at the declaration (§Сиамский 11)")
+    try:
+        shown = parse_tiles(ev.hand) if ev.hand.strip() else []
+    except ParseError as exc:
+        return Refusal("bad_event", ev.seat, f"hand: {exc}")
+    if any(x.is_unknown for x in shown):
+        return Refusal("unknown_tile", ev.seat, "a declared hand is shown face up (§Сиамский 11)")
+    if ev.from_seat is None:
+        bad = _self_drawn_refusal(p, st, ev, ss, t, shown)
+    else:
+        bad = hu_claim_refusal(st, p.rules, st.phase, ev.seat, ev.from_seat, t)
+    if bad:
+        return bad
+    if not ss.holds(shown):
+        return Refusal("tile_not_held", ev.seat, "the declared hand's tiles are not all in the pool")
+    return _golden_rule(p, st, ev, ss, t, shown)
+
+
+def _self_drawn_refusal(p: Play, st: HandState, ev: Won, ss: SiameseSeat, t: Tile,
+                        shown: list[Tile]) -> Refusal | None:
+    if st.phase is not Phase.TURN:
+        return Refusal("out_of_phase", None, f"not allowed in phase {st.phase}")
+    if ev.seat != st.current:
+        return Refusal("win_out_of_turn", ev.seat, f"seat {st.current} plays now")
+    if ss.dead:
+        return Refusal("claim_inactive_player", ev.seat)
+    if ss.drawn is None:
+        return Refusal("siamese_no_draw", ev.seat)
+    if t not in shown:
+        return Refusal("bad_event", ev.seat, "a self-drawn winning tile is among the hand's tiles")
+    if st.mode == "full" and ev.drawn_tile is not None and ev.drawn_tile != (ss.drawn.kind == t.kind):
+        return Refusal("bad_event", ev.seat, "drawn_tile does not match the tile just drawn")
+    if siamese_wins(st, ev.seat) and not _uses_drawn_tile(st, ev, ss, t):
+        return Refusal("siamese_drawn_tile", ev.seat)
+    return None
+
+
+def _uses_drawn_tile(st: HandState, ev: Won, ss: SiameseSeat, t: Tile) -> bool:
+    """Whether a self-drawn win's winning tile is the tile just drawn (table mode: as declared)."""
+    if st.mode == "full":
+        assert ss.drawn is not None
+        return ss.drawn.kind == t.kind
+    return ev.drawn_tile is not False
+
+
+def _declared_win(p: Play, st: HandState, ev: Won, ss: SiameseSeat, t: Tile,
+                  shown: list[Tile]) -> SiameseWin:
+    """The win as declared, judged by the profile (the 8-fan minimum, §17's fans for a kept drawn tile)."""
+    self_drawn = ev.from_seat is None
+    robbing = not self_drawn and st.phase is Phase.ROB
+    concealed = list(shown)
+    if self_drawn:
+        concealed.remove(t)
+    w = st.window
+    w_last = w is not None and w.last_tile
+    win = SiameseWin(ev.seat, t, ev.from_seat, robbing_kong=robbing,
+                     kong_replacement=self_drawn and st.after_kong,
+                     last_tile=st.wall_remaining == 0 if self_drawn else (w_last and not robbing),
+                     order=len(st.wins), slot=ev.slot, concealed=tuple(shown if self_drawn else (*shown, t)),
+                     drawn_tile_kept=self_drawn and not _uses_drawn_tile(st, ev, ss, t))
+    hand = Hand(tuple(concealed), tuple(ss.slot_melds(ev.slot)), t, ())
+    win.result = p.rules.judge_win(st, ev.seat, hand, win)
+    win.valid = bool(win.result.valid)
+    return win
+
+
+def _golden_rule(p: Play, st: HandState, ev: Won, ss: SiameseSeat, t: Tile,
+                 shown: list[Tile]) -> Refusal | None:
+    """003 §Сиамский 4: a second win worth less than the first is refused. The judged win is kept for
+    the apply step (the profile's judgement is the expensive part)."""
+    win = _declared_win(p, st, ev, ss, t, shown)
+    p.found["siamese_win"] = (ev, win)
+    mine = siamese_wins(st, ev.seat)
+    first = mine[0].result if mine else None
+    assert win.result is not None
+    if win.valid and first is not None and win.result.total_fan < first.total_fan:
+        return Refusal("golden_rule", ev.seat, f"worth {win.result.total_fan}, the first win {first.total_fan}")
+    return None
+
+
+def _apply_won(p: Play, st: HandState, ev: Won) -> None:
+    got_ev, w = p.found.pop("siamese_win")
+    assert got_ev is ev and isinstance(w, SiameseWin)
+    ss = siamese_seat(st, ev.seat)
+    st.wins.append(w)
+    if not w.valid:  # a false win: MCR's penalty, no more wins this hand (003 §Отдельные нарушения 6)
+        p.note(st, "false_win", ev.seat, w.result.reason or "" if w.result else "")
+        make_dead(st, ev.seat)
+        if st.window is not None:  # the window stays open for the other claims
+            st.window.claims = [c for c in st.window.claims if c.seat != ev.seat]
+        return
+    shown = list(w.concealed) if ev.from_seat is None else list(w.concealed[:-1])
+    ss.give_out(shown)
+    st.show(shown)
+    ss.slot_wins[ev.slot] = len(st.wins) - 1
+    if ev.from_seat is None:
+        if not w.drawn_tile_kept:
+            ss.drawn = None  # the drawn tile is used: no second win this turn (§5, §17)
+    else:
+        _take_winning_tile(st, ev.seat)
+    both = all(i is not None for i in ss.slot_wins)
+    if both:  # 003 §Сиамский 3: both hands won, the hand is over
+        ss.won = True
+        st.left_order.append(ev.seat)
+    turn = Turn(Phase.ENDED, st.current) if both else Turn(Phase.TURN, ev.seat)  # §9: the winner keeps the turn
+    if st.window is not None:
+        close_window(st, turn)
+    else:
+        st.phase, st.current = turn
+
+
+def _take_winning_tile(st: HandState, seat: int) -> None:
+    """A win on a discard (or a robbed kong): the tile joins the exposed hand; the winner plays on."""
+    w = st.window
+    assert w is not None
+    if w.robbing:  # the added kong is void: its meld goes back to a pung
+        void_robbed_kong(st)
+    else:
+        st.seat_state[w.seat].pond_claimed[-1] = True  # taken into the exposed hand (not counted twice)
+    st.after_kong = False
+    st.turn_by_claim = True  # the turn began with a claimed tile (no kong before the discard)
+    st.seat_state[seat].drawn = None
+
+
+_WON = Handler(_check_won, _apply_won)
+_CLAIMED = Handler(_check_claimed, apply_claimed)
+_MELD = Handler(_check_meld, _apply_meld)
+
+SIAMESE = Variant(
+    "siamese",
+    handlers={
+        **{(ph, Won): _WON for ph in (Phase.TURN, Phase.CLAIMS, Phase.ROB)},
+        **{(ph, MeldMade): _MELD for ph in (Phase.TURN, Phase.CLAIMS, Phase.ROB)},
+        **{(ph, Claimed): _CLAIMED for ph in (Phase.CLAIMS, Phase.ROB)},
+    },
+    codes=SIAMESE_CODES,
+    hands_per_player=2,
+    win_shows_hand=True,
+    new_seat=SiameseSeat,
+    held_before_discard=_held,
+    on_dealt=_on_dealt,
+)
+
+
 class SiameseHandMachine(HandMachine):
-    """One Siamese hand (3 players, or 2 with a 27-tile dead wall); see the module docstring."""
+    """One Siamese hand (3 players, or 2 with a 27-tile dead wall): the hand machine with the
+    :data:`SIAMESE` variant."""
 
-    def __init__(self, profile: Any, mode: str = "full", wall: tuple[Tile, ...] | None = None):
-        super().__init__(profile, mode, wall)
-        self._claim_slot: dict[tuple[int, str], int] = {}  # (seat, claim kind) -> the slot it named
-
-    # --- hooks of the base machine --------------------------------------------------------------------
-    def _dealt_size(self, seat: int) -> int:
-        # 003 §Сиамский 8: East 28, South and West 27 (the deal's own steps)
-        return sum(len(s.positions) for s in deal_steps(self._spec, self.state.dealer) if s.seat == seat)  # type: ignore[arg-type]
-
-    def _held_before_discard(self, ss: SeatState) -> tuple[int, int]:
-        won = sum(len(self.state.wins[i].concealed) for i in ss.slot_wins if i is not None)  # type: ignore[attr-defined]
-        return ss.n_concealed + 3 * len(ss.melds) + won, HELD
-
-    def _viol(self, code: str, seat: int | None, msg: str, at: Event, action: Event | None = None,
-              deferred: bool = False) -> Violation:
-        if code in SIAMESE_CODES and not msg:
-            msg = SIAMESE_CODES[code][1]
-        v = super()._viol(code, seat, msg, at, action, deferred)
-        if code in SIAMESE_CODES and not v.rule:  # a profile without the references (they are data here)
-            v = dataclasses.replace(v, rule=SIAMESE_CODES[code][0])
-        return v
-
-    def _hand_started(self, ev: Any) -> None:
-        try:
-            siamese = self.profile.wall_spec(ev.n_players, ev.options.get("tiles")).deal == "siamese"
-        except ValueError:
-            siamese = True  # the base machine reports the bad parameters
-        if not siamese:
-            raise _Reject("bad_event", None, f"{ev.profile} does not deal two hands per player")
-        super()._hand_started(ev)
-        st = self.state
-        st.seat_state = {s: SiameseSeat(s) for s in st.seats}
-
-    def _dealt_ev(self, ev: Dealt) -> None:
-        super()._dealt_ev(ev)
-        if ev.seat == self.state.dealer:  # East's 28th tile is taken from the wall (§8): his first turn
-            ss = self.state.seat_state[ev.seat]  # begins with a draw (a win there is self-drawn, §5)
-            ss.drawn = _tile(ev.tiles[-1])
-
-    # --- melds ------------------------------------------------------------------------------------------
-    def _check_slot(self, ss: SiameseSeat, slot: int, seat: int) -> None:
-        if slot not in SLOTS:
-            raise _Reject("siamese_slot", seat, f"slot {slot}: a player has hands 0 and 1")
-        if ss.slot_wins[slot] is not None:
-            raise _Reject("siamese_slot_won", seat, f"hand {slot} has already won")
-        if len(ss.slot_melds(slot)) >= 4:
-            raise _Reject("siamese_slot_full", seat, f"hand {slot} holds four sets already")
-
-    def _claimed(self, ev: Claimed) -> None:
-        ss = self._seat(ev.seat)
-        if ev.kind != "hu":
-            self._check_slot(ss, ev.slot, ev.seat)  # type: ignore[arg-type]
-        elif ev.slot not in SLOTS or ss.slot_wins[ev.slot] is not None:  # type: ignore[attr-defined]
-            raise _Reject("siamese_slot_won" if ev.slot in SLOTS else "siamese_slot", ev.seat)
-        super()._claimed(ev)
-        self._claim_slot[(ev.seat, ev.kind)] = ev.slot
-
-    def _meld(self, ev: MeldMade) -> None:
-        ss: SiameseSeat = self._seat(ev.seat)  # type: ignore[assignment]
-        if ev.kind == "kong_added":
-            known = {_tile(t).kind for t in ev.tiles if t != "x"}
-            idx = next((i for i, m in enumerate(ss.melds) if m.kind is MeldKind.PUNG and m.base in known), None)
-            if idx is not None and ss.slot_wins[ss.meld_slots[idx]] is not None:
-                raise _Reject("siamese_slot_won", ev.seat, "that pung belongs to a hand that has won")
-            super()._meld(ev)
-            return
-        if ev.kind in ("chow", "pung", "kong_open", "kong_concealed"):
-            self._check_slot(ss, ev.slot, ev.seat)
-        n = len(ss.melds)
-        super()._meld(ev)
-        if len(ss.melds) > n:
-            ss.meld_slots.append(ev.slot)
-
-    # --- wins -------------------------------------------------------------------------------------------
-    def _won(self, ev: Won) -> None:
-        st = self.state
-        ss: SiameseSeat = self._seat(ev.seat)  # type: ignore[assignment]
-        if ev.slot not in SLOTS:
-            raise _Reject("siamese_slot", ev.seat, f"slot {ev.slot}: a player has hands 0 and 1")
-        if ss.slot_wins[ev.slot] is not None:
-            raise _Reject("siamese_slot_won", ev.seat, f"hand {ev.slot} has already won")
-        t = _tile(ev.tile)
-        if t.is_unknown:
-            raise _Reject("unknown_tile", ev.seat, "the winning tile is shown at the declaration (§Сиамский 11)")
-        try:
-            shown = parse_tiles(ev.hand) if ev.hand.strip() else []
-        except ParseError as exc:
-            raise _Reject("bad_event", ev.seat, f"hand: {exc}") from None
-        if any(x.is_unknown for x in shown):
-            raise _Reject("unknown_tile", ev.seat, "a declared hand is shown face up (§Сиамский 11)")
-        mine = [st.wins[i] for i in ss.slot_wins if i is not None]
-        self_drawn = ev.from_seat is None
-        kept = False
-        robbing = False
-        if self_drawn:
-            self._pre_play_done(ev.seat)
-            self._require(Phase.TURN)
-            if ev.seat != st.current:
-                raise _Reject("win_out_of_turn", ev.seat, f"seat {st.current} plays now")
-            if ss.dead:
-                raise _Reject("claim_inactive_player", ev.seat)
-            if ss.drawn is None:
-                raise _Reject("siamese_no_draw", ev.seat)
-            if t not in shown:
-                raise _Reject("bad_event", ev.seat, "a self-drawn winning tile is among the hand's tiles")
-            if self._full():
-                is_drawn = ss.drawn.kind == t.kind
-                if ev.drawn_tile is not None and ev.drawn_tile != is_drawn:
-                    raise _Reject("bad_event", ev.seat, "drawn_tile does not match the tile just drawn")
-            else:
-                is_drawn = ev.drawn_tile is not False
-            if mine and not is_drawn:
-                raise _Reject("siamese_drawn_tile", ev.seat)
-            kept = not is_drawn
-        else:
-            self._hu_claim(ev.seat, ev.from_seat, t)
-            robbing = st.phase == Phase.ROB
-        if not self._can_remove(ss, shown):
-            raise _Reject("tile_not_held", ev.seat, "the declared hand's tiles are not all in the pool")
-        concealed = list(shown)
-        if self_drawn:
-            concealed.remove(t)
-        hand = Hand(tuple(concealed), tuple(ss.slot_melds(ev.slot)), t, ())
-        w = SiameseWin(ev.seat, t, ev.from_seat, robbing_kong=robbing,
-                       kong_replacement=self_drawn and st.after_kong,
-                       last_tile=st.wall_remaining == 0 if self_drawn else (st.discard_on_empty_wall and not robbing),
-                       order=len(st.wins), slot=ev.slot, concealed=tuple(shown if self_drawn else (*shown, t)),
-                       drawn_tile_kept=kept)
-        result = self.profile.judge_win(st, ev.seat, hand, w)
-        if result.valid and mine and result.total_fan < mine[0].result.total_fan:  # 003 §Сиамский 4
-            raise _Reject("golden_rule", ev.seat, f"worth {result.total_fan}, the first win {mine[0].result.total_fan}")
-        w.result = result
-        w.valid = bool(result.valid)
-        st.wins.append(w)
-        if not w.valid:  # a false win: MCR's penalty, no more wins this hand (003 §Отдельные нарушения 6)
-            self._note("false_win", ev.seat, result.reason or "", ev)
-            self._make_dead(ev.seat)
-            if not self_drawn:  # the window stays open for the other claims
-                st.claims = [c for c in st.claims if c[0] != ev.seat]
-            return
-        self._remove(ss, shown)
-        self._show(shown)
-        ss.slot_wins[ev.slot] = len(st.wins) - 1
-        if self_drawn:
-            if not kept:
-                ss.drawn = None  # the drawn tile is used: no second win this turn (§5, §17)
-        else:
-            self._take_winning_tile(ev.seat, t, robbing)
-        if all(i is not None for i in ss.slot_wins):  # 003 §Сиамский 3: both hands won, the hand is over
-            ss.won = True
-            st.left_order.append(ev.seat)
-            st.phase = Phase.ENDED
-            return
-        st.current = ev.seat  # 003 §Сиамский 9: the winner keeps the turn
-        st.phase = Phase.TURN
-
-    def _take_winning_tile(self, seat: int, t: Tile, robbing: bool) -> None:
-        """A win on a discard (or a robbed kong): the tile joins the exposed hand; the winner plays on."""
-        st = self.state
-        if robbing:  # the added kong is void: its meld goes back to a pung
-            self._void_robbed_kong()
-        else:
-            disc = st.seat_state[st.last_discard[0]]  # type: ignore[index]
-            disc.pond_claimed[-1] = True  # taken into the exposed hand (not counted twice as visible)
-        st.last_discard = None
-        st.pending_kong = None
-        st.claims = []
-        st.after_kong = False
-        st.turn_by_claim = True  # the turn began with a claimed tile (no kong before the discard)
-        st.seat_state[seat].drawn = None
-
-    # --- arbitration --------------------------------------------------------------------------------------
-    def arbitrate(self) -> list[Any]:
-        """The base proposal, with the slot each claim named (and a win's shown tiles from its claim)."""
-        out = []
-        for ev in super().arbitrate():
-            if isinstance(ev, Won):
-                claim = next(c for c in self.state.claims if c[0] == ev.seat and c[1] == "hu")
-                ev = dataclasses.replace(ev, slot=self._claim_slot.get((ev.seat, "hu"), 0),
-                                         hand=format_tiles(claim[2]))
-            elif isinstance(ev, MeldMade):
-                kind = {"kong_open": "kong"}.get(ev.kind, ev.kind)
-                ev = dataclasses.replace(ev, slot=self._claim_slot.get((ev.seat, kind), 0))
-            out.append(ev)
-        return out
-
-    # --- helpers for drivers ------------------------------------------------------------------------------
-    def wins_of(self, seat: int) -> list[SiameseWin]:
-        ss: SiameseSeat = self.state.seat_state[seat]  # type: ignore[assignment]
-        return [self.state.wins[i] for i in ss.slot_wins if i is not None]  # type: ignore[misc]
+    variant = SIAMESE
 
 
 def replay_siamese(profile: Any, events: Iterable[Event], mode: str = "full",
                    wall: tuple[Tile, ...] | None = None) -> SiameseHandMachine:
     """Rebuild a Siamese hand from its log (:func:`rules.game.machine.replay`)."""
-    return replay(profile, events, mode, wall, machine=SiameseHandMachine)  # type: ignore[return-value]
+    m = replay(profile, events, mode, wall, machine=SiameseHandMachine)
+    assert isinstance(m, SiameseHandMachine)
+    return m
 
 
 def siamese_table_view(events: Iterable[Event]) -> list[Event]:

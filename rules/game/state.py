@@ -1,31 +1,100 @@
-"""The state of a hand in play, as the machine tracks it from its events.
+"""The state of a hand in play: everything the machine knows, in one structure that only the machine writes.
+
+:class:`HandState` holds the whole hand — the seats (:class:`SeatState`), the wall and its break, the
+open claim window (:class:`ClaimWindow`), the wins (:class:`WinRecord`), the tiles seen face up, the
+dora indicators, the flower replacements owed, the violations and the accepted events — so that a hand
+rebuilt from its log (``rules.game.machine.replay``) is equal to the original in every field
+(``to_json`` covers them all) and a profile hook that receives the state sees all of it.
 
 Concealed tiles are counted per tile code (``rules.tiles``: red fives and flowers keep their own code)
 plus a count of face-down tiles ``unknown`` (table mode: what a camera cannot see). Counts are always
-known. ``to_json`` gives a deterministic JSON object (replay identity compares it).
+known.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
-from rules.notation import Hand, Meld, MeldKind
-from rules.tiles import N_CODES, N_KINDS, TILES, Tile
-from rules.wall import WallCursor, next_seat, prev_seat
+from rules.events import Event, Settled, Violation
+from rules.notation import Hand, Meld
+from rules.tiles import KIND_OF, N_CODES, N_KINDS, TILES, UNKNOWN_CODE, Tile
+from rules.wall import Break, WallCursor, WallSpec, next_seat, prev_seat
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.profiles.base import ScoreResult
 
 
-class Phase:
+class Phase(StrEnum):
     SETUP = "setup"  # before the deal
     PRE_PLAY = "pre_play"  # flowers, missing suit
     TURN = "turn"  # ``current`` holds a full hand and acts (discard, kong, win, flower)
     DRAW = "draw"  # ``current`` must draw from the wall
     REPLACE = "replace"  # ``current`` must take a replacement tile (kong, flower)
-    CLAIMS = "claims"  # a discard may be claimed
-    ROB = "rob"  # an added kong's tile may be robbed
+    CLAIMS = "claims"  # a discard may be claimed (``HandState.window``)
+    ROB = "rob"  # an added kong's tile may be robbed (``HandState.window``)
     EXHAUSTED = "exhausted"  # the wall is empty and the last discard passed: an exhaustive draw
     ENDED = "ended"  # the hand is over: reveals, settlement
     SETTLED = "settled"
     OVER = "over"  # HandEnded
+
+
+class WindowKind(StrEnum):
+    DISCARD = "discard"  # a discard on offer: chow, pung, kong, win (phase CLAIMS)
+    ADDED_KONG = "added_kong"  # an added kong's tile on offer: a win only, robbing the kong (phase ROB)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim announced in a window: ``kind`` hu/kong/pung/chow, ``tiles`` shown from the hand, ``slot``
+    the hand that receives it (mcr-siamese, 003 §Сиамский 10; 0 elsewhere), ``t_mono`` when it was made."""
+
+    seat: int
+    kind: str
+    tiles: tuple[Tile, ...] = ()
+    slot: int = 0
+    t_mono: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "tiles": [str(t) for t in self.tiles], "slot": self.slot,
+                "t_mono": self.t_mono}
+
+
+@dataclass
+class ClaimWindow:
+    """A tile on offer to the other players: opened by a discard or an added kong, closed in one place
+    (``rules.game.window.close_window``) by whatever ends it — a meld, the draw that follows, the end of
+    the hand after wins on it.
+
+    ``deadline``: the last moment on the shared clock (``t_mono``) a claim is in time, ``opened_at`` plus
+    the profile's claim time (None where the seed sets none). ``last_tile``: the discard was made with the
+    wall empty (sea/river bottom: only the claims of ``last_discard_claims``). ``claims``: those announced,
+    in order; ``winners``: the seats whose win on the tile was accepted (the window stays open for more
+    wins until it is closed)."""
+
+    kind: WindowKind
+    seat: int
+    tile: Tile
+    opened_at: float = 0.0
+    deadline: float | None = None
+    last_tile: bool = False
+    claims: list[Claim] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+
+    @property
+    def robbing(self) -> bool:
+        return self.kind is WindowKind.ADDED_KONG
+
+    def claim_of(self, seat: int, kind: str) -> Claim | None:
+        return next((c for c in self.claims if c.seat == seat and c.kind == kind), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value, "seat": self.seat, "tile": str(self.tile), "opened_at": self.opened_at,
+            "deadline": self.deadline, "last_tile": self.last_tile, "claims": [c.to_json() for c in self.claims],
+            "winners": list(self.winners),
+        }
 
 
 @dataclass
@@ -40,14 +109,14 @@ class WinRecord:
     order: int = 0  # position among the hand's wins
     dead_hand: bool = False  # declared by a dead hand: a false win (``dead_hand_win_is_false``)
     valid: bool | None = None  # None until judged at the reveal
-    result: Any = None  # the profile's ScoreResult when judged
+    result: ScoreResult | None = None  # the profile's judgement when judged
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "tile": str(self.tile), "from_seat": self.from_seat,
             "robbing_kong": self.robbing_kong, "kong_replacement": self.kong_replacement,
-            "flower_replacement": self.flower_replacement,
-            "last_tile": self.last_tile, "valid": self.valid,
+            "flower_replacement": self.flower_replacement, "last_tile": self.last_tile, "order": self.order,
+            "dead_hand": self.dead_hand, "valid": self.valid,
             "result": self.result.to_json() if self.result is not None else None,
         }
 
@@ -75,12 +144,11 @@ class SeatState:
     known_in: list[int] = field(default_factory=lambda: [0] * N_CODES)
     unknown_in: int = 0
     out: list[int] = field(default_factory=lambda: [0] * N_CODES)
+    size: int = 0  # concealed tiles held (known and unknown)
 
     @property
     def n_concealed(self) -> int:
         return self.size
-
-    size: int = 0  # concealed tiles held (known and unknown), kept by the machine
 
     @property
     def active(self) -> bool:
@@ -104,18 +172,66 @@ class SeatState:
             tiles.remove(winning)
         return Hand(tuple(tiles), tuple(self.melds), winning, tuple(self.flowers))
 
+    # --- the concealed tiles, as the machine moves them -----------------------------------------------
+    def holds(self, tiles: list[Tile]) -> bool:
+        """Whether the tiles can leave the hand (known copies, else face-down tiles standing for them)."""
+        if len(tiles) == 1:
+            t = tiles[0]
+            return self.counts[t] > 0 or self.unknown > 0
+        need: dict[int, int] = {}
+        unknown_needed = 0
+        for t in tiles:
+            if t == UNKNOWN_CODE:
+                unknown_needed += 1
+            else:
+                need[t] = need.get(t, 0) + 1
+        counts = self.counts
+        for c, n in need.items():
+            if n > counts[c]:
+                unknown_needed += n - counts[c]
+        return unknown_needed <= self.unknown
+
+    def take_in(self, t: Tile) -> None:
+        """A tile enters the concealed hand (dealt, drawn, revealed)."""
+        self.version += 1
+        self.size += 1
+        if t == UNKNOWN_CODE:
+            self.unknown += 1
+            self.unknown_in += 1
+        else:
+            self.counts[t] += 1
+            self.known_in[t] += 1
+
+    def give_out(self, tiles: Iterable[Tile]) -> None:
+        """Tiles leave the concealed hand (discarded, melded, declared, won); a face-down tile stands in for
+        a known one the record does not show (table mode)."""
+        self.version += 1
+        counts = self.counts
+        for t in tiles:
+            self.size -= 1
+            if t == UNKNOWN_CODE:
+                self.unknown -= 1
+                continue
+            if counts[t] > 0:
+                counts[t] -= 1
+            else:
+                self.unknown -= 1
+            self.out[t] += 1
+
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "concealed": [str(t) for t in self.tiles()] + ["x"] * self.unknown,
+            "size": self.size,
             "melds": [str(m) for m in self.melds],
             "meld_sources": list(self.meld_sources),
             "flowers": [str(f) for f in self.flowers],
             "pond": [str(t) for t in self.pond],
             "pond_claimed": list(self.pond_claimed),
             "drawn": str(self.drawn) if self.drawn is not None else None,
-            "won": self.won, "riichi": self.riichi, "dead": self.dead, "dead_since": self.dead_since, "revealed": self.revealed,
-            "missing_suit": self.missing_suit,
+            "won": self.won, "riichi": self.riichi, "dead": self.dead, "dead_since": self.dead_since,
+            "revealed": self.revealed, "missing_suit": self.missing_suit, "version": self.version,
+            "known_in": list(self.known_in), "unknown_in": self.unknown_in, "out": list(self.out),
         }
 
 
@@ -133,15 +249,20 @@ class HandState:
     hand_number: int = 0
     players: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
-    phase: str = Phase.SETUP
+    phase: Phase = Phase.SETUP
     current: int = 0
     seat_state: dict[int, SeatState] = field(default_factory=dict)
-    wall: WallCursor | None = None
+    # the wall: its geometry, the break the dice made, the seats dealt so far, then the cursor in play
+    spec: WallSpec | None = None
+    wall_break: Break | None = None
     dice: list[tuple[int, ...]] = field(default_factory=list)
-    last_discard: tuple[int, Tile] | None = None  # (seat, tile) open to claims
-    discard_on_empty_wall: bool = False
-    claims: list[tuple[int, str, tuple[Tile, ...]]] = field(default_factory=list)  # (seat, kind, tiles)
-    pending_kong: tuple[int, Tile] | None = None  # (seat, added tile) open to robbing
+    dealt: list[int] = field(default_factory=list)
+    wall: WallCursor | None = None
+    copies: tuple[int, ...] = ()  # copies of each kind (by code) in the tile set
+    face_up: list[int] = field(default_factory=lambda: [0] * N_CODES)  # tiles turned face up, by kind
+    owed: dict[int, int] = field(default_factory=dict)  # flower replacements owed per seat (pre-play)
+    dora_indicators: list[Tile] = field(default_factory=list)  # initial and kan indicators turned
+    window: ClaimWindow | None = None  # the tile on offer (phases CLAIMS and ROB)
     turn_by_claim: bool = False  # the current turn began with a chow/pung claim
     after_kong: bool = False  # the current tile is a kong replacement
     after_flower: bool = False  # the current tile replaced a flower declared in the turn
@@ -150,9 +271,9 @@ class HandState:
     exhaustive: bool = False
     tenpai_declared: tuple[int, ...] = ()
     tenpai: dict[int, bool] = field(default_factory=dict)
-    violations: list[Any] = field(default_factory=list)  # Violation events
-    history: list[Any] = field(default_factory=list)  # accepted game events
-    settled: Any = None
+    violations: list[Violation] = field(default_factory=list)
+    history: list[Event] = field(default_factory=list)  # accepted game events
+    settled: Settled | None = None
     next_dealer: int | None = None
 
     # --- seats ----------------------------------------------------------------------------------------
@@ -188,27 +309,33 @@ class HandState:
     def wall_remaining(self) -> int:
         return self.wall.remaining if self.wall is not None else 0
 
+    def show(self, tiles: Iterable[Tile]) -> None:
+        """Tiles turned face up on the table (ponds, melds, flowers, declared hands), counted by kind."""
+        for t in tiles:
+            if t != UNKNOWN_CODE:
+                self.face_up[KIND_OF[t]] += 1
+
     def to_json(self) -> dict[str, Any]:
         return {
             "profile": self.profile, "mode": self.mode, "hand_id": self.hand_id,
             "n_players": self.n_players, "seats": list(self.seats), "dealer": self.dealer,
             "round_wind": self.round_wind, "hand_number": self.hand_number, "players": list(self.players),
-            "phase": self.phase, "current": self.current,
+            "options": self.options, "phase": self.phase.value, "current": self.current,
+            "spec": [self.spec.family, self.spec.tile_set, self.spec.players] if self.spec else None,
+            "wall_break": [self.wall_break.side, self.wall_break.count] if self.wall_break else None,
+            "dice": [list(d) for d in self.dice], "dealt": list(self.dealt),
             "wall": self.wall.to_json() if self.wall is not None else None,
-            "dice": [list(d) for d in self.dice],
-            "last_discard": [self.last_discard[0], str(self.last_discard[1])] if self.last_discard else None,
-            "claims": [[s, k, [str(t) for t in ts]] for s, k, ts in self.claims],
-            "pending_kong": [self.pending_kong[0], str(self.pending_kong[1])] if self.pending_kong else None,
-            "turn_by_claim": self.turn_by_claim, "after_kong": self.after_kong,
-            "after_flower": self.after_flower,
+            "copies": list(self.copies), "face_up": list(self.face_up),
+            "owed": {str(k): v for k, v in self.owed.items()},
+            "dora_indicators": [str(t) for t in self.dora_indicators],
+            "window": self.window.to_json() if self.window is not None else None,
+            "turn_by_claim": self.turn_by_claim, "after_kong": self.after_kong, "after_flower": self.after_flower,
             "seat_state": {str(s): st.to_json() for s, st in self.seat_state.items()},
-            "wins": [w.to_json() for w in self.wins],
-            "exhaustive": self.exhaustive, "tenpai": {str(k): v for k, v in self.tenpai.items()},
+            "wins": [w.to_json() for w in self.wins], "left_order": list(self.left_order),
+            "exhaustive": self.exhaustive, "tenpai_declared": list(self.tenpai_declared),
+            "tenpai": {str(k): v for k, v in self.tenpai.items()},
             "violations": [v.to_json() for v in self.violations],
+            "history": [e.to_json() for e in self.history],
             "settled": self.settled.to_json() if self.settled is not None else None,
             "next_dealer": self.next_dealer,
         }
-
-
-def meld_kind_name(kind: str) -> MeldKind:
-    return MeldKind(kind)

@@ -6,6 +6,7 @@ profile overrides references in ``GameRules.violation_rules``. :func:`violation`
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules.events import Event, Violation
@@ -28,6 +29,7 @@ CODES: dict[str, tuple[str, str]] = {
     "chow_not_from_left": ("003 §Порядок игры 5", "a chow may only take the left player's discard"),
     "claim_inactive_player": ("000 §2.6.2.1", "a claim by a player who has won or whose hand is dead"),
     "claim_last_tile": ("000 §2.5.5", "this claim is not allowed on the last discard"),
+    "claim_late": ("000 §2.5.1.3", "a claim made after the claim window closed (the profile's claim time)"),
     "claim_priority": ("003 §Порядок игры 7", "a claim granted over a higher-priority claim"),
     "claim_not_announced": ("", "a meld made without the matching claim"),
     "bad_meld": ("", "the tiles do not form the declared meld with the claimed tile"),
@@ -69,9 +71,11 @@ def violation(
     deferred: bool = False,
     hand_id: str = "",
     action: Event | None = None,
+    codes: Mapping[str, tuple[str, str]] | None = None,
 ) -> Violation:
-    """A :class:`Violation` event for ``code``; ``at``: the event that caused it (its clock is reused)."""
-    default_rule, meaning = CODES.get(code, ("", code))
+    """A :class:`Violation` event for ``code``; ``at``: the event that caused it (its clock is reused);
+    ``codes``: codes a hand variant adds to :data:`CODES` (their default reference and meaning)."""
+    default_rule, meaning = CODES.get(code) or (codes or {}).get(code) or ("", code)
     ref = rule if rule is not None else (rules_by_code or {}).get(code, default_rule)
     kw: dict[str, Any] = {}
     if at is not None:

@@ -14,7 +14,7 @@ claims, settlement, rotation, standings) lives in ``rules.game`` (Foundation II)
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +82,7 @@ class ContextField:
         return value
 
 
-# Fields whose meaning is shared by every profile that uses them (NOTATION.md "Context fields").
+# Fields whose meaning is shared by every profile that uses them (docs/notation.md "Context fields").
 SELF_DRAWN = ContextField("self_drawn", "bool", False, "the winning tile was self-drawn")
 SEAT_WIND = ContextField("seat_wind", "tile", None, "the winner's seat wind (1z-4z)")
 ROUND_WIND = ContextField("round_wind", "tile", None, "the prevalent (round) wind (1z-4z)")
@@ -234,15 +234,3 @@ class Profile(GameRules):
         if bad:
             return invalid(bad)
         return self.score(hand, ctx)
-
-
-def best_of(results: Iterable[ScoreResult]) -> ScoreResult | None:
-    """The valid result with the highest ``points['total']`` (then ``total_fan``)."""
-    best = None
-    for r in results:
-        if not r.valid:
-            continue
-        key = (r.points.get("total", 0), r.total_fan)
-        if best is None or key > best[0]:
-            best = (key, r)
-    return best[1] if best else None

@@ -5,7 +5,7 @@ import importlib
 
 from rules.profiles.base import Profile
 
-# name -> (module, class). A profile whose module is not there yet is "not implemented yet".
+# name -> (module, class); a profile's module is imported on first use (``mahjong-table --help`` stays fast).
 PROFILES: dict[str, tuple[str, str]] = {
     "sichuan-mpl2025": ("rules.profiles.sichuan", "SichuanMPL2025"),
     "sichuan-wmsg": ("rules.profiles.sichuan", "SichuanWMSG"),
@@ -22,31 +22,17 @@ class UnknownProfile(KeyError):
         return f"unknown profile {self.args[0]!r} (known: {', '.join(PROFILES)})"
 
 
-class NotImplementedProfile(LookupError):
-    def __str__(self) -> str:
-        return f"profile {self.args[0]} is not implemented yet"
-
-
 _cache: dict[str, Profile] = {}
 
 
 def get(name: str) -> Profile:
-    """The profile object for ``name``; raises :class:`UnknownProfile` / :class:`NotImplementedProfile`."""
+    """The profile object for ``name``; raises :class:`UnknownProfile`."""
     if name in _cache:
         return _cache[name]
     if name not in PROFILES:
         raise UnknownProfile(name)
     mod_name, cls_name = PROFILES[name]
-    try:
-        mod = importlib.import_module(mod_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == mod_name:
-            raise NotImplementedProfile(name) from None
-        raise
-    cls = getattr(mod, cls_name, None)
-    if cls is None:
-        raise NotImplementedProfile(name)
-    prof = cls()
+    prof: Profile = getattr(importlib.import_module(mod_name), cls_name)()
     _cache[name] = prof
     return prof
 
@@ -54,13 +40,3 @@ def get(name: str) -> Profile:
 def names() -> list[str]:
     return list(PROFILES)
 
-
-def implemented() -> list[str]:
-    out = []
-    for n in PROFILES:
-        try:
-            get(n)
-        except NotImplementedProfile:
-            continue
-        out.append(n)
-    return out

@@ -65,21 +65,16 @@ def test_jsonl_answers_every_line_in_order(capsys, monkeypatch):
     assert res[8]["ok"] is False and "self_drawn" in res[8]["error"]
 
 
-def test_unimplemented_profile_answers_every_line(capsys, monkeypatch):
-    from rules.profiles import registry
-
-    registry.PROFILES["future-profile"] = ("rules.profiles.not_written_yet", "X")
-    try:
-        rc, out, _ = run_cli(
-            ["score", "--jsonl", "--profile", "future-profile"],
-            stdin='{"hand": "1m"}\n{"hand": "2m"}\n',
-            capsys=capsys,
-            monkeypatch=monkeypatch,
-        )
-    finally:
-        del registry.PROFILES["future-profile"]
+def test_unknown_profile_answers_every_line(capsys, monkeypatch):
+    rc, out, _ = run_cli(
+        ["score", "--jsonl", "--profile", "no-such-profile"],
+        stdin='{"hand": "1m"}\n{"hand": "2m"}\n',
+        capsys=capsys,
+        monkeypatch=monkeypatch,
+    )
     res = [json.loads(x) for x in out.splitlines()]
-    assert res == [{"ok": False, "error": "profile future-profile is not implemented yet"}] * 2
+    assert rc == 0
+    assert len(res) == 2 and all(r["ok"] is False and "unknown profile 'no-such-profile'" in r["error"] for r in res)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The greedy bot's shortcuts agree with the plain computations they replace.
 
-The bot works on a hand cut into suit groups (``rules.bots._Groups``: one group summary and two cached
+The bot works on a hand cut into suit groups (``rules.bots.Groups``: one group summary and two cached
 combinations per changed group) instead of calling ``fast_shanten`` per candidate discard, and reads
 a regular, seven-pairs or thirteen-orphans win off the same numbers. These tests compare every shortcut
 with ``fast_shanten`` / ``rules.shapes`` on random hands of every profile's shapes, and the bot's discard
@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from rules.bots import GreedyBot, _Groups, _summary, fast_shanten
+from rules.bots import GreedyBot, Groups, fast_shanten, segment_summary
 from rules.profiles import registry
 from rules.shapes import group_summary, is_win
 from rules.simulate import HandDriver
@@ -46,7 +46,7 @@ def test_group_summary_from_segments():
         for _ in range(rng.randint(0, 14)):
             i = rng.randrange(n)
             key[i] = min(4, key[i] + 1)
-        assert _summary(tuple(key)) == group_summary(tuple(key)), key
+        assert segment_summary(tuple(key)) == group_summary(tuple(key)), key
 
 
 @pytest.mark.parametrize("name", PROFILES)
@@ -57,7 +57,7 @@ def test_group_values_equal_fast_shanten(name):
     for _ in range(scaled(400, 4000)):
         n_melds = rng.choice((0, 0, 0, 1, 2, 3))
         c = _random_hand(rng, 14 - 3 * n_melds)
-        g = _Groups(c)
+        g = Groups(c)
         sp = bot._special(c, n_melds)
         assert bot._value(g.whole(), n_melds, c, sp) == fast_shanten(c, n_melds, bot.shapes, bot.q2)
         assert bot._is_win(g, n_melds, sp) == is_win(c, n_melds, bot.shapes, bot.q2)
@@ -69,7 +69,7 @@ def test_group_values_equal_fast_shanten(name):
             want = fast_shanten(c2, n_melds, bot.shapes, bot.q2)
             assert bot._value(g.without(k), n_melds, c, sp, k) == want, (c, k)
             g2 = g.changed(k, -1)
-            assert (g2.c, g2.keys, g2.all) == (c2, _Groups(c2).keys, _Groups(c2).all)
+            assert (g2.c, g2.keys, g2.all) == (c2, Groups(c2).keys, Groups(c2).all)
             # a claim's tiles (a pung or a chow from the 13-tile hand) leave a hand with one more meld
             if n_melds < 4:
                 shown = [k, k] if c2[k] >= 2 else []

@@ -29,7 +29,7 @@ def test_chow_only_from_the_left_player():
     v = s2.claim(3, "chow", 0, "7s", "8s9s")
     assert isinstance(v, Violation) and v.code == "chow_not_from_left" and v.rule
     assert v.action["type"] == "claimed"  # the rejected event is kept for the report and replay
-    assert s2.state.claims == []  # rejected: nothing changed
+    assert s2.state.window is not None and s2.state.window.claims == []  # rejected: nothing changed
     ok = s2.claim(1, "chow", 0, "7s", "8s9s")  # seat 1's left player is seat 0
     assert ok.TYPE == "claimed"
 

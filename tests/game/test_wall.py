@@ -1,10 +1,8 @@
 """Walls, dice, break and deal: the spec vectors of every profile and the geometry's invariants."""
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -23,21 +21,7 @@ from rules.wall import (
     tile_set,
     wall_spec,
 )
-
-SPEC = Path("/work/shared/spec")
-
-
-def vectors(name: str) -> list[dict]:
-    p = SPEC / f"{name}_vectors.json"
-    if not p.exists():
-        pytest.skip(f"{p} is not available")
-    d = json.loads(p.read_text())
-    return d if isinstance(d, list) else d["vectors"]
-
-
-def by_id(name: str, vid: str) -> dict:
-    return next(v for v in vectors(name) if v.get("id") == vid)
-
+from tests.vectors import by_id
 
 # --- tile sets ------------------------------------------------------------------------------------------
 

@@ -37,3 +37,27 @@ def test_bad_tile_text():
         except ValueError:
             continue
         raise AssertionError(s)
+
+
+def test_kind_vocabulary_agrees_with_the_tile_properties():
+    from rules.tiles import (
+        DRAGONS,
+        GREEN,
+        HONORS,
+        KIND_OF,
+        RED_DRAGON,
+        RED_OF,
+        TERMINALS,
+        TERMINALS_AND_HONORS,
+        WINDS,
+    )
+
+    assert [k for k in range(34) if KINDS[k].is_wind] == list(WINDS)
+    assert [k for k in range(34) if KINDS[k].is_dragon] == list(DRAGONS)
+    assert [k for k in range(34) if KINDS[k].is_honor] == list(HONORS)
+    assert [k for k in range(34) if KINDS[k].is_terminal] == list(TERMINALS)
+    assert sorted(TERMINALS_AND_HONORS) == [k for k in range(34) if KINDS[k].is_terminal_or_honor]
+    assert sorted(str(KINDS[k]) for k in GREEN) == ["2s", "3s", "4s", "6s", "6z", "8s"]
+    assert str(KINDS[RED_DRAGON]) == "7z"
+    assert {str(KINDS[k]): str(TILES[c]) for k, c in RED_OF.items()} == {"5m": "0m", "5p": "0p", "5s": "0s"}
+    assert all(KIND_OF[t] == t.kind for t in TILES)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.profiles.mcr.reading import CHOW, DRAGONS, WINDS, Reading
+from rules.profiles.mcr.reading import Reading
 from rules.shapes import Shape
+from rules.tiles import CHOW, DRAGONS, GREEN, TERMINALS, WINDS
 
 HAND: dict[int, Callable[[Reading], int]] = {}  # every whole-hand detector, by fan number
 # by what they depend on (for speed: the first two are computed once per hand, not per reading)
@@ -52,9 +53,7 @@ def hand(no: int, scope: str = "sets"):
     return deco
 
 
-GREEN = frozenset({19, 20, 21, 23, 25, 32})  # 2s 3s 4s 6s 8s 6z (003 #3)
 REVERSIBLE = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31})  # 003 #40
-TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
 GREEN_BITS = sum(1 << k for k in GREEN)
 REVERSIBLE_BITS = sum(1 << k for k in REVERSIBLE)
 TERMINAL_BITS = sum(1 << k for k in TERMINALS)

@@ -21,6 +21,7 @@ class MCRGame:
     claim_priority = {"hu": 3, "kong": 2, "pung": 2, "chow": 1}
     multiple_winners = False  # «Выигрывает только один игрок»: nearest to the discarder (003 §Как собрать 2e)
     last_discard_claims = frozenset({"hu"})  # #45 Last Tile Claim
+    claim_window_s = 3.0  # 003 §Порядок игры 7-8: a pung or kong is called within 3 seconds of the discard
     robbing_kong = True  # #47
     flower_discard = True  # #81 «Цветок и сезон можно снести без замещения» (spec §12 A29)
     violation_rules = {
@@ -29,6 +30,7 @@ class MCRGame:
         "chow_not_from_left": "003 §Словарь 20",
         "multiple_win_not_allowed": "003 §Как собрать 2e",
         "kong_after_claim": "003 §Порядок игры 8",
+        "claim_late": "003 §Порядок игры 7",
     }
 
     # --- winning ------------------------------------------------------------------------------------------

@@ -12,15 +12,12 @@ from typing import NamedTuple
 
 from rules.notation import Hand, MeldKind
 from rules.shapes import ALL_SHAPES, Shape, decompositions, is_regular_win, waits
-from rules.tiles import N_KINDS
+from rules.tiles import CHOW, N_KINDS, PUNG
 
-CHOW, PUNG = "chow", "pung"
-DRAGONS = (31, 32, 33)
 _WAIT_SHAPES = frozenset({Shape.REGULAR, Shape.SEVEN_PAIRS})
 _NOT_KNITTED = frozenset({Shape.REGULAR, Shape.SEVEN_PAIRS, Shape.THIRTEEN_ORPHANS})
 _NOT_HONORS_KNITTED = _NOT_KNITTED | {Shape.KNITTED}
 _WAIT_SHAPES_KNITTED = frozenset({Shape.REGULAR, Shape.SEVEN_PAIRS, Shape.KNITTED})
-WINDS = (27, 28, 29, 30)
 
 
 class MSet(NamedTuple):

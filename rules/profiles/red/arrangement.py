@@ -12,10 +12,7 @@ from itertools import combinations
 from rules import jokers as jk
 from rules.notation import Hand, MeldKind
 from rules.shapes import waits_by_trial
-from rules.tiles import counts34
-
-CHOW = "chow"
-PUNG = "pung"
+from rules.tiles import CHOW, PUNG, counts34
 
 
 @dataclass(frozen=True)

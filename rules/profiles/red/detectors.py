@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 
-from rules.profiles.red.arrangement import CHOW, PUNG, Arrangement
+from rules.profiles.red.arrangement import Arrangement
 from rules.profiles.red.options import RedOptions
+from rules.tiles import CHOW, DRAGONS, PUNG, RED_DRAGON
 
 Detector = Callable[[Arrangement, RedOptions], int]
 
@@ -137,8 +138,6 @@ def upper_five(a: Arrangement, o: RedOptions) -> int:
     return int(_regular(a) and all(k < 27 and _num(k) >= 5 for k in a.tile_kinds()))
 
 
-RED_DRAGON = 33
-DRAGONS = (31, 32, 33)
 
 
 def red_hand(a: Arrangement, o: RedOptions) -> int:

@@ -2,7 +2,8 @@
 
 A mixin placed before :class:`rules.profiles.base.Profile` in :class:`Red`'s bases, so it overrides the
 defaults whether or not ``Profile`` already inherits ``GameRules``. Every hook delegates to the pure
-functions of this package (payments, penalties, table, claims).
+functions of this package (payments, penalties, claims); the wall, dice, break and deal are
+``rules.wall``'s (``WALLS["red"]``).
 """
 from __future__ import annotations
 
@@ -80,7 +81,7 @@ class RedGameRules:
             "dealer": state.dealer,
             "winner": seat,
             "discarder": win.from_seat,
-            "river_bottom": win.from_seat is not None and bool(state.discard_on_empty_wall),
+            "river_bottom": win.from_seat is not None and win.last_tile,
             "options": opts or None,
         }
 
@@ -114,6 +115,7 @@ class RedGameRules:
 
     # --- session ----------------------------------------------------------------------------------------
     start_score = 0
+    tournament_keys = ("total", "table_points")  # 001: a player's result is his final number of points
 
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
         """The default game is one cycle of four rounds; a round ends when the deal has passed ``players``

@@ -11,7 +11,6 @@ from __future__ import annotations
 from rules.profiles.riichi.reading import (
     CHI,
     CHIITOITSU,
-    DRAGONS,
     KAN,
     KANCHAN,
     PENCHAN,
@@ -19,7 +18,7 @@ from rules.profiles.riichi.reading import (
     TERMINAL_OR_HONOR,
     Reading,
 )
-from rules.tiles import kind_text
+from rules.tiles import DRAGONS, kind_text
 
 # (kind, terminal_or_honour, concealed) -> fu — the seed's table (004 Rules 4.1.1)
 SET_FU: dict[tuple[str, bool, bool], int] = {

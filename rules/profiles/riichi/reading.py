@@ -25,7 +25,7 @@ from rules.shapes import (
     is_seven_pairs,
     is_thirteen_orphans,
 )
-from rules.tiles import N_KINDS
+from rules.tiles import N_KINDS, TERMINALS_AND_HONORS
 
 CHI, PON, KAN = "chi", "pon", "kan"
 
@@ -44,9 +44,7 @@ F_OUTSIDE_PAIR = 64  # the pair is a terminal or an honour
 F_DRAGON_PAIR = 128
 F_RYANMEN = 256
 
-TERMINAL_OR_HONOR = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
-DRAGONS = (31, 32, 33)
-WINDS = (27, 28, 29, 30)
+TERMINAL_OR_HONOR = frozenset(TERMINALS_AND_HONORS)
 
 
 class HandInfo:

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.notation import Meld, MeldKind
-from rules.shapes import PUNG, Decomposition, Shape
+from rules.shapes import Decomposition, Shape
+from rules.tiles import PUNG
 
 
 @dataclass(frozen=True)

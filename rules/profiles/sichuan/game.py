@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.events import Discarded, Drew, MeldMade, Payment, Won
+from rules.game.profile_api import Standing
 from rules.notation import Hand
 from rules.profiles.sichuan.settlement import EndHand, HandLedger
 from rules.tiles import Tile
@@ -135,7 +136,7 @@ def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
                     false_reason = params.rule("furiten hu (000 §2.6.1.5)", "hu while passed over (002 §3.4)")
                 else:
                     false_reason = (result.reason if result is not None else None) or "not a legal win"
-            led.hu(ev.seat, _win_hand(ss, w) if w.valid is False else None, discarder=w.from_seat,
+            led.hu(ev.seat, win_hand(ss, w) if w.valid is False else None, discarder=w.from_seat,
                    self_drawn=w.from_seat is None, kong_replacement=w.kong_replacement, kong_discard=kd,
                    robbing_kong=w.robbing_kong, last_tile=w.last_tile, false_reason=false_reason,
                    total_fan=result.total_fan if result is not None and result.valid else 0)
@@ -158,7 +159,7 @@ def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
     return led
 
 
-def _win_hand(ss: Any, w: WinRecord) -> Hand | None:
+def win_hand(ss: Any, w: WinRecord) -> Hand | None:
     if w.tile.is_unknown:
         return None
     if w.from_seat is None:
@@ -306,3 +307,33 @@ class SichuanGameRules:
 
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
         return hands_played >= self.session_hands
+
+    # -- the hall: a session's result and the tournament ---------------------------------------------
+    session_warning_min = 15  # 000 §2.4.4: the chief judge announces the last 15 minutes
+    # tournament_keys stays ("table_points", "total"): TP summed over the sessions (000 §2.7.5.2), then GP
+    # [Interp: the seed ranks by TP only; GP as the tie-break is the organisers' usual rule, §2.7.5.2 end]
+
+    def session_standings(self, totals: Any, players: Any = None, *, penalties: Any = None, late: Any = None,
+                          leftover: int = 0) -> list[Standing]:
+        """000 §2.7.5: session GP = the hands' GP minus penalties (§2.8.2, given to nobody) and lateness
+        (§2.8.4.5: −8 / −16 GP; over 15 minutes a fixed 0 TP / 0 GP, left out of the others' ranking);
+        TP 4/3/2/1 by GP, tied places sharing their TP (AMB-26); 3 players 4/3/2 (§3.1.3); a table of one
+        or two players 3 TP each (§3.1.4)."""
+        from rules.profiles.sichuan.session import SessionScore
+
+        seats = tuple(sorted(totals))
+        sc = SessionScore(seats=seats)
+        sc.add_hand(totals)
+        for s, amount in (penalties or {}).items():
+            sc.add_penalty(s, int(amount))
+        for s, minutes in (late or {}).items():
+            sc.late(s, float(minutes))
+        gp, tp = sc.gp(), sc.tp()
+        order = sorted(seats, key=lambda s: (-tp[s], -gp[s], s))
+        out = []
+        for s in order:
+            higher = sum(1 for x in seats if tp[x] > tp[s])
+            equal = sum(1 for x in seats if tp[x] == tp[s])
+            out.append(Standing(higher + 1, s, (players or {}).get(s, str(s)), gp[s], tp[s], higher + (equal + 1) / 2,
+                                penalty=totals[s] - gp[s]))
+        return out

@@ -109,6 +109,7 @@ class SichuanMPL2025(SichuanProfile):
     title = "Sichuan Bloody Mahjong, Russian federation MPL-2025 edition"
     seed = "000"
     params = MPL2025
+    claim_window_s = MPL2025.claim_window_s  # 000 §2.5.1.3: claims within 3 seconds of the discard
 
 
 class SichuanWMSG(SichuanProfile):
@@ -116,3 +117,4 @@ class SichuanWMSG(SichuanProfile):
     title = "Sichuan Bloody Mahjong, WMSG rules"
     seed = "002"
     params = WMSG
+    claim_window_s = None  # 002 sets no claim time

@@ -250,8 +250,3 @@ def tenpai(params: SichuanParams, hand: Hand, missing_suit: str | None) -> Tenpa
     if best is None:
         return TenpaiInfo(False, ())
     return TenpaiInfo(True, tuple(good), best.fans, best.total_fan, params.base_points(best.total_fan))
-
-
-def is_tenpai_counts(c: list[int], n_melds: int) -> bool:
-    """Fast shape-only tenpai test on concealed counts (used by the simulator)."""
-    return bool(waits(c, n_melds, SHAPES, quads_as_two_pairs=True))

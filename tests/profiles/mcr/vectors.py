@@ -1,7 +1,6 @@
 """Loading ``mcr_vectors.json`` and turning each scoring vector into hands to score.
 
-The shared spec copy (../shared/spec) is preferred; ``data/mcr_vectors.json`` is a copy for checkouts
-without it. How the tests decide what the seed leaves open (spec §14, NOTATION.md "hand_tiles"):
+The vectors are ``tests/vectors/mcr_vectors.json``. How the tests decide what the seed leaves open (spec §14, NOTATION.md "hand_tiles"):
 
 * ``hand`` — scored as written, with the vector's context fields;
 * ``hand_tiles`` — all groups concealed, four identical tiles a concealed kong; the winning tile is not
@@ -12,18 +11,11 @@ without it. How the tests decide what the seed leaves open (spec §14, NOTATION.
 """
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from rules.notation import Hand, Meld, parse_hand, parse_tiles
+from tests import vectors as spec_vectors
 
-_CANDIDATES = (
-    Path(__file__).resolve().parents[3].parent / "shared" / "spec" / "mcr_vectors.json",
-    Path("/work/shared/spec/mcr_vectors.json"),
-    Path(__file__).resolve().parent / "data" / "mcr_vectors.json",
-)
 CONTEXT_KEYS = ("self_drawn", "seat_wind", "round_wind")
 
 # fragment vectors completed to a whole hand: the filler chows/pair form no fan with the fragment
@@ -47,20 +39,13 @@ FRAGMENT_HANDS: dict[str, str] = {
 FACE_DOWN_FRAGMENT = "mcr-003-f74-e1b"
 
 
-@cache
 def all_vectors() -> tuple[dict[str, Any], ...]:
-    for p in _CANDIDATES:
-        if p.exists():
-            return tuple(json.loads(p.read_text())["vectors"])
-    raise FileNotFoundError("mcr_vectors.json not found (../shared/spec or tests/profiles/mcr/data)")
+    return spec_vectors.vectors("mcr")
 
 
-@cache
 def meta() -> dict[str, Any]:
-    for p in _CANDIDATES:
-        if p.exists():
-            return json.loads(p.read_text())["meta"]
-    raise FileNotFoundError("mcr_vectors.json")
+    meta: dict[str, Any] = spec_vectors.document("mcr")["meta"]
+    return meta
 
 
 def scoring_vectors() -> list[dict[str, Any]]:

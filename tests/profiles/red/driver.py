@@ -30,7 +30,7 @@ from rules.game.machine import HandMachine
 from rules.notation import parse_tiles
 from rules.profiles.registry import get
 from rules.tiles import Tile
-from rules.wall import _tail_index, break_wall, deal_steps, tile_set, wall_spec
+from rules.wall import break_wall, deal_steps, tail_index, tile_set, wall_spec
 
 DICE = ((3, 4), (2, 3))
 
@@ -54,7 +54,7 @@ class RedTable:
         for i, t in enumerate(parse_tiles(head)):
             seq[dealt + i] = t
         for i, t in enumerate(parse_tiles(tail)):
-            seq[_tail_index(n, i)] = t
+            seq[tail_index(n, i)] = t
         pool = Counter(tile_set(tiles))
         for t in seq:
             if t is not None:

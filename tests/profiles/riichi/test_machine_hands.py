@@ -17,7 +17,7 @@ HANDS = {
 }
 
 
-def _riichi_ron_setup(**kw) -> RiichiScript:
+def riichi_ron_setup(**kw) -> RiichiScript:
     s = RiichiScript(HANDS, options=kw.get("options"), indicator="5m")  # dora 6m: seat 1 holds one
     s.discard(0, "9m")
     s.draw(1, "1z")
@@ -26,7 +26,7 @@ def _riichi_ron_setup(**kw) -> RiichiScript:
 
 
 def test_riichi_ippatsu_double_riichi_ron_with_dora_ura_honba_and_sticks():
-    s = _riichi_ron_setup(options={"honba": 1, "deposits": 2000})
+    s = riichi_ron_setup(options={"honba": 1, "deposits": 2000})
     s.draw(2, "7z")
     s.discard(2, "4m")
     s.claim(1, "hu", 2, "4m")
@@ -49,7 +49,7 @@ def test_riichi_ippatsu_double_riichi_ron_with_dora_ura_honba_and_sticks():
 
 
 def test_ippatsu_broken_by_a_call():
-    s = _riichi_ron_setup()
+    s = riichi_ron_setup()
     s.draw(2, "5z")
     s.discard(2, "5z")  # seat 0 holds 55z: pon
     s.claim(0, "pung", 2, "5z", "55z")
@@ -69,7 +69,7 @@ def test_ippatsu_broken_by_a_call():
 
 
 def test_riichi_player_cannot_call():
-    s = _riichi_ron_setup()
+    s = riichi_ron_setup()
     s.draw(2, "8p")
     s.discard(2, "8p")
     out = s.sub(Claimed(seat=1, kind="pung", from_seat=2, tile="8p", tiles=("8p", "8p")))
@@ -256,7 +256,7 @@ def test_kuikae_is_refused_when_it_happens():
 def test_riichi_discipline_is_refused_when_it_happens():
     from rules.events import Discarded
 
-    s = _riichi_ron_setup()
+    s = riichi_ron_setup()
     s.draw(2, "7z")
     s.discard(2, "7z")
     s.draw(3, "3z")
@@ -276,7 +276,7 @@ def test_riichi_discipline_is_refused_when_it_happens():
 def test_kan_after_riichi_that_changes_the_wait_is_refused():
     from rules.events import MeldMade
 
-    s = _riichi_ron_setup()
+    s = riichi_ron_setup()
     for seat, t in ((2, "7z"), (3, "3z"), (0, "2z")):
         s.draw(seat, t)
         s.discard(seat, t)
@@ -289,7 +289,7 @@ def test_kan_after_riichi_that_changes_the_wait_is_refused():
 def test_dora_indicators_are_checked_against_the_kans():
     from rules.events import DoraRevealed
 
-    s = _riichi_ron_setup()
+    s = riichi_ron_setup()
     out = s.sub(DoraRevealed(indicator="1p", kind="initial"))  # the initial indicator is shown already
     assert out[0].TYPE == "violation" and out[0].code == "dora_mismatch"
     out = s.sub(DoraRevealed(indicator="1p", kind="kan"))  # no kan has been made

@@ -6,7 +6,7 @@ import json
 
 from rules.profiles.riichi.tenhou6 import game_log, hand_log, tile_code
 from tests.profiles.riichi.script import RiichiScript
-from tests.profiles.riichi.test_machine_hands import HANDS, _riichi_ron_setup
+from tests.profiles.riichi.test_machine_hands import HANDS, riichi_ron_setup
 
 
 def test_tile_codes():
@@ -24,7 +24,7 @@ def test_tile_codes():
 
 
 def test_riichi_ron_hand_log():
-    s = _riichi_ron_setup(options={"honba": 1, "deposits": 2000})
+    s = riichi_ron_setup(options={"honba": 1, "deposits": 2000})
     s.draw(2, "7z")
     s.discard(2, "4m")
     s.claim(1, "hu", 2, "4m")

@@ -86,10 +86,10 @@ class Script:
     def next_player(self) -> int:
         """Who draws next, by the profile's rule (000 §2.6.2.4), from the machine's state."""
         st = self.st
-        offer = st.last_discard or st.pending_kong
+        offer = (st.window.seat, st.window.tile) if st.window else None
         if st.phase not in ("claims", "rob") or offer is None:
             return st.current
-        winners = list(self.m._discard_winners)  # the wins on the tile on offer (machine internals)
+        winners = list(self.m.pending_winners)  # the wins on the tile on offer
         active = [x for x in st.seats if not st.seat_state[x].won]
         nxt = session.next_to_play(offer[0], winners, active)
         assert nxt is not None

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from rules.notation import Hand
 from rules.profiles import registry
-from rules.profiles.sichuan.game import _win_hand, ledger_from_state
+from rules.profiles.sichuan.game import ledger_from_state, win_hand
 from rules.profiles.sichuan.params import PARAMS
 from rules.profiles.sichuan.scoring import hand_suits
 from rules.simulate import play_hand
@@ -56,7 +56,7 @@ def test_random_hands(profile: str) -> None:
         wins = state.valid_wins()
         for w in wins:
             ss = state.seat_state[w.seat]
-            suits = hand_suits(_win_hand(ss, w))
+            suits = hand_suits(win_hand(ss, w))
             assert len(suits) <= 2 and ss.missing_suit not in suits
         # how the hand ended
         n_out = len(ledger.hus)

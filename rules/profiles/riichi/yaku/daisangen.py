@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from rules.profiles.riichi.reading import DRAGONS, F_HONOR_PON, F_PON3, Reading
+from rules.profiles.riichi.reading import F_HONOR_PON, F_PON3, Reading
 from rules.profiles.riichi.yaku.base import YakuDef
+from rules.tiles import DRAGONS
 
 DEF = YakuDef(
     id="daisangen",

@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
-from rules.profiles.riichi.reading import F_HONOR_PON, F_NO_CHI, F_PON3, WINDS, Reading
+from rules.profiles.riichi.reading import F_HONOR_PON, F_NO_CHI, F_PON3, Reading
 from rules.profiles.riichi.yaku.base import YakuDef
+from rules.tiles import WINDS
 
 DEF = YakuDef(
     id="daisuushii",

@@ -4,8 +4,9 @@ completes a chi with a two-sided wait. (004 Rules 4.2.1)
 
 from __future__ import annotations
 
-from rules.profiles.riichi.reading import CHI, DRAGONS, F_CHI4, F_RYANMEN, REGULAR, RYANMEN, Reading
+from rules.profiles.riichi.reading import CHI, F_CHI4, F_RYANMEN, REGULAR, RYANMEN, Reading
 from rules.profiles.riichi.yaku.base import YakuDef
+from rules.tiles import DRAGONS
 
 DEF = YakuDef(id="pinfu", name="Pinfu", closed=1, open=0, ref="004 Rules 4.2.1", needs=F_RYANMEN | F_CHI4)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.profiles.riichi.reading import Reading
 from rules.profiles.riichi.yaku.base import YakuDef
+from rules.tiles import GREEN
 
 DEF = YakuDef(
     id="ryuuiisou",
@@ -24,4 +25,3 @@ def check(r: Reading) -> bool:
     return all(c[k] == 0 for k in range(18, 34) if k not in GREEN)
 
 
-GREEN = frozenset((19, 20, 21, 23, 25, 32))  # 2s 3s 4s 6s 8s 6z

@@ -4,8 +4,9 @@ two dragon pons count as yakuhai too). (004 Rules 4.2.2)
 
 from __future__ import annotations
 
-from rules.profiles.riichi.reading import DRAGONS, F_DRAGON_PAIR, F_HONOR_PON, Reading
+from rules.profiles.riichi.reading import F_DRAGON_PAIR, F_HONOR_PON, Reading
 from rules.profiles.riichi.yaku.base import YakuDef
+from rules.tiles import DRAGONS
 
 DEF = YakuDef(
     id="shousangen",
