@@ -310,10 +310,6 @@ def _annotation(t: type | tuple[type, ...]) -> Any:
     return " | ".join(names.get(x, x.__name__) for x in ts)
 
 
-# Every key some code has read, in this process (tests/controller/test_config_keys.py: each key is used).
-READ_KEYS: set[str] = set()
-
-
 def _section_classes() -> dict[str, type]:
     """One frozen dataclass per section, derived from SCHEMA: ``TableSection(id: str, profile: str, ...)``."""
     fields: dict[str, list[tuple[str, Any]]] = {}
@@ -322,13 +318,7 @@ def _section_classes() -> dict[str, type]:
         fields.setdefault(sec, []).append((name, _annotation(spec.type)))
     out = {}
     for sec, fs in fields.items():
-        def __getattribute__(self: Any, name: str, _sec: str = sec) -> Any:
-            if not name.startswith("_"):
-                READ_KEYS.add(f"{_sec}.{name}")
-            return object.__getattribute__(self, name)
-
-        cls = dataclasses.make_dataclass(f"{sec.title()}Section", fs, frozen=True,
-                                         namespace={"__getattribute__": __getattribute__})
+        cls = dataclasses.make_dataclass(f"{sec.title()}Section", fs, frozen=True)
         cls.__module__ = __name__
         out[sec] = cls
     return out
@@ -359,18 +349,14 @@ class Config:
         raise AttributeError(f"no configuration section {name!r} (sections: {', '.join(SECTIONS)})")
 
     def __getitem__(self, key: str) -> Any:
-        READ_KEYS.add(key)
         return self.values[key]
 
     def get(self, key: str, default: Any = None) -> Any:
-        READ_KEYS.add(key)
         return self.values.get(key, default)
 
     def section(self, name: str) -> dict[str, Any]:
         """A section as a plain dict of its keys (``gpio`` -> {"start_button": 5, ...})."""
-        out = {k.split(".", 1)[1]: v for k, v in self.values.items() if k.startswith(name + ".")}
-        READ_KEYS.update(f"{name}.{k}" for k in out)
-        return out
+        return {k.split(".", 1)[1]: v for k, v in self.values.items() if k.startswith(name + ".")}
 
     def with_overrides(self, **kv: Any) -> Config:
         """A copy with ``section__key=value`` overrides (tests and the CLI)."""

@@ -85,6 +85,8 @@ def _config(path: str | None, **over):
         return cfg.with_overrides(**over) if over else cfg
     except HallConfigError as exc:
         raise CliError("hall configuration: " + "; ".join(exc.problems)) from None
+    except OSError as exc:  # a folder, a file it may not read: one line (issue #16's sweep)
+        raise CliError(f"hall configuration: {path}: {exc.strerror or exc}") from None
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -198,9 +200,12 @@ def restore(args: argparse.Namespace) -> int:
 
 def director_password(args: argparse.Namespace) -> int:
     import getpass
+    import re
 
     from hall.auth import hash_password
 
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", args.name):  # a TOML key: letters, digits, _ and -
+        raise CliError(f"director name {args.name!r}: 1..40 letters, digits, '_' or '-'")
     pw = args.password if args.password is not None else getpass.getpass(f"password for {args.name}: ")
     if len(pw) < 8:
         raise CliError("a director password needs at least 8 characters")

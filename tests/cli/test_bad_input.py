@@ -174,6 +174,23 @@ CASES: list[list[str]] = [
     ["serve", "--hands", "0"],
     ["serve", "--port", "70000"],
     ["serve", "--store", "{dir}"],
+    # web, hall, simulate, export
+    ["web", "hash-pin", "--stdin"],  # (stdin: an empty line — too short a PIN)
+    ["web", "set-pin", "--config", "{dir}", "--stdin"],
+    ["web", "frobnicate"],
+    ["hall", "serve", "--config", "{dir}"],
+    ["hall", "serve", "--config", "{badtoml}"],
+    ["hall", "backup", "--config", "{dir}", "--out", "{dir}/b.sqlite"],
+    ["hall", "restore", "--config", "{missing}", "--from", "{empty}"],
+    ["hall", "simulate", "--tables", "-1", "--sessions", "1", "--profile", "mcr", "--seed", "1"],
+    ["hall", "provision", "--tables", "0", "--out", "{dir}"],
+    ["hall", "director-password", ""],
+    ["simulate", "--profile", "nope"],
+    ["simulate", "--profile", "mcr", "--hands", "-1"],
+    ["simulate", "--profile", "mcr@9"],
+    ["export", "--store", "{dir}", "x"],
+    ["export", "--store", "{missing}", "x"],
+    ["export", "--format", "nope", "x"],
 ]
 
 
@@ -191,7 +208,7 @@ def run_cli(argv: list[str], capsys, monkeypatch, stdin: str = "") -> tuple[int,
 def test_bad_input_is_one_line_and_exit_code_2(argv, files, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     argv = [a.format(**files) for a in argv]
-    rc, out, err = run_cli(argv, capsys, monkeypatch)
+    rc, out, err = run_cli(argv, capsys, monkeypatch, stdin="\n")
     lines = err.strip().splitlines()
     assert rc == 2, (rc, out[-500:], err[-2000:])
     assert len(lines) == 1 and "Traceback" not in err, err

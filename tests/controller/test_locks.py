@@ -37,7 +37,7 @@ def test_port_locks_follow_the_device_not_its_name(tmp_path, monkeypatch):
 def _config(tmp: Path) -> Path:
     cfg = tmp / "config.toml"
     cfg.write_text(f'[table]\nid = "lk"\n[serial]\ntime_scale = 400.0\n[store]\npath = "{tmp / "events.sqlite"}"\n'
-                   '[web]\nport = 0\n')
+                   '[web]\nport = 0\n[referee]\ndemo_camera = "exact"\n')  # (the bots' moves, not rendered frames)
     return cfg
 
 

@@ -46,7 +46,7 @@ def test_journald_is_recognised_by_the_stream_systemd_gave(tmp_path, monkeypatch
 def test_serve_log_level(tmp_path):
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[table]\nid = "lg"\n[serial]\ntime_scale = 400.0\n[store]\npath = "{tmp_path / "e.sqlite"}"\n'
-                   '[web]\nport = 0\n')
+                   '[web]\nport = 0\n[referee]\ndemo_camera = "exact"\n')
     base = [sys.executable, "-m", "controller", "serve", "--demo", "--hands", "1", "--config", str(cfg)]
     info = subprocess.run(base, cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert info.returncode == 0, info.stderr

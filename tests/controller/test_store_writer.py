@@ -120,7 +120,7 @@ def test_the_service_faults_and_stops_when_the_store_fails(tmp_path):
     sim = GpioTableSim(f, time_scale=100.0).start()
     be = GpioBackend(f, time_scale=100.0)
     store = EventStore(tmp_path / "e.sqlite")
-    svc = TableService(config.defaults(), be, store,
+    svc = TableService(config.defaults().with_overrides(table__profile="basic"), be, store,  # (136 tiles)
                        store_writer=StoreWriter(tmp_path / "e.sqlite", store_factory=DyingCard))
 
     async def go():
