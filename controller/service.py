@@ -156,8 +156,8 @@ class TableService:
         self.auto = auto  # demo mode: press START/confirm by itself
         self.dice_source = dice_source or _secure_dice
         self.machine = TableMachine()
-        self.profile = cfg["table.profile"]
-        self.players = cfg["table.players"]
+        self.profile = cfg.table.profile
+        self.players = cfg.table.players
         self.dealer = 0
         self.hand_id = ""
         self.seq = 0
@@ -187,6 +187,8 @@ class TableService:
         self._device_seq = 0  # events outside a hand go to the table's own stream
         self.loop_lag = LoopLag()
         self.hall: Any = None  # controller.hall_link.HallLink while running with a [hall] address
+        self.reconcile_after_restart = cfg.camera.reconcile
+        self.watchdog_enabled = cfg.service.watchdog
         backend.add_listener(self._device_event)
         if panel is not None:
             panel.add_listener(self._button_from_thread)
@@ -208,7 +210,7 @@ class TableService:
             stream, seq = self.hand_id, self.seq
             self.seq += 1
         else:  # no hand yet (a device fault at start-up): the table's own stream
-            stream, seq = f"{self.cfg['table.id']}/table", self._device_seq
+            stream, seq = f"{self.cfg.table.id}/table", self._device_seq
             self._device_seq += 1
         return self._watch(self.writer.append(stream, seq, ev), f"{ev.TYPE} {stream}#{seq}")
 
@@ -415,7 +417,7 @@ class TableService:
                 from controller import hall_link
 
                 self.hall = hall_link.attach(self).start()
-            if self._restored or self.cfg["table.dice"] == "physical":  # not on the loop when first needed
+            if self._restored or self.cfg.table.dice == "physical":  # not on the loop when first needed
                 await asyncio.to_thread(_import_camera_path)
             self.notifier.ready(self.snapshot().prompt)
             watchdog = asyncio.create_task(self._watchdog(stop))
@@ -423,7 +425,7 @@ class TableService:
             if self.auto and self.machine.state is S.IDLE:
                 self.trigger("start")
             if self._restored and self.machine.state is S.PAUSED:
-                if self.cfg["camera.reconcile"]:
+                if self.reconcile_after_restart:
                     self._check_task = self._spawn(self.reconcile(resume=self.auto), "reconcile")
                 elif self.auto:
                     self.request_resume()
@@ -473,7 +475,7 @@ class TableService:
 
     async def _watchdog(self, stop: asyncio.Event) -> None:
         interval = self.notifier.watchdog_interval()
-        if not interval or not self.cfg["service.watchdog"]:
+        if not interval or not self.watchdog_enabled:
             return
         while not stop.is_set():
             await asyncio.sleep(interval)
@@ -530,7 +532,7 @@ class TableService:
 
     async def _new_hand(self) -> None:
         self._hands += 1
-        self.hand_id = f"{self.cfg['table.id']}-{self._hands:05d}"
+        self.hand_id = f"{self.cfg.table.id}-{self._hands:05d}"
         self.seq = 0
         self.dice = ()
         self.shuffle_progress = {}
@@ -552,7 +554,7 @@ class TableService:
                 await self.backend.collect()
             elif st is S.SHUFFLING:
                 n, stacks = stacks_per_seat(self.profile, self.players, self.dealer)
-                await self.backend.configure(n, stacks, tile_set=(self._hands - 1) % self.cfg["table.tile_sets"])
+                await self.backend.configure(n, stacks, tile_set=(self._hands - 1) % self.cfg.table.tile_sets)
                 await self.backend.shuffle()
             elif st is S.WALLS_UP:
                 await self.backend.raise_walls()
@@ -598,7 +600,7 @@ class TableService:
         if len(self.dice) >= throws:  # drawn before a crash: replayed from the store, never redrawn
             self._say(f"dice (from the record): {self.dice}")
             return
-        physical = self.cfg["table.dice"] == "physical"
+        physical = self.cfg.table.dice == "physical"
         while len(self.dice) < throws:  # a throw recorded before a crash is kept; only the rest are thrown
             i = len(self.dice)
             if physical:
@@ -616,8 +618,8 @@ class TableService:
         """Pulse the dice motor, let the dice settle, read them by camera (a few frames)."""
         from controller.table_camera import CameraError
 
-        await self.backend.dice(self.cfg["table.dice_pulse_ms"])
-        await asyncio.sleep(self.cfg["camera.dice_settle_s"])
+        await self.backend.dice(self.cfg.table.dice_pulse_ms)
+        await asyncio.sleep(self.cfg.camera.dice_settle_s)
         try:
             cam = await self._open_camera()
             cam.sync()
@@ -714,7 +716,7 @@ class TableService:
         done = self.store.results()
         self._hands = self.store.hand_count()
         self._played = sum(1 for _, r in done if r.get("status") == "played")
-        self._device_seq = self.store.next_seq(f"{self.cfg['table.id']}/table")
+        self._device_seq = self.store.next_seq(f"{self.cfg.table.id}/table")
         if done:  # the deal passes as the last recorded hand said
             self.dealer = done[-1][1].get("next_dealer", done[-1][1].get("dealer", 0))
         unfinished = self.store.unfinished_hands()
@@ -741,7 +743,7 @@ class TableService:
         # the table was stopped while the service was down: come back paused, resume to where it was
         self.machine = TableMachine(state=S.PAUSED, resume_to=last)
         self._restored = True
-        self._check_pending = bool(self.cfg["camera.reconcile"])
+        self._check_pending = bool(self.reconcile_after_restart)
         await self.record(TableStateChanged(hand_id=self.hand_id, state="paused", previous=str(last),
                                             trigger="restart", detail="service restarted", **self.clock.stamp()))
         self._say(f"restarted: hand {self.hand_id} paused at {last}; press JUDGE to resume")
@@ -767,7 +769,7 @@ class TableService:
             fault = (f"EMERGENCY STOP NOT CONFIRMED (attempt {self.stopper.attempts}, retrying): "
                      f"{self.stopper.error}" + (f" — {fault}" if fault else ""))
         return Snapshot(
-            table=self.cfg["table.id"], profile=self.profile, state=str(self.machine.state),
+            table=self.cfg.table.id, profile=self.profile, state=str(self.machine.state),
             prompt=prompt, hand_id=self.hand_id, dice=self.dice, shuffle=self.shuffle_progress,
             fault=fault, hands_done=self._played, last_result=self.last_result,
             log=list(self._log), table_check=chk, estop=self.stopper.view(), resume_error=self.resume_error,

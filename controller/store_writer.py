@@ -138,6 +138,8 @@ class StoreWriter:
             self._opened.set()
             return
         self._opened.set()
+        log.info("event store %s open for writing (%s)", self.path,
+                 "durable commits" if self.durable else "no flush: not durable")
         try:
             while True:
                 job = self._q.get()

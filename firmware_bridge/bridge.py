@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import stat
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -107,8 +108,11 @@ class Bridge:
     async def start(self, timeout: float = 5.0) -> HelloInfo:
         """Open the port and wait for the session (HELLO + STATUS). Raises NotConnected on timeout, and at
         once for a device path that does not exist or a URL pyserial cannot open."""
-        if "://" not in self.url and not os.path.exists(self.url):
-            raise NotConnected(f"no serial port {self.url}: no such device (is the table's USB cable plugged in?)")
+        if "://" not in self.url:
+            if not os.path.exists(self.url):
+                raise NotConnected(f"no serial port {self.url}: no such device (is the table's USB cable plugged in?)")
+            if not stat.S_ISCHR(os.stat(self.url).st_mode):
+                raise NotConnected(f"{self.url} is not a serial device")
         self.link.start()
         if not await asyncio.to_thread(self.link.wait_synced, timeout):
             await self.close()

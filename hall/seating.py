@@ -79,9 +79,11 @@ def draw_sessions(players: Sequence[str], history: Iterable[Sequence[Sequence[st
                 for pair in itertools.combinations(sorted(t), 2):
                     count[pair] += 1
         cost = sum(n * (n - 1) // 2 for n in count.values())
+        since = 0  # steps since the cost last went down: a search that is stuck restarts
         for _ in range(steps if len(sizes) > 1 else 0):
-            if cost == 0:
+            if cost == 0 or since > 1500:
                 break
+            since += 1
             tables = plan[rng.randrange(sessions)]
             a, b = rng.sample(range(len(tables)), 2)
             i, j = rng.randrange(len(tables[a])), rng.randrange(len(tables[b]))
@@ -105,6 +107,8 @@ def draw_sessions(players: Sequence[str], history: Iterable[Sequence[Sequence[st
                 count[_pair(pa, y)] += 1
             tables[a][i], tables[b][j] = pb, pa
             cost += delta
+            if delta < 0:
+                since = 0
         if best_cost is None or cost < best_cost:
             best, best_cost = [[t[:] for t in tables] for tables in plan], cost
         if best_cost == 0:

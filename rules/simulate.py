@@ -76,6 +76,6 @@ def play_game(profile: Any, seed: int, *, n_players: int = 4, max_hands: int | N
         dealer = r.next_dealer
         if profile.game_over(len(res.hands), changes, n_players) or (max_hands and len(res.hands) >= max_hands):
             break
-    res.totals = totals
+    res.totals = profile.end_of_game(totals, res.hands[-1].machine.state)
     res.standings = profile.standings(totals, {p: f"P{p}" for p in totals})
     return res

@@ -86,7 +86,8 @@ class WallSpec:
         return 2 * sum(self.sections)
 
 
-_SEATS = {4: (0, 1, 2, 3), 3: (0, 1, 2), 2: (0, 2)}
+# seats by number of players: three leave North empty, two sit East and West (docs/notation.md "Seats")
+SEATS: dict[int, tuple[int, ...]] = {4: (0, 1, 2, 3), 3: (0, 1, 2), 2: (0, 2)}
 
 # family -> parameters; "sections" maps (players, tile set) to stacks per side from the dealer.
 WALLS: dict[str, dict[str, Any]] = {
@@ -212,7 +213,7 @@ def wall_spec(profile: str, players: int = 4, tiles: str | None = None) -> WallS
         return v[players] if isinstance(v, dict) else v
 
     return WallSpec(
-        family=fam, tile_set=ts, players=players, seats=_SEATS[players], sides=p["sides"][players],
+        family=fam, tile_set=ts, players=players, seats=SEATS[players], sides=p["sides"][players],
         sections=p["sections"][(players, ts)], throws=p["throws"], count=p["count"], dice=pick(p["dice"]),
         deal=pick(p["deal"]), replacement=p["replacement"], dead_wall=pick(p["dead_wall"]), flowers=p["flowers"],
         kongs=p["kongs"], refs=dict(p["refs"]),
@@ -233,6 +234,11 @@ def prev_seat(seats: tuple[int, ...], k: int) -> int:
     """The seat before ``k`` in turn order: ``k``'s left player."""
     i = seats.index(k)
     return seats[(i - 1) % len(seats)]
+
+
+def turn_distance(seats: tuple[int, ...], frm: int, to: int) -> int:
+    """Steps along turn order from ``frm`` to ``to`` among ``seats`` (0 = the same seat)."""
+    return (seats.index(to) - seats.index(frm)) % len(seats)
 
 
 def dice_target(spec: WallSpec, thrower: int, total: int) -> int:

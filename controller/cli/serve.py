@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from controller.cli import CliError
+from controller.cli.inputs import int_in
 from controller.config import PROFILES
 
 
@@ -18,8 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--config", "-c", default=None, help="config file (default /etc/mahjong-table/config.toml "
                     "if present, else the built-in development defaults)")
     ap.add_argument("--demo", action="store_true", help="cycle by itself: press START/confirm automatically")
-    ap.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: run until stopped)")
-    ap.add_argument("--port", type=int, default=None, help="web page port (overrides web.port)")
+    ap.add_argument("--hands", type=int_in(1, 1_000_000), default=None,
+                    help="stop after this many hands (default: run until stopped)")
+    ap.add_argument("--port", type=int_in(0, 65535), default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
     ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
     ap.add_argument("--pace", type=float, default=0.01, metavar="SECONDS",
@@ -37,21 +39,20 @@ def build(cfg, *, demo: bool):
     from controller.devices import Panel, make_pin_factory
     from controller.event_store import EventStore
 
-    gpio = {k.split(".", 1)[1]: v for k, v in cfg.values.items() if k.startswith("gpio.")}
-    panel = Panel(gpio)
+    panel = Panel(cfg.section("gpio"))
     sim = None
-    if cfg["table.backend"] == "mcu":
-        backend = McuBackend(cfg["serial.port"], time_scale=cfg["serial.time_scale"], baud=cfg["serial.baud"])
+    if cfg.table.backend == "mcu":
+        backend = McuBackend(cfg.serial.port, time_scale=cfg.serial.time_scale, baud=cfg.serial.baud)
     else:
-        factory = make_pin_factory(cfg["gpio.pin_factory"]) if cfg["gpio.pin_factory"] != "mock" else None
+        factory = make_pin_factory(cfg.gpio.pin_factory) if cfg.gpio.pin_factory != "mock" else None
         if factory is None:  # mock pins: the table's mechanics come from the emulator twin
             from gpiozero.pins.mock import MockFactory
 
             factory = MockFactory()
-            sim = GpioTableSim(factory, time_scale=cfg["serial.time_scale"]).start()
-        backend = GpioBackend(factory, time_scale=cfg["serial.time_scale"] if sim else 1.0)
+            sim = GpioTableSim(factory, time_scale=cfg.serial.time_scale).start()
+        backend = GpioBackend(factory, time_scale=cfg.serial.time_scale if sim else 1.0)
         backend.twin = sim  # the twin's dice are what the simulated camera sees
-    store = EventStore(cfg["store.path"])
+    store = EventStore(cfg.store.path)
     return panel, backend, store, sim
 
 
@@ -62,24 +63,25 @@ def take_locks(cfg) -> list:
     from controller.locks import LockHeld, port_lock, store_lock
 
     held = []
-    locks = [store_lock(cfg["store.path"])]
-    if cfg["table.backend"] == "mcu":
-        locks.append(port_lock(cfg["serial.port"]))
+    locks = [store_lock(cfg.store.path)]
+    if cfg.table.backend == "mcu":
+        locks.append(port_lock(cfg.serial.port))
     try:
-        Path(cfg["store.path"]).parent.mkdir(parents=True, exist_ok=True)
+        Path(cfg.store.path).parent.mkdir(parents=True, exist_ok=True)
         for lk in locks:
             if lk is not None:
                 held.append(lk.acquire("mahjong-table serve"))
     except (LockHeld, OSError) as exc:
         for lk in held:
             lk.release()
-        raise CliError(str(exc) if isinstance(exc, LockHeld) else f"cannot lock {cfg['store.path']}: "
+        raise CliError(str(exc) if isinstance(exc, LockHeld) else f"cannot lock {cfg.store.path}: "
                        f"{exc.strerror or exc}") from None
     return held
 
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import logging
     import signal
 
     from gpiozero.exc import GPIOZeroError
@@ -91,8 +93,6 @@ def run(args: argparse.Namespace) -> int:
     from controller.service import TableService
     from controller.web import WebServer
 
-    if args.hands is not None and args.hands < 1:
-        raise CliError("--hands must be at least 1")
     try:
         cfg = config_mod.load(args.config)
         over = {}
@@ -107,13 +107,14 @@ def run(args: argparse.Namespace) -> int:
     except config_mod.ConfigError as exc:
         raise CliError("configuration: " + "; ".join(exc.problems)) from None
     logs.setup(args.log_level)
+    logging.getLogger("mahjong_table.config").info("configuration: %s", cfg.source)
     locks = take_locks(cfg)
     try:
         panel, backend, store, sim = build(cfg, demo=args.demo)
     except StoreError as exc:
         raise CliError(str(exc)) from None
     except (GPIOZeroError, ImportError, OSError) as exc:  # a pin factory this machine lacks, a busy pin
-        raise CliError(f"GPIO ({cfg['gpio.pin_factory']}): {exc}") from None
+        raise CliError(f"GPIO ({cfg.gpio.pin_factory}): {exc}") from None
     play = None
     if args.demo:  # bots play at the emulated table; the referee follows them like any hand
         from controller.play_sources import BotPlay
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             await svc.run(stop, hands=args.hands)
         except BackendFault as exc:
-            raise CliError(f"table back-end {cfg['table.backend']}: {exc.message}") from None
+            raise CliError(f"table back-end {cfg.table.backend}: {exc.message}") from None
         except StoreError as exc:
             raise CliError(str(exc)) from None
         finally:
@@ -157,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(main())
-        print(f"stopped: {svc.hands_played()} hand(s) recorded in {cfg['store.path']}")
+        print(f"stopped: {svc.hands_played()} hand(s) recorded in {cfg.store.path}")
     finally:
         if sim is not None:
             sim.stop()

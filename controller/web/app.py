@@ -19,6 +19,7 @@ judge's session cookie (401 without) and the session's CSRF token in ``X-CSRF-To
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 import re
@@ -105,7 +106,7 @@ def require_judge(request: web.Request):
     s = judge_of(request)
     if s is None:
         raise web.HTTPUnauthorized(reason="the judge's login is required")
-    if request.headers.get(CSRF_HEADER) != s.csrf:
+    if not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), s.csrf):
         raise web.HTTPForbidden(reason="missing or wrong CSRF token")
     return s
 
@@ -174,8 +175,10 @@ async def ws(request: web.Request) -> web.StreamResponse:
         raise web.HTTPForbidden(reason="request from another origin")
     sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
     await sock.prepare(request)
-    is_judge = judge_of(request) is not None
-    client = Client(sock.send_str, judge=is_judge)
+    token = request.cookies.get(COOKIE)
+    is_judge = t.sessions.get(token) is not None
+    # the judge's part stops with the session (logout, expiry), checked at every message
+    client = Client(sock.send_str, judge=(lambda: t.sessions.get(token) is not None) if is_judge else None)
     sender = asyncio.create_task(t.live.serve(client))
     watching = False
     try:
@@ -248,6 +251,7 @@ async def logout(request: web.Request) -> web.Response:
     judge_mod.note(t.svc, judge_mod.Judge(s.name, client_of(request)), "logout")
     await t.svc.writer.flush()  # the judge's record is durable before the answer
     t.sessions.close(request.cookies.get(COOKIE))
+    t.live.changed()  # the judge's live part stops with the next message
     resp = web.json_response({"judge": False})
     resp.del_cookie(COOKIE, path="/")
     return resp

@@ -31,15 +31,19 @@ RESULT_FIELDS = ("hand_id", "status", "dealer", "winners", "deltas", "exhaustive
 
 
 class Client:
-    """One page's connection: ``send`` delivers a text message; ``judge``: sees the judge's part too."""
+    """One page's connection: ``send`` delivers a text message; ``judge`` says (at each message) whether it
+    still gets the judge's part (None: a public page)."""
 
-    def __init__(self, send: Callable[[str], Any], judge: bool = False, camera: bool = False):
+    def __init__(self, send: Callable[[str], Any], judge: Callable[[], bool] | None = None):
         self.send = send
-        self.judge = judge
-        self.camera = camera
+        self._judge = judge
         self.pending: str | None = None
         self.ready = asyncio.Event()
         self.closed = False
+
+    @property
+    def judge(self) -> bool:
+        return self._judge is not None and self._judge()
 
 
 class LiveTable:
@@ -48,6 +52,7 @@ class LiveTable:
         self.hand: PublicHand | None = None
         self.previous: dict[str, Any] | None = None  # the last settled hand's view (its result stays shown)
         self._fed = 0  # next seq of the hand's game stream the view expects
+        self._rev = 0  # the revision of the hand's record the view follows
         self.clients: set[Client] = set()
         self._changed: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -86,7 +91,7 @@ class LiveTable:
         if loop is None or loop.is_closed():
             return
         try:
-            if threading_is_loop(loop):
+            if _on_loop_thread(loop):
                 self._take(stream, seq, ev)
             else:
                 loop.call_soon_threadsafe(self._take, stream, seq, ev)
@@ -95,11 +100,14 @@ class LiveTable:
 
     def _take(self, stream: str, seq: int, ev: Event) -> None:
         hand = self.hand
-        if hand is not None and stream == f"{hand.hand_id}/game":
-            if seq == self._fed:
+        rev = revision_of(stream, hand.hand_id) if hand is not None else None
+        if hand is not None and rev is not None:
+            if rev > self._rev:  # a judge's correction: the hand's record from its new revision on
+                self.hand = None
+            elif rev == self._rev and seq == self._fed:
                 hand.feed(ev, time.monotonic())
                 self._fed += 1
-            elif seq > self._fed:  # missed some (should not happen): read the stream again
+            elif rev == self._rev and seq > self._fed:  # missed some (should not happen): read the stream again
                 self.hand = None
         self.changed()
 
@@ -125,11 +133,14 @@ class LiveTable:
                 if done["settlement"] is not None or done["exhaustive"]:
                     self.previous = done
             hand = PublicHand(self.svc.profile, hid)
-            evs = self.svc.store.events(f"{hid}/game")
+            rev = 0  # the latest revision of the record (the referee writes each correction's anew)
+            while self.svc.store.count(record_stream(hid, rev + 1)):
+                rev += 1
+            evs = self.svc.store.events(record_stream(hid, rev))
             now = time.monotonic()
             for ev in evs:
                 hand.feed(ev, now)
-            self.hand, self._fed = hand, len(evs)
+            self.hand, self._fed, self._rev = hand, len(evs), rev
         return self.hand
 
     # --- the states ---------------------------------------------------------------------------------------
@@ -278,6 +289,21 @@ class LiveTable:
             self.clients.discard(c)
 
 
+def record_stream(hand_id: str, revision: int) -> str:
+    """The store stream of a hand's record: ``<hand>/game``, and ``<hand>/game.r<N>`` after the N-th judge
+    correction (the store never rewrites: the referee writes each corrected record as a new stream)."""
+    return f"{hand_id}/game" if revision == 0 else f"{hand_id}/game.r{revision}"
+
+
+def revision_of(stream: str, hand_id: str) -> int | None:
+    """Which revision of ``hand_id``'s record ``stream`` holds (None: another stream)."""
+    base = f"{hand_id}/game"
+    if stream == base:
+        return 0
+    tail = stream[len(base) + 2:] if stream.startswith(base + ".r") else ""
+    return int(tail) if tail.isdigit() else None
+
+
 def _button_enabled(svc: Any, button: str) -> bool:
     from controller.table_machine import S
 
@@ -292,7 +318,7 @@ def _button_enabled(svc: Any, button: str) -> bool:
     return st is S.PAUSED and bool(chk and chk.get("hold") and chk.get("result") == "mismatch")
 
 
-def threading_is_loop(loop: asyncio.AbstractEventLoop) -> bool:
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
     """Whether this thread runs ``loop`` (then the event is taken at once)."""
     try:
         return asyncio.get_running_loop() is loop

@@ -51,8 +51,6 @@ from rules.events import (
 log = logging.getLogger("mahjong_table.web")
 
 WINDS = ("1z", "2z", "3z", "4z")
-# A claim on a discard is made within 3 s: 000 §2.8.2.5 (a later call is penalised), 003 §Порядок игры 7.
-CLAIM_WINDOW_S = 3.0
 #: the game events the hand machine plays (others in the stream go to the public renderers)
 PLAYED = (HandStarted, DiceRolled, WallBroken, Dealt, Drew, Discarded, MeldMade, Won, FlowerDeclared,
           MissingSuitDeclared, HandRevealed, ExhaustiveDraw, Settled, HandEnded, RiichiDeclared, DoraRevealed,
@@ -100,6 +98,7 @@ class PublicHand:
         self.notices: list[dict[str, Any]] = []
         self.dora: list[str] = []
         self.claim_opened: float | None = None  # server clock when the open claim window opened
+        self._window: tuple | None = None  # which window that is (seat, tile, opened_at)
         self.last: dict[str, Any] | None = None
         self.broken = ""  # why the view stopped following (a log the machine cannot play)
         self.scene_error = ""  # why the table picture could not follow (it keeps the last one)
@@ -141,8 +140,10 @@ class PublicHand:
         for v in self.machine.state.violations[before:]:
             self._violation(public_violation(v))
         st = self.machine.state
-        self.claim_opened = now if st.phase in ("claims", "rob") and isinstance(ev, Discarded | MeldMade) else (
-            self.claim_opened if st.phase in ("claims", "rob") else None)
+        win = st.window  # the tile on offer (HandState.window), timed here from when the page saw it open
+        key = (win.seat, str(win.tile), win.opened_at) if win is not None else None
+        if key != self._window:
+            self._window, self.claim_opened = key, (now if key is not None else None)
         self.last = _last(ev)
 
     def _violation(self, v: dict[str, Any]) -> None:
@@ -193,11 +194,13 @@ class PublicHand:
                 "missing_suit": ss.missing_suit if ss and ss.revealed else None,
             })
         claim = None
-        if st.phase in ("claims", "rob") and self.claim_opened is not None:
-            seat, tile = st.last_discard if st.phase == "claims" and st.last_discard else (st.pending_kong or (None, None))
-            left = max(0.0, CLAIM_WINDOW_S - (now - self.claim_opened))
-            claim = {"seat": seat, "tile": str(tile) if tile is not None else None, "window_s": CLAIM_WINDOW_S,
-                     "remaining_s": round(left, 2)}
+        win = st.window
+        if win is not None and self.claim_opened is not None:
+            # the profile's claim time (None where the seed sets none: the window shows, without a countdown)
+            length = win.deadline - win.opened_at if win.deadline is not None else None
+            left = max(0.0, length - (now - self.claim_opened)) if length is not None else None
+            claim = {"seat": win.seat, "tile": str(win.tile), "window_s": length,
+                     "remaining_s": round(left, 2) if left is not None else None}
         return {
             "hand_id": self.hand_id,
             "profile": self.profile,

@@ -261,6 +261,11 @@ class GameRules:
         """End of a game: by default one round, i.e. after the deal has passed ``players`` times."""
         return dealer_changes >= players
 
+    def end_of_game(self, totals: dict[int, int], last: HandState) -> dict[int, int]:
+        """The players' totals at the end of a game, after its ``last`` hand (riichi: the deposits left on
+        the table go to the leader). Default: as they are."""
+        return dict(totals)
+
     def standings(self, totals: dict[int, int], players: dict[int, str] | None = None) -> list[Standing]:
         """Rank seats by total score (higher first); tied seats share rank and table points."""
         order = sorted(totals, key=lambda s: (-totals[s], s))

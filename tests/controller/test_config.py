@@ -54,8 +54,10 @@ def test_cli_check(tmp_path, capsys):
     assert main(["config", "check", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "not valid TOML" in out and "Traceback" not in out
-    assert main(["config", "check", str(tmp_path / "missing.toml")]) == 1
-    assert "no such file" in capsys.readouterr().out
+    assert main(["config", "check", str(tmp_path / "missing.toml")]) == 2  # bad input: one line on stderr
+    assert "no such file" in capsys.readouterr().err
+    assert main(["config", "check", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
 
 
 def test_overrides_are_validated():

@@ -43,16 +43,26 @@ def start(cfg: Path) -> subprocess.Popen:
     )
 
 
+def state_changes(db: Path) -> list[str]:
+    """The states recorded for the unfinished hand (all hands' count, so a new hand is a change too)."""
+    if not db.exists():
+        return []
+    with EventStore(db) as st:
+        hands = st.unfinished_hands()
+        done = [""] * len(st.results())
+        if not hands:
+            return done
+        return done + [e.state for e in st.events(hands[-1]) if isinstance(e, TableStateChanged)]
+
+
 def wait_for_state(db: Path, state: str, timeout: float) -> None:
+    """Until the service just started records ``state`` (a state recorded before it started does not count)."""
+    before = len(state_changes(db))
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if db.exists():
-            with EventStore(db) as st:
-                hands = st.unfinished_hands()
-                if hands:
-                    states = [e.state for e in st.events(hands[-1]) if isinstance(e, TableStateChanged)]
-                    if states and states[-1] == state:
-                        return
+        states = state_changes(db)
+        if len(states) > before and states[-1] == state:
+            return
         time.sleep(0.02)
 
 

@@ -247,3 +247,35 @@ def test_mcu_halt_that_cannot_be_delivered_is_reported_as_a_device_fault():
     got = asyncio.run(go())
     faults = [e for e in got if e.TYPE == "device_fault"]
     assert faults and faults[0].code == "estop_failed" and "not confirmed" in faults[0].message
+
+
+def test_gpio_a_stop_that_does_not_take_is_reported_and_retried_until_it_does():
+    """A welded relay: the output does not switch off. The supervised e-stop reports it every try and keeps
+    trying; once the output obeys, the stop is confirmed."""
+    from controller.estop import EStopSupervisor
+
+    f = MockFactory()
+    be = GpioBackend(f, time_scale=200.0)
+    failed = []
+    welded = be.out["shuffle_motor"]
+    real_off = welded.off
+    welded.on()
+    welded.off = lambda: None
+
+    async def go():
+        sup = EStopSupervisor(be, on_failed=lambda exc, n: failed.append(exc.message), retry_s=(0.01,))
+        task = sup.request("pause")
+        while len(failed) < 3:
+            await asyncio.sleep(0.005)
+        assert sup.state == "failed" and not sup.ok
+        welded.off = real_off  # the relay is freed
+        await task
+        return sup
+
+    try:
+        sup = asyncio.run(go())
+        assert sup.state == "confirmed" and be.motors_running() == set()
+    finally:
+        welded.off = real_off
+        asyncio.run(be.close())
+    assert all("shuffle_motor" in m and "cut the table's power" in m for m in failed)

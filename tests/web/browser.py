@@ -66,3 +66,21 @@ def browser() -> Iterator[object]:
             yield b
         finally:
             b.close()
+
+
+def log_in(page, name: str, pin: str) -> None:
+    """Fill and send the page's judge login (the caller waits for what should follow)."""
+    page.click("#judge-btn")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=pin]", pin)
+    page.click("#login-go")
+
+
+def award_penalty(page, seat: int, points: int, rule: str, reason: str) -> None:
+    """Award a penalty from the judge's console and wait until the audit log shows it."""
+    page.select_option("#pen-seat", str(seat))
+    page.fill("#penalty input[name=points]", str(points))
+    page.fill("#penalty input[name=rule]", rule)
+    page.fill("#penalty input[name=reason]", reason)
+    page.click("#penalty button[type=submit]")
+    page.wait_for_selector(f"#audit td:has-text('{reason}')")

@@ -61,7 +61,7 @@ async def served(tmp_path, *, auto: bool = False, play: Any = None, profile: str
         store.close()
 
 
-def run(coro, timeout: float = 60) -> Any:
+def run(coro, timeout: float = 180) -> Any:  # generous: the shared CI machine may be loaded
     return asyncio.run(asyncio.wait_for(coro, timeout))
 
 

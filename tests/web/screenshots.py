@@ -6,7 +6,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.web.browser import ROOT, browser, chromium_missing, demo_table
+from tests.web.browser import ROOT, award_penalty, browser, chromium_missing, demo_table, log_in
 from tests.web.helpers import PIN
 
 OUT = ROOT / "docs" / "screenshots"
@@ -34,18 +34,11 @@ def main() -> int:
         phone.screenshot(path=str(OUT / "phone.png"), full_page=True)
         judge = b.new_page(viewport={"width": 1280, "height": 900})
         judge.goto(url + "/?lang=en")
-        judge.click("#judge-btn")
-        judge.fill("input[name=name]", "Chief Judge")
-        judge.fill("input[name=pin]", PIN)
-        judge.click("#login-go")
+        log_in(judge, "Chief Judge", PIN)
         judge.wait_for_selector("#console:not([hidden])")
-        judge.select_option("#pen-seat", "1")
-        judge.fill("#penalty input[name=points]", "8")
-        judge.fill("#penalty input[name=rule]", "000 §2.8.2.5")
-        judge.fill("#penalty input[name=reason]", "call on a discard later than 3 s")
-        judge.click("#penalty button[type=submit]")
-        judge.wait_for_selector("#audit td:has-text('later than 3 s')")
+        award_penalty(judge, 1, 8, "000 §2.8.2.5", "call on a discard later than 3 s")
         judge.wait_for_selector("#payments", timeout=180000)
+        judge.wait_for_selector(".pond img >> nth=12", timeout=180000)  # the next hand well under way
         judge.locator("#console").scroll_into_view_if_needed()
         judge.screenshot(path=str(OUT / "judge.png"), full_page=True)
     for name in ("public", "judge", "phone"):

@@ -189,10 +189,30 @@ def test_the_judge_abandons_a_paused_hand(tmp_path):
                 assert r.status == 200
             while t.svc.machine.state is not S.IDLE:
                 await asyncio.sleep(0.01)
+            await t.svc.writer.flush()  # the result goes through the store's writer
             result = t.store.result(hand)
             assert result["status"] == "aborted" and "a tile fell off the table" in result["reason"]
             assert "A. Judge" in result["reason"]
             acts = [e.action for e in t.store.events(judge_stream(t.svc)) if isinstance(e, JudgeAction)]
             assert acts == ["login", "start", "judge", "abort_hand"]
+
+    run(scenario())
+
+
+def test_the_judges_live_part_ends_with_the_session(tmp_path):
+    async def scenario():
+        async with served(tmp_path) as t, client() as http:
+            csrf = await t.login(http)
+            async with http.ws_connect(t.url.replace("http", "ws") + "/ws", origin=t.origin) as ws:
+                first = await ws.receive_json(timeout=5)
+                assert first["judge"]["audit"][0]["action"] == "login"
+                async with http.post(t.url + "/api/logout", headers=t.headers(csrf)) as r:
+                    assert r.status == 200
+                t.web.table.live.changed()
+                while True:
+                    msg = await ws.receive_json(timeout=5)
+                    if "judge" not in msg:
+                        break
+                assert set(msg) == {"type", "public"}
 
     run(scenario())

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from tests.web.browser import browser, chromium_missing, demo_table
+from tests.web.browser import award_penalty, browser, chromium_missing, demo_table, log_in
 from tests.web.helpers import PIN
 
 missing = chromium_missing()
@@ -87,10 +87,7 @@ def test_follows_a_hand_live_in_both_languages_without_hidden_information(table,
 
 def test_wrong_pin_is_refused(table, page):
     page.goto(table + "/?lang=en")
-    page.click("#judge-btn")
-    page.fill("input[name=name]", "Mallory")
-    page.fill("input[name=pin]", "000000")
-    page.click("#login-go")
+    log_in(page, "Mallory", "000000")
     page.wait_for_selector("#login-msg:has-text('Wrong PIN')")
     assert page.is_hidden("#console")
     assert page.evaluate("fetch('/api/session').then(r => r.json())")["judge"] is False
@@ -113,10 +110,7 @@ class _Evil(http.server.BaseHTTPRequestHandler):
 
 def test_judge_console_and_a_cross_site_post_refused(table, page):
     page.goto(table + "/?lang=en")
-    page.click("#judge-btn")
-    page.fill("input[name=name]", "Chief Judge")
-    page.fill("input[name=pin]", PIN)
-    page.click("#login-go")
+    log_in(page, "Chief Judge", PIN)
     page.wait_for_selector("#console:not([hidden])")
     assert page.text_content("#judge-name") == "Chief Judge"
     # another site, opened in the judge's browser, posts to the table's buttons: refused, nothing recorded
@@ -139,13 +133,8 @@ def test_judge_console_and_a_cross_site_post_refused(table, page):
     page.click("[data-press=judge]")
     page.wait_for_selector("#status:not([data-state=paused])")
     # a penalty from the profile's list (free here: basic has none) changes the standings
-    page.select_option("#pen-seat", "2")
-    page.fill("#penalty input[name=points]", "16")
-    page.fill("#penalty input[name=rule]", "000 §2.8.2")
-    page.fill("#penalty input[name=reason]", "late call")
-    page.click("#penalty button[type=submit]")
+    award_penalty(page, 2, 16, "000 §2.8.2", "late call")
     page.wait_for_selector("#standings td:has-text('-16')")
-    page.wait_for_selector("#audit td:has-text('late call')")
     audit = page.evaluate("fetch('/api/judge/audit').then(r => r.json())")
     assert [a.get("action", a["type"]) for a in audit][:4] == ["penalty_awarded", "judge", "judge", "login"]
     assert all(a["judge"] == "Chief Judge" for a in audit)

@@ -49,10 +49,10 @@ def test_public_messages_of_a_whole_hand(tmp_path):
             await t.login(http, "Chief", PIN)
             async with client() as anon, anon.ws_connect(ws_url, origin=t.origin) as pub, \
                     http.ws_connect(ws_url, origin=t.origin) as jud:
-                await asyncio.wait_for(asyncio.gather(read(pub, public), read(jud, judged)), 120)
+                await asyncio.wait_for(asyncio.gather(read(pub, public), read(jud, judged)), 220)
             return public, judged
 
-    public, judged = run(scenario(), timeout=150)
+    public, judged = run(scenario(), timeout=240)
     events = play.events
     assert len(public) >= 10, "the page follows the hand live, not only its end"
     discards = {s: [e.tile for e in events if isinstance(e, Discarded) and e.seat == s] for s in range(4)}
@@ -70,11 +70,11 @@ def test_public_messages_of_a_whole_hand(tmp_path):
         for s, pond in ponds.items():
             assert is_subsequence(pond, discards[s]), (s, pond)
         if prev_ponds is not None and hand["hand_id"] == prev_hid:
-            grew = sum(len(s["melds"]) for s in hand["seats"]) - prev_melds
+            grew = sum(len(s["melds"]) for s in hand["seats"]) + len(hand["wins"]) - prev_melds
             shrunk = sum(max(0, len(prev_ponds[s]) - len(ponds[s])) for s in ponds)
-            assert shrunk <= grew, "a pond tile leaves only for a meld"
+            assert shrunk <= grew, "a pond tile leaves only for a meld or a win on it"
         prev_ponds, prev_hid = ponds, hand["hand_id"]
-        prev_melds = sum(len(s["melds"]) for s in hand["seats"])
+        prev_melds = sum(len(s["melds"]) for s in hand["seats"]) + len(hand["wins"])
         for s in hand["seats"]:
             for m in s["melds"]:
                 if m["kind"] in ("chow", "pung", "kong_open"):
@@ -88,3 +88,35 @@ def test_public_messages_of_a_whole_hand(tmp_path):
     assert last["history"][0]["status"] == "played" and last["hands"] == 1
     assert any(json.loads(j).get("judge", {}).get("audit") for j in judged), "the judge sees the audit log"
     assert all(SECRET not in j or "judge" in json.loads(j) for j in judged)
+
+
+def test_the_view_follows_a_corrected_record(tmp_path):
+    """A judge's correction makes the referee write the hand's record anew (``<hand>/game.r<N>``): the page
+    follows the newest revision, and its settlement."""
+    play = BotPlay(event_delay=0)
+
+    async def scenario():
+        async with served(tmp_path, auto=True, play=play, hands=1) as t:
+            while t.svc.hands_played() < 1:
+                await asyncio.sleep(0.02)
+            await t.svc.writer.flush()
+            live = t.web.table.live
+            hid = t.svc.hand_id
+            before = live.public_state()["hand"]
+            # the corrected record, as the referee writes it: here another hand's, so the outcome differs
+            other = next(h for k in range(1, 50)
+                         if (h := bot_hand("basic", 4, 0, hid, ((k % 6 + 1, k // 6 % 6 + 1),))).deltas != tuple(
+                             before["settlement"]["deltas"]))
+            fixed = other.events
+            for i, ev in enumerate(fixed):
+                t.svc.append(f"{hid}/game.r1", i, ev)
+            await t.svc.writer.flush()
+            await asyncio.sleep(0.05)
+            after = live.public_state()["hand"]
+            live.hand = None  # a page opened now (or after a restart) finds the newest revision too
+            reopened = live.public_state()["hand"]
+            return before, after, reopened
+
+    before, after, reopened = run(scenario())
+    assert before["settlement"] is not None and before["settlement"]["deltas"] != after["settlement"]["deltas"]
+    assert reopened == after

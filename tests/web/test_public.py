@@ -151,3 +151,12 @@ def test_a_later_part_adds_public_notices_for_its_events():
     finally:
         public._RENDERERS.pop("table_reconciled")
     assert h.view()["notices"] == [{"kind": "check", "text": "match"}]
+
+
+def test_mcr_fans_have_their_seed_names_in_russian():
+    from rules.profiles.mcr import fan_table
+
+    names = re.findall(r'_f\(\d+, "([^"]+)"', Path(fan_table.__file__).read_text(encoding="utf-8"))
+    assert len(names) >= 80
+    for n in names:  # 003 §Таблица фанов: "Русское / English"
+        assert I18N["en"][f"fan.{n}"] == n and re.search("[А-Яа-яЁё]", I18N["ru"][f"fan.{n}"]), n

@@ -106,6 +106,7 @@ function renderCentre(pub, hand) {
 
 function startClaim(fill, claim) {
   stopClaim();
+  if (claim.window_s === null) { fill.parentNode.hidden = true; return; }  // no claim time in this rule set
   const end = performance.now() + claim.remaining_s * 1000;
   const step = () => {
     const left = Math.max(0, end - performance.now());
@@ -130,7 +131,7 @@ function renderResult(current, previous) {
     box.append(head);
     if (w.fans && w.fans.length) {
       const ul = el("ul", {class: "list fans"});
-      for (const f of w.fans) ul.append(el("li", {text: f.name + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}));
+      for (const f of w.fans) ul.append(el("li", {text: tOr("fan." + f.name, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}));
       box.append(ul);
     }
     const bits = [];
@@ -170,7 +171,7 @@ function renderScores(pub, hand) {
   const hist = $("#history");
   hist.replaceChildren(el("tr", {}, el("th", {text: t("hand")}), el("th", {text: t("result")}), el("th", {text: t("delta")})));
   for (const h of pub.history) hist.append(el("tr", {}, el("td", {text: h.hand_id}),
-    el("td", {text: t("status." + h.status) + (h.winners && h.winners.length ? " — " + h.winners.map(w => seatName(hand, w)).join(", ") : "")}),
+    el("td", {text: t("status." + h.status) + (h.winners && h.winners.length ? " — " + h.winners.map(w => t("seat") + " " + w).join(", ") : "")}),
     el("td", {text: (h.deltas || []).join(" / ")})));
 }
 

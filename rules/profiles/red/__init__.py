@@ -3,7 +3,7 @@
 Modules: ``profile`` (the :class:`Red` profile: rule checks, waits, scoring), ``arrangement`` (readings of
 a hand, the chaotic hand), ``fans`` (the fan table as data) and ``detectors`` (one per fan), ``scoring``,
 ``payments`` («Схема выплат», settlement records), ``penalties`` («Штрафы» and irregularities),
-``claims`` (claim arbitration), ``table`` (seats, dice, walls, deal, dealer rotation, sticks),
+``claims`` (claim arbitration), ``seating`` (seats by dice, counting sticks),
 ``flowers`` (flower replacement).
 """
 from rules.profiles.red.profile import Red

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.notation import Meld, MeldKind, parse_tiles
-from rules.profiles.red.table import next_seat, prev_seat, turn_distance
+from rules.profiles.red.seating import seats
 from rules.tiles import Tile
+from rules.wall import next_seat, prev_seat, turn_distance
 
 WIN, PUNG, CHOW = "win", "pung", "chow"
 RANK = {WIN: 0, PUNG: 1, CHOW: 2}
@@ -166,7 +167,7 @@ def arbitrate(
         if river_bottom:
             out.hand_result = "draw"
         return out
-    nxt = next_seat(discarder, players)
+    nxt = next_seat(seats(players), discarder)
     live: list[Claim] = []
     touched: list[Claim] = []
     for c in cl:
@@ -200,14 +201,14 @@ def arbitrate(
         if c not in pool:
             out.rejected.append((c, R_SILENT))
     if pool:
-        pool.sort(key=lambda c: (RANK[c.type], turn_distance(discarder, c.seat, players)))
+        pool.sort(key=lambda c: (RANK[c.type], turn_distance(seats(players), discarder, c.seat)))
         win = pool[0]
         out.awarded = win
         for c in pool[1:]:
             out.rejected.append((c, R_OUTRANKED))
         if win.type in (PUNG, CHOW):
             out.exposed, out.remaining_in_hand = claim_meld(win, discard)
-            out.next_turn = next_seat(win.seat, players)
+            out.next_turn = next_seat(seats(players), win.seat)
         next_drew = any(c.timing == AFTER_NEXT_DRAW or (c.seat == nxt and c.touched_wall) for c in cl)
         out.drawn_tile_returned_to_wall = next_drew  # §Правила взятия и сноса 5
     elif river_bottom:
@@ -224,7 +225,7 @@ def _reject_reason(c: Claim, players: int, discarder: int, discard: Tile, river_
         return R_CLOSED
     if river_bottom and c.type != WIN:
         return R_RIVER
-    if c.type == CHOW and prev_seat(c.seat, players) != discarder:
+    if c.type == CHOW and prev_seat(seats(players), c.seat) != discarder:
         return R_NOT_LEFT
     if c.type in (PUNG, CHOW) and (c.tiles_from_hand or c.concealed_before):
         if claim_meld(c, discard)[0] is None:

@@ -2,7 +2,8 @@
 
 A mixin placed before :class:`rules.profiles.base.Profile` in :class:`Red`'s bases, so it overrides the
 defaults whether or not ``Profile`` already inherits ``GameRules``. Every hook delegates to the pure
-functions of this package (payments, penalties, table, claims).
+functions of this package (payments, penalties, claims); the wall, dice, break and deal are
+``rules.wall``'s (``WALLS["red"]``).
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.events import Payment
-from rules.profiles.red.table import seats
+from rules.profiles.red.seating import seats
 
 RULE_4P = "001 §Схема выплат 1"
 RULE_3P = "001 §Схема выплат 2"

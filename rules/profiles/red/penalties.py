@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rules.events import Payment
 from rules.profiles.red.payments import Settlement
-from rules.profiles.red.table import seats
+from rules.profiles.red.seating import seats
 
 FALSE_WIN_POINTS = 9  # 001 §Штрафы 1
 RULE_FALSE_WIN = "001 §Штрафы 1; §Неправильные объявления 5"

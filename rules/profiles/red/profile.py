@@ -19,9 +19,9 @@ from rules.profiles.red.game import RedGameRules
 from rules.profiles.red.options import RedOptions
 from rules.profiles.red.payments import points_summary, settle_win
 from rules.profiles.red.scoring import best
-from rules.profiles.red.table import SEATS
 from rules.shapes import Shape, regular_shanten
 from rules.tiles import KINDS, N_KINDS, Tile, kind_text
+from rules.wall import SEATS
 
 MAX_JOKERS = 4  # 001 §Кости для маджонга 2, 8
 

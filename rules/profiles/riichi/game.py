@@ -17,7 +17,7 @@ from rules.events import Discarded, DoraRevealed, Drew, MeldMade, RiichiDeclared
 from rules.events import Payment as PaymentEvent
 from rules.game.profile_api import Standing, TournamentStanding
 from rules.notation import Hand
-from rules.profiles.riichi import claims, session, settlement
+from rules.profiles.riichi import claims, settlement, tournament
 from rules.profiles.riichi.furiten import hand_waits
 from rules.tiles import KINDS, Tile
 
@@ -320,54 +320,14 @@ class RiichiHooks:
         disc = win.from_seat
         ordered = sorted((w for w in wins if w.from_seat == disc), key=lambda w: (w.seat - disc) % 4)
         first = ordered[0].seat if ordered else win.seat
-        out: list[settlement.Payment] = []
-        if "discarder_pays" in pts:
-            liable = h.liable_for(win.seat)
-            out.append(
-                settlement.Payment(
-                    disc,
-                    win.seat,
-                    pts["discarder_pays"],
-                    "ron: half of the hand and the counters (liability)",
-                    "004 Rules 3.3.9",
-                )
-            )
-            out.append(
-                settlement.Payment(
-                    liable, win.seat, pts["liable_pays"], "liability: half of the hand", "004 Rules 3.3.9"
-                )
-            )
-        else:
-            counters = 300 * honba
-            out.append(
-                settlement.Payment(disc, win.seat, pts["ron"] - counters, "ron", "004 Rules 3.4.9, 4.1.2")
-            )
-            if counters:
-                out.append(
-                    settlement.Payment(
-                        disc, win.seat, counters, f"{honba} counter(s) x 300", "004 Rules 3.4.10"
-                    )
-                )
-        if win.seat == first:
-            out.extend(settlement.Payment(s, None, 1000, "riichi stake", "004 Rules 3.3.14") for s in riichi)
-            others = [w.seat for w in ordered[1:] if w.seat in riichi]
-            pot = deposits + 1000 * (len(riichi) - len(others))
-            if pot:
-                out.append(settlement.Payment(None, first, pot, "riichi deposits", "004 Rules 3.3.14, 4.1"))
-        elif win.seat in riichi:
-            out.append(settlement.Payment(None, win.seat, 1000, "own riichi stake returned", "004 Rules 4.1"))
-        return _events(out)
+        later = [w.seat for w in ordered[1:] if w.seat in riichi]
+        liable = h.liable_for(win.seat) if "discarder_pays" in pts else None
+        return _events(settlement.settle_ron_win(win.seat, disc, pts, honba, deposits, riichi, first, later, liable))
 
     def settle_exhaustive(self, state: HandState, tenpai: Sequence[int]) -> list[PaymentEvent]:
         h = HandHistory.of(state.history)
         riichi = [s for s in h.riichi_at if h.riichi_valid(s)]
-        rec = settlement.settle_exhaustive_draw(
-            tenpai,
-            state.dealer,
-            int(state.options.get("honba", 0)),
-            int(state.options.get("deposits", 0)),
-            riichi,
-        )
+        rec = settlement.settle_exhaustive_draw(tenpai, riichi)
         return _events(rec.payments)
 
     def penalty_payments(self, state: HandState, seat: int, code: str) -> list[PaymentEvent]:
@@ -408,12 +368,21 @@ class RiichiHooks:
 
     # --- session --------------------------------------------------------------------------------------
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
-        """East and South rounds: over when the deal has passed eight times (004 Rules 3.5, Reg 6.1.3)."""
+        """East and South rounds: over when the deal has passed eight times (004 Rules 3.5, Reg 6.1.3); a
+        South 4 dealer who wins or is tenpai keeps dealing, leading or not (no agari yame, 3.6)."""
         return dealer_changes >= 2 * players
 
+    def end_of_game(self, totals: dict[int, int], last: HandState) -> dict[int, int]:
+        """The riichi sticks left on the table go to the first-placed player, tied leaders sharing them
+        (004 Rules 3.6; spec A15). Players are numbered from the first dealer."""
+        deposits = self.next_hand_options(last)["deposits"]
+        players = sorted(totals)
+        final = tournament.end_of_game_deposits([totals[p] for p in players], deposits)
+        return dict(zip(players, final, strict=True))
+
     # --- the hall: a session's result and the tournament (004 Reg 6.1-6.3, spec A5) --------------------
-    session_warning_min = session.RED_ZONE_MIN  # 004 Reg 6.1.2: the 10-minute red zone
-    session_minutes = session.SESSION_MIN  # Reg 6.1.1
+    session_warning_min = tournament.RED_ZONE_MIN  # 004 Reg 6.1.2: the 10-minute red zone
+    session_minutes = tournament.SESSION_MIN  # Reg 6.1.1
 
     def session_standings(self, totals: Any, players: Any = None, *, penalties: Any = None, late: Any = None,
                           leftover: int = 0) -> list[Standing]:
@@ -421,12 +390,12 @@ class RiichiHooks:
         score with ties sharing the average place (A5), deductions — penalties and lateness, 1000 per started
         minute (Rules 5.7) — taken from the points, not the places; EMA uma as informational table points."""
         seats = sorted(totals)
-        finals = dict(zip(seats, session.end_of_game_deposits([totals[s] for s in seats], leftover), strict=True))
-        places = dict(zip(seats, session.places([finals[s] for s in seats]), strict=True))
-        uma = dict(zip(seats, session.ema_scores([finals[s] for s in seats]), strict=True))
+        finals = dict(zip(seats, tournament.end_of_game_deposits([totals[s] for s in seats], leftover), strict=True))
+        places = dict(zip(seats, tournament.places([finals[s] for s in seats]), strict=True))
+        uma = dict(zip(seats, tournament.ema_scores([finals[s] for s in seats]), strict=True))
         out = []
         for s in sorted(seats, key=lambda x: (places[x], x)):
-            lateness, _substitute = session.lateness_penalty(float((late or {}).get(s, 0)))
+            lateness, _substitute = tournament.lateness_penalty(float((late or {}).get(s, 0)))
             deduction = int((penalties or {}).get(s, 0)) + (lateness or 0)
             out.append(Standing(1 + sum(1 for x in seats if finals[x] > finals[s]), s, (players or {}).get(s, str(s)),
                                 finals[s], (uma[s] - (finals[s] - self.start_score)) / 1000, places[s], deduction))
@@ -435,14 +404,14 @@ class RiichiHooks:
     def tournament_standings(self, records: Any) -> list[TournamentStanding]:
         """004 Reg 6.3: average place, then the sum of points (final − 30 000 − deductions, A5), then the
         variance of places, then the spread of session scores; players equal on all four share the rank."""
-        rs = [session.Standing(p, [r.place for r in recs], [session.session_points(r.total, r.penalty) for r in recs],
+        rs = [tournament.Standing(p, [r.place for r in recs], [tournament.session_points(r.total, r.penalty) for r in recs],
                                [r.total for r in recs]) for p, recs in records.items()]
-        rk = session.ranks(rs)
+        rk = tournament.ranks(rs)
         uma = {p: sum(r.table_points for r in recs) for p, recs in records.items()}
         return [TournamentStanding(rk[x.id], x.id, len(x.places), uma[x.id], x.total_points,
                                    {"average_place": x.average_place, "place_variance": x.place_variance,
                                     "spread": x.spread})
-                for x in sorted(session.rank(rs), key=lambda x: (rk[x.id], x.id))]
+                for x in sorted(tournament.rank(rs), key=lambda x: (rk[x.id], x.id))]
 
 
 def kuikae_violations(h: HandHistory, seat: int) -> list[tuple[str, str]]:

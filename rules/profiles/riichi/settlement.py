@@ -39,13 +39,10 @@ class Payment:
 
 @dataclass
 class Settlement:
-    """The record of one hand's end: payments in order, and what carries to the next hand."""
+    """The payments of one hand's end, in order (what carries to the next hand — the dealer, the counters,
+    the deposits — is the game hooks', ``RiichiHooks.next_dealer`` and ``next_hand_options``)."""
 
     payments: list[Payment] = field(default_factory=list)
-    deposits_after: int = 0  # riichi sticks left on the table, in points
-    honba_after: int = 0
-    dealer_stays: bool = False
-    redeal: bool = False
     penalties: dict[int, int] = field(default_factory=dict)  # deductions applied at game end (chombo A1)
     outcome: str = ""
 
@@ -71,10 +68,6 @@ class Settlement:
             "outcome": self.outcome,
             "payments": [p.to_json() for p in self.payments],
             "deltas": self.deltas(),
-            "deposits_after": self.deposits_after,
-            "honba_after": self.honba_after,
-            "dealer_stays": self.dealer_stays,
-            "redeal": self.redeal,
             "penalties": {str(k): v for k, v in self.penalties.items()},
         }
 
@@ -89,72 +82,40 @@ def limits_stake() -> int:
     return STAKE
 
 
-@dataclass(frozen=True)
-class RonWin:
-    """One winner on a discard: ``value`` = what the discarder pays before counters (the scorer's ron
-    amount); ``liable`` = the pao player for big three dragons / big four winds, if any."""
-
-    seat: int
-    value: int
-    liable: int | None = None
-
-
-def settle_ron(
+def settle_ron_win(
+    winner: int,
     discarder: int,
-    winners: Sequence[RonWin],
-    dealer_seat: int,
-    honba: int = 0,
-    deposits_before: int = 0,
-    riichi_this_hand: Sequence[int] = (),
-) -> Settlement:
-    """A win (or several) on a discard. Each winner gets his full value plus the counters from the
-    discarder (004 Rules 4.1); riichi winners take back their own stake; every other stick on the table,
-    old deposits included (spec A14), goes to the first winner in turn order after the discarder."""
-    if not winners:
-        raise ValueError("settle_ron needs at least one winner")
-    seats = [w.seat for w in winners]
-    if discarder in seats or len(set(seats)) != len(seats):
-        raise ValueError("winners must be distinct and differ from the discarder")
-    s = Settlement(outcome="ron")
-    s.payments.extend(_stakes(riichi_this_hand))
-    ordered = sorted(winners, key=lambda w: (w.seat - discarder) % 4)
-    counters = limits.HONBA_RON * honba
-    for w in ordered:
-        if w.liable is not None and w.liable != discarder:
-            half = w.value // 2
-            s.payments.append(
-                Payment(
-                    discarder,
-                    w.seat,
-                    w.value - half + counters,
-                    "ron: half of the hand and the counters (liability)",
-                    "004 Rules 3.3.9",
-                )
-            )
-            s.payments.append(
-                Payment(w.liable, w.seat, half, "liability: half of the hand", "004 Rules 3.3.9")
-            )
-        else:
-            s.payments.append(Payment(discarder, w.seat, w.value, "ron", "004 Rules 3.4.9, 4.1.2"))
-            if counters:
-                s.payments.append(
-                    Payment(discarder, w.seat, counters, f"{honba} counter(s) x 300", "004 Rules 3.4.10")
-                )
-    pot = deposits_before + limits_stake() * len(riichi_this_hand)
-    first = ordered[0].seat
-    for w in ordered:
-        if w.seat in riichi_this_hand and w.seat != first:
-            s.payments.append(
-                Payment(None, w.seat, limits_stake(), "own riichi stake returned", "004 Rules 4.1")
-            )
-            pot -= limits_stake()
-    if pot:
-        s.payments.append(Payment(None, first, pot, "riichi deposits", "004 Rules 3.3.14, 4.1"))
-    dealer_won = dealer_seat in seats
-    s.deposits_after = 0
-    s.dealer_stays = dealer_won
-    s.honba_after = honba + 1 if dealer_won else 0  # 004 Rules 3.4.9-3.4.10
-    return s
+    points: dict[str, int],
+    honba: int,
+    deposits_before: int,
+    riichi_this_hand: Sequence[int],
+    first: int,
+    riichi_winners_after_first: Sequence[int] = (),
+    liable: int | None = None,
+) -> list[Payment]:
+    """The payments of one win on a discard, from the scorer's ``points`` (counters included): the
+    discarder pays the hand and the counters (004 Rules 4.1.2, 3.4.10; with liability half of the hand
+    each, 3.3.9); ``first`` — the first winner in turn order after the discarder — takes every riichi
+    stake of the hand and the deposits (3.3.14, 4.1; spec A14), a later riichi winner his own stake back."""
+    out: list[Payment] = []
+    if "discarder_pays" in points:
+        assert liable is not None
+        out.append(Payment(discarder, winner, points["discarder_pays"],
+                           "ron: half of the hand and the counters (liability)", "004 Rules 3.3.9"))
+        out.append(Payment(liable, winner, points["liable_pays"], "liability: half of the hand", "004 Rules 3.3.9"))
+    else:
+        counters = limits.HONBA_RON * honba
+        out.append(Payment(discarder, winner, points["ron"] - counters, "ron", "004 Rules 3.4.9, 4.1.2"))
+        if counters:
+            out.append(Payment(discarder, winner, counters, f"{honba} counter(s) x 300", "004 Rules 3.4.10"))
+    if winner == first:
+        out.extend(_stakes(riichi_this_hand))
+        pot = deposits_before + limits_stake() * (len(riichi_this_hand) - len(riichi_winners_after_first))
+        if pot:
+            out.append(Payment(None, first, pot, "riichi deposits", "004 Rules 3.3.14, 4.1"))
+    elif winner in riichi_this_hand:
+        out.append(Payment(None, winner, limits_stake(), "own riichi stake returned", "004 Rules 4.1"))
+    return out
 
 
 def settle_tsumo(
@@ -205,8 +166,6 @@ def settle_tsumo(
     pot = deposits_before + limits_stake() * len(riichi_this_hand)
     if pot:
         s.payments.append(Payment(None, winner, pot, "riichi deposits", "004 Rules 3.3.14, 4.1"))
-    s.dealer_stays = dealer
-    s.honba_after = honba + 1 if dealer else 0
     return s
 
 
@@ -225,38 +184,20 @@ def noten_payments(tenpai_seats: Sequence[int], players: int = 4) -> list[Paymen
     return out
 
 
-def settle_exhaustive_draw(
-    tenpai_seats: Sequence[int],
-    dealer_seat: int,
-    honba: int = 0,
-    deposits_before: int = 0,
-    riichi_this_hand: Sequence[int] = (),
-) -> Settlement:
-    """Exhaustive draw: noten payments, sticks stay on the table, one more counter, the dealer stays only
-    when he shows tenpai (004 Rules 3.4.2, 3.4.4, 3.4.10, 3.4.11; a dealer who declares noten moves, A17)."""
+def settle_exhaustive_draw(tenpai_seats: Sequence[int], riichi_this_hand: Sequence[int] = ()) -> Settlement:
+    """Exhaustive draw: the riichi stakes of the hand go to the table and stay there, noten payments
+    (004 Rules 3.4.2, 3.4.4)."""
     s = Settlement(outcome="exhaustive_draw")
     s.payments.extend(_stakes(riichi_this_hand))
     s.payments.extend(noten_payments(tenpai_seats))
-    s.deposits_after = deposits_before + limits_stake() * len(riichi_this_hand)
-    s.honba_after = honba + 1
-    s.dealer_stays = dealer_seat in tenpai_seats
     return s
 
 
-def settle_chombo(
-    offender: int,
-    dealer_seat: int,
-    honba: int = 0,
-    deposits_before: int = 0,
-    mode: str = CHOMBO_MANGAN_PAYMENT,
-) -> Settlement:
+def settle_chombo(offender: int, dealer_seat: int, mode: str = CHOMBO_MANGAN_PAYMENT) -> Settlement:
     """Chombo: a mangan-sized payment — 4000 to the dealer and 2000 to the others, or 4000 to each when the
-    dealer offends (004 Rules 3.4.6); riichi stakes of the hand are returned (no stake payment is made),
-    the hand is re-dealt, no counter, the dealer stays. ``mode=deduct_20000_after_uma`` records EMA 2016's
-    20 000 deduction at game end instead (spec A1)."""
-    s = Settlement(
-        outcome="chombo", redeal=True, dealer_stays=True, honba_after=honba, deposits_after=deposits_before
-    )
+    dealer offends (004 Rules 3.4.6); riichi stakes of the hand are returned (no stake payment is made).
+    ``mode=deduct_20000_after_uma`` records EMA 2016's 20 000 deduction at game end instead (spec A1)."""
+    s = Settlement(outcome="chombo")
     if mode == CHOMBO_DEDUCT_20000:
         s.penalties[offender] = CHOMBO_DEDUCTION
         return s
@@ -267,7 +208,3 @@ def settle_chombo(
         s.payments.append(Payment(offender, seat, amount, "chombo (mangan-sized payment)", "004 Rules 3.4.6"))
     return s
 
-
-def ron_value_before_counters(points: dict[str, int], honba: int) -> int:
-    """From a scorer's ``points`` (ron) back to the hand value before counters."""
-    return points["total"] - limits.HONBA_RON * honba

@@ -10,7 +10,7 @@ from rules.profiles.red import arrangement as arr
 from rules.profiles.red.options import RedOptions
 from rules.profiles.red.payments import settle_win
 from rules.profiles.red.scoring import score_arrangement
-from rules.profiles.red.table import seats
+from rules.profiles.red.seating import seats
 from rules.profiles.registry import get
 from rules.tiles import FLOWERS, JOKER, KINDS, Tile
 from tests.conftest import scaled

@@ -9,12 +9,13 @@ from rules.profiles.base import ContextError
 from rules.profiles.red import claims as cl
 from rules.profiles.red import flowers as fl
 from rules.profiles.red import penalties as pen
-from rules.profiles.red import table as tb
+from rules.profiles.red import seating
 from rules.profiles.red.fans import FANS
 from rules.profiles.red.options import RedOptions
 from rules.profiles.red.payments import settle_win
 from rules.profiles.registry import get
 from rules.tiles import tile
+from tests.oracles import red_table as tb
 
 RED = get("red")
 
@@ -192,10 +193,10 @@ def test_other_tile_sets_and_rounds():
 
 def test_seating_with_reroll_callback():
     rolls = iter([{"A": 4, "B": 4}, {"A": 9, "B": 3}])
-    got = tb.seating({"A": 7, "B": 7, "C": 12}, 3, reroll=lambda names, n: next(rolls))
+    got = seating.seat_by_dice({"A": 7, "B": 7, "C": 12}, 3, reroll=lambda names, n: next(rolls))
     assert got == {0: "C", 1: "A", 2: "B"}
     with pytest.raises(ValueError):
-        tb.seating({"A": 7, "B": 7}, 2)
+        seating.seat_by_dice({"A": 7, "B": 7}, 2)
 
 
 def test_claim_edge_cases():

@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from rules.profiles.red.table import next_dealer
 from rules.profiles.registry import get
 from rules.simulate import HandDriver, play_game
 from rules.wall import wall_spec
 from tests.conftest import scaled
+from tests.oracles.red_table import next_dealer
 
 RED = get("red")
 

@@ -3,15 +3,21 @@ from __future__ import annotations
 
 import pytest
 
+from rules.events import DiceRolled, HandStarted, WallBroken, Won
+from rules.game.machine import HandMachine
+from rules.game.setup import cached_break
 from rules.notation import format_tiles, parse_hand
 from rules.profiles.red import claims as cl
 from rules.profiles.red import flowers as fl
 from rules.profiles.red import penalties as pen
-from rules.profiles.red import table as tb
+from rules.profiles.red import seating
 from rules.profiles.red.payments import settle_draw, settle_win
 from rules.profiles.red.scoring import cap_value
 from rules.profiles.registry import get
 from rules.tiles import JOKER, N_KINDS, Tile, tile
+from rules.wall import wall_spec
+from tests.game.table_script import Table
+from tests.oracles import red_table
 from tests.profiles.red.vectors import all_vectors, of_kind, score_context
 
 RED = get("red")
@@ -94,7 +100,7 @@ def test_payment_vector(v):
     n = v["players"]
     if v["winner"] is None:
         st = settle_draw(n)
-        assert tb.next_dealer(v["dealer"], n, None) == exp["next_dealer"]
+        assert played(n, v["dealer"], None).next_dealer == exp["next_dealer"]
     else:
         r = score(v)
         assert r.valid
@@ -117,10 +123,37 @@ def test_penalty_vector(v):
         assert verdict.hand_continues is exp["hand_continues"]
 
 
+# A hand played through the machine to an outcome: the winner waits on 5p, which the dealer discards first
+# (the dealer himself wins by self-draw on his dealt hand); a draw plays the wall out.
+_WAITING = "123m456m789m123p5p"
+_DEALER = {True: "123m456m789m123p55p", False: "147m258p369s1234z5p"}
+
+
+def played(players: int, dealer: int, winner: int | None):
+    """The state at the end of a hand with that outcome, played through the machine and Red's hooks."""
+    hands = {dealer: _DEALER[winner == dealer]}
+    if winner is not None and winner != dealer:
+        hands[winner] = _WAITING
+    t = Table(RED, dealer=dealer, n_players=players, hands=hands)
+    if winner == dealer:
+        t.ok(Won(seat=dealer, tile="5p"))
+    elif winner is not None:
+        t.discard("5p")
+        t.ron(winner)
+    else:
+        t.discard("5p")
+        t.exhaust()
+    st = t.finish()
+    assert [w.seat for w in st.valid_wins()] == ([winner] if winner is not None else [])
+    return st
+
+
 @pytest.mark.parametrize("v", of_kind("dealer_rotation"), ids=ids(of_kind("dealer_rotation")))
 def test_dealer_vector(v):
     winner = v["winner"] if v["outcome"] == "win" else None
-    assert tb.next_dealer(v["dealer"], v["players"], winner) == v["expected"]["next_dealer"]
+    st = played(v["players"], v["dealer"], winner)
+    assert st.next_dealer == v["expected"]["next_dealer"]
+    assert red_table.next_dealer(v["dealer"], v["players"], winner) == st.next_dealer  # the oracle agrees
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -149,7 +182,7 @@ def test_claim_vector(v):
             assert j[k] == exp[k], k
     if "next_dealer" in exp:
         assert j["hand_result"] == "draw"
-        assert tb.next_dealer(v["dealer"], v["players"], None) == exp["next_dealer"]
+        assert played(v["players"], v["dealer"], None).next_dealer == exp["next_dealer"]
 
 
 @pytest.mark.parametrize("v", of_kind("claim_correction"), ids=ids(of_kind("claim_correction")))
@@ -186,20 +219,44 @@ def test_claim_correction_vector(v):
 # Table: dice, seating, wall, deal, counts, flowers, sticks
 
 
+def _dice(total: int) -> tuple[int, int]:
+    return (min(6, total - 1), total - min(6, total - 1))
+
+
+def _broken(players: int, dealer: int, first: int, second: int, tiles: str = "T144"):
+    """The machine after the hand's start, the two throws and the break the dice say."""
+    m = HandMachine(RED, "table")
+    m.submit(HandStarted(profile="red", n_players=players, dealer=dealer, options={"tiles": tiles}))
+    spec = wall_spec("red", players, tiles)
+    brk = cached_break(spec, dealer, (_dice(first), _dice(second)))
+    for thrower, total in zip(brk.throwers, (first, second), strict=True):
+        assert m.submit(DiceRolled(seat=thrower, values=_dice(total)))[0].TYPE == "dice_rolled"
+    return m, brk
+
+
 @pytest.mark.parametrize("v", of_kind("dice"), ids=ids(of_kind("dice")))
 def test_dice_vector(v):
-    got = {str(s): tb.dice_target(v["thrower"], s, v["players"]) for s in range(2, 13)}
+    """The first throw's sum names the breaker: the machine accepts the break on that seat's wall."""
+    got = {}
+    for s in range(2, 13):
+        m, brk = _broken(v["players"], v["thrower"], s, 7)
+        out = m.submit(WallBroken(wall_side=brk.side, stack=brk.count, position=0))
+        assert out[0].TYPE == "wall_broken"
+        wrong = WallBroken(wall_side=(brk.side + 1) % 4, stack=brk.count, position=0)
+        assert _broken(v["players"], v["thrower"], s, 7)[0].submit(wrong)[0].code == "wrong_break"
+        got[str(s)] = m.state.wall_break.side
     assert got == v["expected"]["target_seat_by_sum"]
+    assert got == {str(s): red_table.dice_target(v["thrower"], s, v["players"]) for s in range(2, 13)}
 
 
 @pytest.mark.parametrize("v", of_kind("seating"), ids=ids(of_kind("seating")))
 def test_seating_vector(v):
     rer = [v["rerolls"]] if "rerolls" in v else []
-    got = tb.seating(v["rolls"], v["players"], rerolls=rer)
+    got = seating.seat_by_dice(v["rolls"], v["players"], rerolls=rer)
     assert {str(k): n for k, n in got.items()} == v["expected"]["seats"]
 
 
-# derived_layout of the wall-break vectors, in the structured form of table.WallBreak
+# derived_layout of the wall-break vectors: the flower-end segments, as the oracle writes them
 _LAYOUT = {
     "red-break-01-fn5": (((3, 13),), (3, 14)),
     "red-break-02-cross": (((2, 18), (1, 4)), (1, 5)),
@@ -210,23 +267,32 @@ _LAYOUT = {
 def test_wall_break_vector(v):
     exp = v["expected"]
     assert v["first_throw"]["thrower"] == v["dealer"]
-    wb = tb.wall_break(v["dealer"], v["first_throw"]["sum"], v["second_throw"]["sum"], v["players"], v["tile_set"])
-    assert wb.breaker == exp["breaker"]
-    assert wb.break_number == exp["break_number"]
+    ts = {144: "T144", 148: "T148"}[v["tile_set"]]
+    m, _ = _broken(v["players"], v["dealer"], v["first_throw"]["sum"], v["second_throw"]["sum"], ts)
+    out = m.submit(WallBroken(wall_side=exp["breaker"], stack=exp["break_number"], position=0))
+    assert out[0].TYPE == "wall_broken"  # the machine breaks the wall where the seed's example does
+    brk = m.state.wall_break
+    assert brk.first_stack == _LAYOUT[v["id"]][1]  # the live wall's first stack
+    wb = red_table.wall_break(v["dealer"], v["first_throw"]["sum"], v["second_throw"]["sum"], v["players"],
+                              v["tile_set"])
+    assert (wb.breaker, wb.break_number, wb.live_first) == (brk.side, brk.count, brk.first_stack)
     assert wb.crosses_into_left_section is exp["derived_layout"]["crosses_into_left_section"]
-    assert (wb.flower_end, wb.live_first) == _LAYOUT[v["id"]]
+    assert wb.flower_end == _LAYOUT[v["id"]][0]
 
 
 @pytest.mark.parametrize("v", of_kind("deal"), ids=ids(of_kind("deal")))
 def test_deal_vector(v):
+    """The deal through the machine: the hand sizes it accepts, the wall it leaves, its wall's sections."""
     exp = v["expected"]
-    n, ts = v["players"], v["tile_set"]
-    assert {str(k): x for k, x in tb.deal_sizes(v["dealer"], n).items()} == exp["hand_sizes"]
-    sections = tb.wall_sections(n, ts)
-    assert {str(k): x for k, x in sections.items()} == exp["wall_sections_stacks"]
-    assert 2 * sum(sections.values()) == ts
-    assert tb.tiles_left_after_deal(n, ts) == exp["tiles_left_in_wall_before_flower_replacement"]
-    assert ts - sum(tb.deal_sizes(v["dealer"], n).values()) == tb.tiles_left_after_deal(n, ts)
+    n, ts = v["players"], {144: "T144", 148: "T148"}[v["tile_set"]]
+    t = Table(RED, dealer=v["dealer"], n_players=n, options={"tiles": ts}, hands={})
+    st = t.st
+    dealt = {str(e.seat): len(e.tiles) for e in st.history if e.TYPE == "dealt"}
+    assert dealt == exp["hand_sizes"]
+    spec = st.spec
+    assert {str(s): x for s, x in zip(spec.sides, spec.sections, strict=True)} == exp["wall_sections_stacks"]
+    flowers_replaced = sum(1 for e in st.history if e.TYPE == "flower_declared")
+    assert st.wall_remaining + flowers_replaced == exp["tiles_left_in_wall_before_flower_replacement"]
 
 
 @pytest.mark.parametrize("v", of_kind("tile_count"), ids=ids(of_kind("tile_count")))
@@ -279,13 +345,13 @@ def test_flower_vector(v):
 @pytest.mark.parametrize("v", of_kind("sticks"), ids=ids(of_kind("sticks")))
 def test_sticks_vector(v):
     exp = v["expected"]
-    assert tb.STICK_VALUES == exp["stick_values"]
-    assert tb.STICK_SETS[88] == exp["set_88"] and tb.STICK_SETS[84] == exp["set_84"]
-    assert tb.start_total(88) == exp["start_total"]["set_88"]
-    assert tb.start_total(84) == exp["start_total"]["set_84"]
+    assert seating.STICK_VALUES == exp["stick_values"]
+    assert seating.STICK_SETS[88] == exp["set_88"] and seating.STICK_SETS[84] == exp["set_84"]
+    assert seating.start_total(88) == exp["start_total"]["set_88"]
+    assert seating.start_total(84) == exp["start_total"]["set_84"]
     for size in (88, 84):  # four players' start allotments use up exactly the set (spec A32)
-        per = tb.START_STICKS[size]
+        per = seating.START_STICKS[size]
         names = {1: "8_black_dots", 10: "1_red_dot", 100: "5_red_dots", 500: "9_red_green_dots"}
         for val, n in per.items():
-            assert 4 * n <= tb.STICK_SETS[size][names[val]]
-    assert tb.stick_result({1: 10, 10: 9, 100: 2, 500: 1}, 88) == 0
+            assert 4 * n <= seating.STICK_SETS[size][names[val]]
+    assert seating.stick_result({1: 10, 10: 9, 100: 2, 500: 1}, 88) == 0

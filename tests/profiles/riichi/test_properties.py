@@ -172,13 +172,11 @@ def test_settlement_zero_sum_with_sticks():
             received = res.points["total"]
         else:
             disc = rng.choice(others)
-            value = settlement.ron_value_before_counters(res.points, honba)
-            s = settlement.settle_ron(
-                disc, [settlement.RonWin(seat_of_winner, value)], 0, honba, before, riichi
-            )
+            s = settlement.Settlement(settlement.settle_ron_win(
+                seat_of_winner, disc, res.points, honba, before, riichi, first=seat_of_winner))
             received = res.points["total"]
         d = s.deltas()
-        assert sum(d) + (s.deposits_after - before) == 0
+        assert sum(d) == before  # the deposits and the stakes of the hand end with the winner
         stake_paid = 1000 if seat_of_winner in riichi else 0
         assert d[seat_of_winner] == received + before + 1000 * len(riichi) - stake_paid
         assert all(p.reason and p.ref for p in s.payments)

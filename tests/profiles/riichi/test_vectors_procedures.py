@@ -1,5 +1,6 @@
 """The procedural vectors of riichi_vectors.json (every kind other than hand_score), as tests of the
-profile's pure functions."""
+profile's functions; what follows an outcome (the next dealer, the counters, the deposits, the
+payments) as hands played through the hand machine (``tests.profiles.riichi.played``)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,17 @@ import re
 
 import pytest
 
+from rules.events import Claimed, Dealt, DiceRolled, HandStarted, WallBroken
+from rules.game.machine import HandMachine
+from rules.game.setup import cached_break
 from rules.notation import parse_hand
-from rules.profiles.riichi import claims, dora, furiten, riichi, session, settlement, setup
+from rules.profiles.riichi import claims, dora, furiten, riichi, settlement, tournament
+from rules.profiles.riichi.game import HandHistory
 from rules.tiles import Tile
+from tests.game.table_script import Table
+from tests.oracles import riichi_setup
+from tests.profiles.riichi import played
+from tests.profiles.riichi.played import RIICHI
 from tests.profiles.riichi.vectors import all_vectors, by_id, of_kind
 
 T = Tile.parse
@@ -46,16 +55,32 @@ def test_dora_indicator_mapping():
 
 
 def test_setup_tile_counts():
+    """The deal through the machine: 14 and 13 tiles dealt, 69 left to draw, 14 in the dead wall."""
     v = by_id("setup-tile-counts")
-    c = setup.setup_counts(**v["input"])
-    assert c.__dict__ == v["expected"]
+    e = v["expected"]
+    st = Table(RIICHI, hands={}).st
+    dealt = {x.seat: len(x.tiles) for x in st.history if isinstance(x, Dealt)}
+    assert st.spec is not None and st.wall is not None
+    assert st.spec.n_tiles == e["total_tiles"] == 2 * v["input"]["walls"] * v["input"]["stacks_per_wall"]
+    assert (dealt[0], dealt[1], sum(dealt.values())) == (e["east_hand"], e["other_hands"], e["dealt_tiles"])
+    assert st.wall_remaining == e["live_wall_after_deal"]
+    assert st.spec.n_tiles - sum(dealt.values()) - st.wall_remaining == e["dead_wall_tiles"]
+    assert riichi_setup.setup_counts(**v["input"]).__dict__ == e  # the oracle agrees
 
 
 def test_wall_break_breaker():
+    """East throws: the machine breaks the wall of the seat the sum counts to, East counting as 1."""
     v = by_id("setup-dice-breaker")
-    assert [setup.breaker_seat(s) for s in v["input"]["dice_sums"]] == v["expected"][
-        "breaker_seat_relative_to_east"
-    ]
+    got = []
+    for s in v["input"]["dice_sums"]:
+        m = HandMachine(RIICHI, "table")
+        m.submit(HandStarted(profile=RIICHI.name, dealer=0))
+        m.submit(DiceRolled(seat=0, values=(min(6, s - 1), s - min(6, s - 1))))
+        brk = cached_break(m.state.spec, 0, tuple(m.state.dice))
+        assert m.submit(WallBroken(wall_side=brk.side, stack=brk.count, position=0))[0].TYPE == "wall_broken"
+        got.append(m.state.wall_break.side)
+    assert got == v["expected"]["breaker_seat_relative_to_east"]
+    assert got == [riichi_setup.breaker_seat(s) for s in v["input"]["dice_sums"]]
 
 
 @pytest.mark.parametrize("v", of_kind("kuikae"), ids=lambda v: v["id"])
@@ -139,190 +164,199 @@ def test_furiten_events(vid):
         assert last_tsumo is v["expected"]["can_tsumo_on_last_event"]
 
 
+def _after(st) -> tuple[bool, int]:
+    """(the dealer stays, the counters of the next hand): the machine's next dealer, the profile's options."""
+    return st.next_dealer == st.dealer, RIICHI.next_hand_options(st)["honba"]
+
+
 @pytest.mark.parametrize("v", of_kind("exhaustive_draw"), ids=lambda v: v["id"])
 def test_exhaustive_draw(v):
     i, e = v["input"], v["expected"]
+    assert i["dealer_seat"] == 0
     cases = i.get("cases") or [{"tenpai_seats": i["tenpai_seats"]}]
-    results = [
-        settlement.settle_exhaustive_draw(c["tenpai_seats"], i["dealer_seat"], i["honba_before"])
-        for c in cases
-    ]
+    states = [played.exhaustive(c["tenpai_seats"], {"honba": i["honba_before"]}) for c in cases]
     got = {
-        "deltas": [r.deltas() for r in results],
-        "dealer_stays": [r.dealer_stays for r in results],
-        "honba_after": [r.honba_after for r in results],
+        "deltas": [list(st.settled.deltas) for st in states],
+        "dealer_stays": [_after(st)[0] for st in states],
+        "honba_after": [_after(st)[1] for st in states],
     }
     if "cases" not in i:
         got = {k: val[0] for k, val in got.items()}
     assert got == e
-    for r in results:
-        assert sum(r.deltas()) == 0
-        assert all(p.ref == "004 Rules 3.4.2" and p.reason for p in r.payments)
+    for st in states:
+        assert all(p["rule"] == "004 Rules 3.4.2" and p["reason"] for p in st.settled.payments)
 
 
 def test_counters_after_draw_dealer_moves():
     v = by_id("counters-after-draw-dealer-moves")
     i, e = v["input"], v["expected"]
-    r = settlement.settle_exhaustive_draw([] if not i["dealer_tenpai"] else [0], 0, i["honba_before"])
-    assert (r.honba_after, r.dealer_stays) == (e["honba_after"], e["dealer_stays"])
-    nxt = session.after_hand(
-        session.GameState(honba=i["honba_before"]),
-        r.deltas(),
-        r.dealer_stays,
-        r.honba_after,
-        r.deposits_after,
-    )
-    assert nxt.dealer == 1 and nxt.honba == 3  # the new East places old count + 1
+    st = played.exhaustive([0] if i["dealer_tenpai"] else [1], {"honba": i["honba_before"]})
+    stays, honba = _after(st)
+    assert (honba, stays) == (e["honba_after"], e["dealer_stays"])
+    assert st.next_dealer == 1  # the new East places the old count + 1
 
 
-def _rotation_case(case: str, honba: int) -> settlement.Settlement:
-    dealer = 0
-    if case == "dealer_wins":
-        return settlement.settle_ron(2, [settlement.RonWin(0, 2000)], dealer, honba)
-    if case == "dealer_tenpai_draw":
-        return settlement.settle_exhaustive_draw([0], dealer, honba)
-    if case == "dealer_noten_draw":
-        return settlement.settle_exhaustive_draw([1], dealer, honba)
-    if case == "non_dealer_wins":
-        return settlement.settle_tsumo(
-            1, dealer, {"tsumo_dealer_pays": 900, "tsumo_nondealer_pays": 600}, honba
-        )
-    if case == "double_ron_including_dealer":
-        return settlement.settle_ron(
-            2, [settlement.RonWin(0, 2000), settlement.RonWin(3, 1000)], dealer, honba
-        )
-    if case == "double_ron_without_dealer":
-        return settlement.settle_ron(
-            0, [settlement.RonWin(1, 2000), settlement.RonWin(3, 1000)], dealer, honba
-        )
-    if case == "chombo":
-        return settlement.settle_chombo(2, dealer, honba)
-    raise AssertionError(case)
+def _rotation_case(case: str, honba: int):
+    opts = {"honba": honba}
+    return {
+        "dealer_wins": lambda: played.ron(1, [0], opts),
+        "dealer_tenpai_draw": lambda: played.exhaustive([0], opts),
+        "dealer_noten_draw": lambda: played.exhaustive([1], opts),
+        "non_dealer_wins": lambda: played.tsumo(1, opts),
+        "double_ron_including_dealer": lambda: played.ron(2, [0, 3], opts),
+        "double_ron_without_dealer": lambda: played.ron(0, [1, 3], opts),
+        "chombo": lambda: played.chombo(2, opts),
+    }[case]()
 
 
 def test_dealer_rotation_cases():
     v = by_id("dealer-rotation-cases")
-    rs = [_rotation_case(c, v["input"]["honba_before"]) for c in v["input"]["cases"]]
-    assert [r.dealer_stays for r in rs] == v["expected"]["dealer_stays"]
-    assert [r.honba_after for r in rs] == v["expected"]["honba_after"]
+    got = [_after(_rotation_case(c, v["input"]["honba_before"])) for c in v["input"]["cases"]]
+    assert [stays for stays, _ in got] == v["expected"]["dealer_stays"]
+    assert [honba for _, honba in got] == v["expected"]["honba_after"]
 
 
 @pytest.mark.parametrize("v", of_kind("chombo"), ids=lambda v: v["id"])
 def test_chombo(v):
     i, e = v["input"], v["expected"]
-    r = settlement.settle_chombo(i["offender_seat"], i["dealer_seat"], honba=3, deposits_before=2000)
-    assert r.deltas() == e["deltas"]
-    assert r.redeal is e["redeal"] and r.dealer_stays is e["dealer_stays"]
-    assert r.honba_after - 3 == e["honba_change"]
-    assert e["riichi_sticks"] == "returned" and r.deposits_after == 2000  # no stake of this hand is taken
+    assert i["dealer_seat"] == 0
+    st = played.chombo(i["offender_seat"], {"honba": 3, "deposits": 2000})
+    assert [w.valid for w in st.wins] == [False] and [x.code for x in st.violations] == ["false_win"]
+    assert list(st.settled.deltas) == e["deltas"]
+    assert st.next_dealer == st.dealer and e["dealer_stays"] and e["redeal"]
+    assert RIICHI.next_hand_options(st) == {"honba": 3 + e["honba_change"], "deposits": 2000}  # sticks returned
     alt = settlement.settle_chombo(i["offender_seat"], i["dealer_seat"], mode=settlement.CHOMBO_DEDUCT_20000)
     assert alt.deltas() == [0, 0, 0, 0] and alt.penalties == {i["offender_seat"]: 20000}
+
+
+def _riichi_double_ron(honba: int) -> Table:
+    """Seats 1 and 3 declare riichi on their second turn; after one more go-around (no ippatsu) the dealer
+    discards 8s and seats 2 (3900) and 3 (riichi + pinfu, 2000) win on it."""
+    hands = {0: played.NOTEN[0].replace("1246z", "246z8s") + "1z", 1: played.TENPAI[1], 2: played.IIPEIKOU_2,
+             3: played.PINFU_3}
+    t = Table(RIICHI, hands=hands, draws=played.SAFE, options={"honba": honba})
+    t.discard("1z")
+    for rnd in range(3):
+        for seat in (1, 2, 3) if rnd == 0 else (0, 1, 2, 3):
+            t.discard(riichi=rnd == 1 and seat in (1, 3))
+    t.draw()
+    t.discard("8s")
+    return t
 
 
 def test_double_ron_settlement():
     v = by_id("double-ron-settlement")
     i, e = v["input"], v["expected"]
-    wins = [settlement.RonWin(w["seat"], w["hand_value"]) for w in i["winners"]]
-    r = settlement.settle_ron(
-        i["discarder_seat"],
-        wins,
-        i["dealer_seat"],
-        i["honba"],
-        i["table_deposits_before_hand"],
-        i["riichi_this_hand"],
-    )
+    assert (i["dealer_seat"], i["discarder_seat"], i["riichi_this_hand"]) == (0, 0, [1, 3])
+    t = _riichi_double_ron(i["honba"])
+    t.ron(*[w["seat"] for w in i["winners"]])
+    st = t.finish()
+    values = {w.seat: w.result.points["ron"] - 300 * i["honba"] for w in st.wins}
+    assert values == {w["seat"]: w["hand_value"] for w in i["winners"]}
     between_players: dict[tuple[int, int], int] = {}
-    for p in r.payments:
-        if p.payer is not None and p.payee is not None:
-            between_players[(p.payer, p.payee)] = between_players.get((p.payer, p.payee), 0) + p.amount
+    from_table: dict[int, int] = {}
+    for p in st.settled.payments:
+        if p["payer"] is not None and p["payee"] is not None:
+            between_players[(p["payer"], p["payee"])] = between_players.get((p["payer"], p["payee"]), 0) + p["amount"]
+        elif p["payer"] is None:
+            from_table[p["payee"]] = from_table.get(p["payee"], 0) + p["amount"]
     assert between_players == {(p["from"], p["to"]): p["amount"] for p in e["payments"]}
-    assert r.received_from_table() == {int(k): val for k, val in e["deposits_to"].items()}
-    assert r.deltas() == e["deltas_including_riichi_stakes"]
-    nxt = session.after_hand(
-        session.GameState(dealer=i["dealer_seat"], honba=i["honba"]),
-        r.deltas(),
-        r.dealer_stays,
-        r.honba_after,
-        r.deposits_after,
-    )
-    assert (nxt.dealer, nxt.honba) == (e["next_dealer_seat"], e["honba_after"])
-    assert all(p.reason and p.ref.startswith("004") for p in r.payments)
+    assert from_table == {int(k): val for k, val in e["deposits_to"].items()}
+    assert list(st.settled.deltas) == e["deltas_including_riichi_stakes"]
+    assert (st.next_dealer, RIICHI.next_hand_options(st)["honba"]) == (e["next_dealer_seat"], e["honba_after"])
+    assert all(p["reason"] and p["rule"].startswith("004") for p in st.settled.payments)
 
 
 def test_riichi_discard_ronned():
+    """Seat 1's riichi discard is won on by seat 2: the riichi never stood, no stake is taken."""
     v = by_id("riichi-discard-ronned")
-    st = riichi.RiichiState()
-    st.declare(first_turn_uninterrupted=False)
-    out = st.declaration_discard_claimed(v["input"]["riichi_discard_claimed_for"])
-    assert out["riichi_valid"] is v["expected"]["riichi_valid"]
-    assert out["stake_returned"] and v["expected"]["stake_returned_to"] == v["input"]["riichi_seat"]
+    assert (v["input"]["riichi_seat"], v["input"]["winner_seat"]) == (1, 2)
+    t = Table(RIICHI, hands={0: played.NOTEN[0] + played.EXTRA, 1: played.TENPAI[1],
+                             2: played.IIPEIKOU_2}, draws="8s")
+    t.discard(played.EXTRA)
+    t.discard(riichi=True)  # seat 1 draws 8s and discards it sideways
+    assert t.st.seat_state[1].riichi
+    t.ron(2)
+    st = t.finish()
+    assert HandHistory.of(st.history).riichi_valid(1) is v["expected"]["riichi_valid"]
+    assert not [p for p in st.settled.payments if p["reason"] == "riichi stake"]  # returned: never paid
+    assert st.settled.deltas[1] == -st.settled.deltas[2] and v["expected"]["stake_returned_to"] == 1
 
 
 def test_riichi_discard_called():
+    """Seat 1's riichi discard is called for a pon by seat 3: the riichi stands, without ippatsu."""
     v = by_id("riichi-discard-called")
-    st = riichi.RiichiState()
-    st.declare(first_turn_uninterrupted=False)
-    out = st.declaration_discard_claimed(v["input"]["riichi_discard_claimed_for"])
-    for k, val in v["expected"].items():
-        assert out[k] is val
-    assert st.ippatsu_open is False and st.sideways_pending
+    t = Table(RIICHI, hands={0: played.NOTEN[0] + played.EXTRA, 1: played.TENPAI[1], 3: "88s147p258s13z667z"},
+              draws="8s")
+    t.discard(played.EXTRA)
+    t.discard(riichi=True)
+    t.ok(Claimed(seat=3, kind="pung", from_seat=1, tile="8s", tiles=("8s", "8s")))
+    for ev in t.m.arbitrate():
+        t.ok(ev)
+    h = HandHistory.of(t.st.history)
+    assert h.riichi_valid(1) is v["expected"]["riichi_valid"]
+    assert h.ippatsu(1, robbing_kong=False) is v["expected"]["ippatsu_possible"]
 
 
 @pytest.mark.parametrize("vid", ["game-end-deposits-to-winner", "game-end-deposits-tie-split"])
 def test_game_end_deposits(vid):
+    """The profile's end-of-game hook (what ``play_game`` runs) on the last hand's state: the sticks
+    still on the table after a last hand that was drawn go to the leader."""
     v = by_id(vid)
-    got = session.end_of_game_deposits(v["input"]["final_scores"], v["input"]["table_deposits"])
-    assert got == v["expected"]["final_scores"]
+    scores, deposits = v["input"]["final_scores"], v["input"]["table_deposits"]
+    last = played.exhaustive([1], {"deposits": deposits})
+    assert RIICHI.next_hand_options(last)["deposits"] == deposits
+    got = RIICHI.end_of_game(dict(enumerate(scores)), last)
+    assert list(got.values()) == v["expected"]["final_scores"]
+
+
+def _game_over_after(round_name: str, hand_number: int, dealer_stays: bool) -> bool:
+    """``game_over`` as ``play_game`` asks it after that hand: the deal has passed once per hand before."""
+    changes = 4 * ("East", "South").index(round_name) + hand_number - 1 + (0 if dealer_stays else 1)
+    return RIICHI.game_over(0, changes, 4)
 
 
 def test_game_end_no_agari_yame():
     v = by_id("game-end-no-agari-yame")
     i = v["input"]
     assert i["outcome"] == "dealer_wins"
-    assert (
-        session.game_over_after(i["round"], i["hand_number"], dealer_stays=True) is v["expected"]["game_over"]
-    )
+    assert _game_over_after(i["round"], i["hand_number"], dealer_stays=True) is v["expected"]["game_over"]
 
 
 def test_game_end_south4_dealer_loses_deal():
     v = by_id("game-end-south4-dealer-loses-deal")
     i = v["input"]
-    assert (
-        session.game_over_after(i["round"], i["hand_number"], dealer_stays=False)
-        is v["expected"]["game_over"]
-    )
-    # no extra rounds: the game state says over, there is no West round
-    st = session.rotation(False, 0, session.GameState(round=1, dealer=3))
-    assert st.over and v["expected"]["extra_rounds"] is False
+    assert _game_over_after(i["round"], i["hand_number"], dealer_stays=False) is v["expected"]["game_over"]
+    assert v["expected"]["extra_rounds"] is False and RIICHI.game_over(0, 8, 4)  # no West round
 
 
 def test_ranking_average_place_first():
     v = by_id("ranking-average-place-first")
-    st = [session.Standing(p["id"], p["places"], [p["total_points"]]) for p in v["input"]["players"]]
-    assert [s.id for s in session.rank(st)] == v["expected"]["order"]
+    st = [tournament.Standing(p["id"], p["places"], [p["total_points"]]) for p in v["input"]["players"]]
+    assert [s.id for s in tournament.rank(st)] == v["expected"]["order"]
 
 
 def test_ranking_place_variance():
     v = by_id("ranking-place-variance")
-    st = [session.Standing(p["id"], p["places"], [p["total_points"]]) for p in v["input"]["players"]]
+    st = [tournament.Standing(p["id"], p["places"], [p["total_points"]]) for p in v["input"]["players"]]
     assert {s.id: s.place_variance for s in st} == v["expected"]["place_variance"]
-    assert [s.id for s in session.rank(st)] == v["expected"]["order"]
+    assert [s.id for s in tournament.rank(st)] == v["expected"]["order"]
 
 
 def test_ranking_score_spread():
     v = by_id("ranking-score-spread")
     # tied on the first three criteria: same places, same total
     st = [
-        session.Standing(p["id"], [1, 4], [0], [p["best_session_score"], p["worst_session_score"]])
+        tournament.Standing(p["id"], [1, 4], [0], [p["best_session_score"], p["worst_session_score"]])
         for p in v["input"]["players"]
     ]
     assert {s.id: s.spread for s in st} == v["expected"]["spread"]
-    assert [s.id for s in session.rank(st)] == v["expected"]["order"]
+    assert [s.id for s in tournament.rank(st)] == v["expected"]["order"]
 
 
 def test_late_arrival_penalty():
     v = by_id("late-arrival-penalty")
-    got = [session.lateness_penalty(m) for m in v["input"]["minutes_late"]]
+    got = [tournament.lateness_penalty(m) for m in v["input"]["minutes_late"]]
     assert [g[0] for g in got] == v["expected"]["deduction"]
     assert [g[1] for g in got] == v["expected"]["substitute_plays"]
 
@@ -330,4 +364,4 @@ def test_late_arrival_penalty():
 def test_ema_uma_informational():
     v = by_id("ema-uma-informational")
     i = v["input"]
-    assert session.ema_scores(i["final_scores"], i["start"], i["uma"]) == v["expected"]["ema_scores"]
+    assert tournament.ema_scores(i["final_scores"], i["start"], i["uma"]) == v["expected"]["ema_scores"]

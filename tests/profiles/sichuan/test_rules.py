@@ -7,9 +7,10 @@ import pytest
 
 from rules.notation import parse_hand
 from rules.profiles import registry
-from rules.profiles.sichuan import penalties, session, tables
+from rules.profiles.sichuan import penalties, session
 from rules.profiles.sichuan.claims import Claim, Furiten, arbitrate, kong_problem
 from rules.profiles.sichuan.params import MPL2025, WMSG
+from tests.oracles import sichuan_wall as tables
 
 
 # -- wall and deal ---------------------------------------------------------------------------------------
@@ -214,7 +215,7 @@ def test_missing_suit_procedures() -> None:
 
 @pytest.mark.parametrize("n", [4, 3])
 def test_tables_agree_with_the_shared_wall_module(n: int) -> None:
-    """rules.wall (Foundation II) and this package's tables break and deal a Sichuan wall identically."""
+    """rules.wall (what the machine plays) and the oracle break and deal a Sichuan wall identically."""
     from rules import wall
 
     spec = registry.get("sichuan-mpl2025").wall_spec(n)

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import pytest
 
+from rules.events import DiceRolled, HandStarted, WallBroken
+from rules.game.machine import HandMachine
 from rules.notation import MeldKind, parse_hand
 from rules.profiles import registry
-from rules.profiles.sichuan import penalties, session, tables
+from rules.profiles.sichuan import penalties, session
 from rules.profiles.sichuan.params import PARAMS
 from rules.profiles.sichuan.scoring import hu_payments
 from rules.profiles.sichuan.session import HuEvent
 from rules.profiles.sichuan.settlement import EndHand, HandLedger, deltas_of, kong_payments
+from tests.game.table_script import Table
+from tests.oracles import sichuan_wall as tables
 from tests.profiles.sichuan.vectors import vectors
 
 CTX_FIELDS = (
@@ -239,27 +243,47 @@ def check_fan_to_base(v: dict) -> None:
         assert p.base_points(case["total_fan"]) == case["base_points"]
 
 
+def _break(profile: str, dealer: int, dice: tuple[int, int], side: int, stack: int) -> HandMachine:
+    """The machine after the hand's start and one throw, with the break on ``side`` after ``stack`` stacks
+    submitted: it must accept it (the dice say so) and refuse any other side."""
+    m = HandMachine(registry.get(profile), "table")
+    m.submit(HandStarted(profile=profile, dealer=dealer))
+    m.submit(DiceRolled(seat=dealer, values=dice))
+    wrong = m.submit(WallBroken(wall_side=(side + 1) % 4, stack=stack, position=0))[0]
+    assert wrong.TYPE == "violation" and wrong.code == "wrong_break"
+    assert m.submit(WallBroken(wall_side=side, stack=stack, position=0))[0].TYPE == "wall_broken"
+    return m
+
+
 def check_dice_table(v: dict) -> None:
     for case in v["expected"]["cases"]:
         s = case["dice_sum"]
         dice = (1, s - 1) if s <= 7 else (s - 6, 6)
-        assert tables.dice_wall_offset(s) == case["wall_owner_offset_from_dealer"]
-        assert tables.dice_wall_owner(v["dealer_seat"], dice) == (v["dealer_seat"] + case[
-            "wall_owner_offset_from_dealer"]) % 4
+        owner = (v["dealer_seat"] + case["wall_owner_offset_from_dealer"]) % 4
+        m = _break(v["profile"], v["dealer_seat"], dice, owner, min(dice))
+        assert m.state.wall_break is not None and m.state.wall_break.side == owner
+        assert tables.dice_wall_owner(v["dealer_seat"], dice) == owner  # the oracle agrees
 
 
 def check_dice_example(v: dict) -> None:
     exp = v["expected"]
     assert sum(v["dice"]) == exp["dice_sum"]
-    assert tables.dice_wall_owner(v["dealer_seat"], v["dice"]) == exp["wall_owner_seat"]
-    assert tables.break_stacks(v["dice"]) == exp["break_stacks"]
-    order = tables.stack_order(v["dealer_seat"], v["dice"])
-    assert order[0] == (exp["wall_owner_seat"], exp["break_stacks"] + 1)  # dealing starts after the break
+    m = _break(v["profile"], v["dealer_seat"], tuple(v["dice"]), exp["wall_owner_seat"], exp["break_stacks"])
+    brk = m.state.wall_break
+    assert brk is not None and brk.first_stack == (exp["wall_owner_seat"], exp["break_stacks"] + 1)
+    assert tables.stack_order(v["dealer_seat"], v["dice"])[0] == brk.first_stack  # the oracle agrees
 
 
 def check_deal_layout(v: dict) -> None:
+    """The deal through the machine (sizes, tiles left, the first draw's position) and, position by
+    position, the oracle's layout of the seed's example."""
     exp = v["expected"]
+    t = Table(registry.get(v["profile"]), dealer=v["dealer_seat"])
+    st = t.st
+    assert {str(e.seat): len(e.tiles) for e in st.history if e.TYPE == "dealt"} == exp["hand_sizes"]
+    assert st.wall_remaining == exp["tiles_left_to_draw"]
     pos, first = tables.deal_positions(v["dealer_seat"], (0, 1, 2, 3))
+    assert st.wall is not None and st.wall.draw_position() == first
     want: dict[int, list[str]] = {s: [] for s in range(4)}
     for rnd in exp["rounds"]:
         for take in rnd["takes"]:

@@ -1,4 +1,7 @@
-"""Wall, dice and deal of a Sichuan hand as data and pure functions (000 §2.4.8-9, §3.1.3; 002 §1).
+"""The oracle of a Sichuan wall: dice, break and deal written out plainly (000 §2.4.8-9, §3.1.3; 002 §1).
+
+The hand machine plays them through ``rules.wall`` (``WALLS["sichuan"]``); the tests check it against
+these obviously-right functions (they were ``rules/profiles/sichuan/tables.py``).
 
 Seats are absolute (0 = East at the first hand); "East/South/West/North" in the seeds mean the current
 dealer and the players after him in turn order [Interp AMB-11]. The wall is a ring of 54 stacks of two

@@ -1,85 +1,24 @@
-"""The game and the session: dealer rotation, counters, the end of the game, deposits left at the end,
-session places, EMA uma (informational), the 004 ranking (Reg 6.3) and out-of-hand penalties.
+"""The session and the tournament around the hands: deposits left at the end of a game, session places,
+EMA uma (informational), the 004 ranking (Reg 6.3) and out-of-hand penalties.
+
+The game itself — dealer rotation, counters, deposits carried from hand to hand, its end after South 4 —
+is played by the hand machine through the profile's hooks (``rules.profiles.riichi.game``:
+``next_dealer``, ``next_hand_options``, ``game_over``, ``end_of_game``) and ``rules.simulate.play_game``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from rules.profiles.riichi.setup import START_POINTS
 
-ROUND_WINDS = ("East", "South")  # hanchan: no West round (004 Rules 3.5, Reg 6.1.3)
 EMA_UMA = (15_000, 5_000, -5_000, -15_000)  # EMA 2016, not in the seed: informational only (spec §2.6)
 RED_ZONE_MIN = 10  # 004 Reg 6.1.2 (spec A4)
 SESSION_MIN = 105  # 004 Reg 6.1.1
 LATE_PER_MINUTE = 1000  # 004 Rules 5.7
 LATE_MAX_MINUTES = 10
-
-
-@dataclass(frozen=True)
-class GameState:
-    """Where a game stands between hands. ``dealer`` is the seat (0..3, seat 0 = first dealer);
-    ``round`` 0 = East, 1 = South; ``hand`` 1..4 = the dealer's number in the round."""
-
-    scores: tuple[int, ...] = (START_POINTS,) * 4
-    round: int = 0
-    dealer: int = 0
-    honba: int = 0
-    deposits: int = 0
-    hands_played: int = 0
-    over: bool = False
-
-    @property
-    def hand(self) -> int:
-        return self.dealer + 1
-
-    @property
-    def round_wind(self) -> int:
-        """34-way kind of the round wind (1z East, 2z South)."""
-        return 27 + self.round
-
-    def seat_wind(self, seat: int) -> int:
-        return 27 + (seat - self.dealer) % 4
-
-    def label(self) -> str:
-        return f"{ROUND_WINDS[self.round]} {self.hand}" + (f", {self.honba} honba" if self.honba else "")
-
-
-def rotation(dealer_stays: bool, honba_after: int, state: GameState) -> GameState:
-    """The next hand's round, dealer and counters (004 Rules 3.4.11, 3.5): the dealer stays or South
-    becomes East; when the first dealer would deal again the next round starts, after South the game
-    ends. A winning or tenpai South-4 dealer keeps dealing even when leading (no agari yame, 3.6)."""
-    if dealer_stays:
-        return replace(state, honba=honba_after)
-    dealer = (state.dealer + 1) % 4
-    rnd = state.round + (1 if dealer == 0 else 0)
-    if rnd >= len(ROUND_WINDS):
-        return replace(state, honba=honba_after, over=True)
-    return replace(state, dealer=dealer, round=rnd, honba=honba_after)
-
-
-def after_hand(
-    state: GameState,
-    deltas: Sequence[int],
-    dealer_stays: bool,
-    honba_after: int,
-    deposits_after: int,
-    redeal: bool = False,
-) -> GameState:
-    """Apply one hand's settlement to the game (a chombo re-deal is not a played hand, 004 Rules 5.9)."""
-    scores = tuple(s + d for s, d in zip(state.scores, deltas, strict=True))
-    nxt = rotation(dealer_stays, honba_after, state)
-    return replace(
-        nxt, scores=scores, deposits=deposits_after, hands_played=state.hands_played + (0 if redeal else 1)
-    )
-
-
-def game_over_after(round_name: str, hand_number: int, dealer_stays: bool) -> bool:
-    """Whether the game ends after a hand of ``round_name`` (East/South) ``hand_number`` (1..4)."""
-    state = GameState(round=ROUND_WINDS.index(round_name), dealer=hand_number - 1)
-    return rotation(dealer_stays, 0, state).over
 
 
 def may_start_hand(minutes_left: float, red_zone_min: int = RED_ZONE_MIN) -> bool:
