@@ -92,6 +92,7 @@ TILE_TEXTS = frozenset(str(t) for t in TILES) - {"x"}
 CLAIM_OF_MELD = {"chow": "chow", "pung": "pung", "kong_open": "kong"}
 CLAIM_CALLS = ("chow", "pung", "kong", "hu")
 EARLY_PRESS_S = 0.8
+PANELS = {"call": 0, "call2": 1}  # a seat's call panels: the hand they name (Siamese: the second hand's)
 POND_SETTLE_S = 2.5  # a pond unlike the record for this long is asked about
 RACK_SETTLE_S = 3.0  # a rack with the wrong count for this long (while its owner waits) is a wrong tile count  # a call pressed this long before the frame in which its discard settled still claims it
 
@@ -117,6 +118,7 @@ class Window:
     taken: float | None = None  # the tile left the pond (a claim or a win took it)
     late: set[int] = field(default_factory=set)  # seats whose call on it came after its window closed
     stands: set[int] = field(default_factory=set)  # seats whose late set the judge let stand
+    slots: dict[int, int] = field(default_factory=dict)  # seat -> the hand its call named (Siamese)
 
     def to_json(self) -> dict[str, Any]:
         return {"discarder": self.discarder, "tile": self.tile, "t_open": self.t_open, "deadline": self.deadline,
@@ -269,6 +271,8 @@ class Referee:
         self.confirm_seats: set[int] = set()
         self._confirmed: ResultConfirmed | None = None
         self.hu_cards: dict[int, str] = {}
+        self.shown_wins: dict[int, Won] = {}  # Siamese: wins waiting for their hand to be laid face up
+        self.rack_wins: dict[int, Won] = {}  # Siamese: self-drawn wins waiting for the rack (drawn tile kept?)
         self.wmsg_suits: dict[int, str] = {}
         self.wmsg_next: int | None = None  # while the suits are face down: who discards next
         self.wmsg_card: set[int] = set()
@@ -306,6 +310,9 @@ class Referee:
 
     def _handle(self, ev: Event) -> None:
         self._at = ev
+        if self.rack_wins and not isinstance(ev, RackCounted):  # play goes on: the rack was not seen
+            for seat in sorted(self.rack_wins):
+                self._submit(self.rack_wins.pop(seat))
         self._due(ev.t_mono)
         handler = HANDLERS.get(type(ev))
         if handler is not None:
@@ -566,12 +573,19 @@ class Referee:
             return
         w.hu = []
         for won in self.machine.arbitrate():
-            if isinstance(won, Won):
+            if isinstance(won, Won) and self.profile.two_hands:  # judged with the hand it shows (Siamese)
+                self.shown_wins[won.seat] = dataclasses.replace(won, slot=w.slots.get(won.seat, 0))
+            elif isinstance(won, Won):
                 self._submit(won)
-        rec, seen = self.ponds.get(w.discarder), self.seen.get(w.discarder)
-        if not w.rob and rec and seen is not None and len(seen) < len(rec) and self._won_on(w.discarder, rec[-1].tile):
-            rec.pop()  # the winner took the discard
-            self.pond_odd.pop(w.discarder, None)
+        if not w.rob:
+            self._won_discard(w.discarder)
+
+    def _won_discard(self, seat: int) -> None:
+        """A win on ``seat``'s last discard: the winner took it (gone from the pond once the camera saw it go)."""
+        rec, seen = self.ponds.get(seat), self.seen.get(seat)
+        if rec and seen is not None and len(seen) < len(rec) and self._won_on(seat, rec[-1].tile):
+            rec.pop()
+            self.pond_odd.pop(seat, None)
 
     # --- discards -----------------------------------------------------------------------------------
     # Each pond as the camera shows it (``seen``) is reconciled with the tiles the record says lie there
@@ -704,9 +718,9 @@ class Referee:
 
     # --- claims -------------------------------------------------------------------------------------
     def _on_button(self, ev: ButtonPressed) -> None:
-        if ev.button == "confirm" or (ev.button == "call" and self.settled):
+        if ev.button == "confirm" or (ev.button in PANELS and self.settled):
             return self._confirm(ev)
-        if ev.button != "call" or ev.seat is None:
+        if ev.button not in PANELS or ev.seat is None:
             return None
         if self.exhausting_since is not None:
             return None
@@ -753,7 +767,9 @@ class Referee:
             w.presses[seat] = (call, ev.t_mono)
         if call not in CLAIM_CALLS:
             return  # a single call button: the set or the hand shown tells which claim
-        out = self._submit(Claimed(seat=seat, kind=call, from_seat=w.discarder, tile=w.tile), at=ev.t_mono)
+        w.slots[seat] = PANELS[ev.button]
+        out = self._submit(Claimed(seat=seat, kind=call, from_seat=w.discarder, tile=w.tile,
+                                   slot=PANELS[ev.button]), at=ev.t_mono)
         if self._refused(out):
             if out[0].code == "claim_late":
                 w.late.add(seat)
@@ -777,8 +793,12 @@ class Referee:
         if not self._bring_turn(seat):
             return
         st = self._st
-        self._submit(Won(seat=seat, tile="x", from_seat=None, kong_replacement=st.after_kong,
-                         last_tile=st.wall_remaining == 0))
+        won = Won(seat=seat, tile="x", from_seat=None, kong_replacement=st.after_kong, last_tile=st.wall_remaining == 0,
+                  slot=PANELS.get(ev.button, 0))
+        if self.profile.two_hands:  # Siamese: judged at once, with the hand it shows
+            self.shown_wins[seat] = won
+            return
+        self._submit(won)
         self._maybe_settle()
 
     def _on_meld(self, ev: MeldSeen) -> None:
@@ -864,7 +884,7 @@ class Referee:
                     return self._ask_judge_late(ev)
                 return None
         out = self._submit(MeldMade(seat=seat, kind=ev.kind, tiles=(*tiles, tile), from_seat=w.discarder,
-                                    claimed_tile=tile))
+                                    claimed_tile=tile, slot=w.slots.get(seat, 0)))
         if self._refused(out):
             return None
         self.melds[seat].append((ev.kind, tuple(ev.tiles)))
@@ -1006,6 +1026,17 @@ class Referee:
     def _reveal(self, ev: TilesRevealed) -> None:
         st = self._st
         tiles = tuple(ev.tiles)
+        won = self.shown_wins.pop(ev.seat, None)
+        if won is not None:  # Siamese: the winning hand laid face up names the win (003 §Сиамский 11)
+            from rules.notation import format_tiles
+
+            won = dataclasses.replace(won, hand=format_tiles(_tiles(tiles)), drawn_tile=None)
+            if won.from_seat is None:  # the self-drawn tile shown apart; the rack tells whether it was drawn
+                self.rack_wins[ev.seat] = dataclasses.replace(won, tile=tiles[-1])
+            else:
+                self._submit(won)
+                self._won_discard(won.from_seat)
+            return None
         over = self._over_copies(ev.seat, tiles)
         if over and not self.copies_ok:
             return self._ask_copies(ev, over)
@@ -1022,7 +1053,7 @@ class Referee:
         self.window = None
         shown = {h.seat: h for h in self.held}
         tenpai = []
-        for s in st.seats:
+        for s in st.seats if not self.profile.two_hands else ():  # (Siamese: no ready hands, §14)
             ss = st.seat_state[s]
             h = shown.get(s)
             if h is None or not ss.active:
@@ -1039,6 +1070,12 @@ class Referee:
     def _pending_reveals(self) -> list[int]:
         """Seats whose hand must still be shown before the settlement (as the bot driver shows them)."""
         st = self._st
+        if self.profile.two_hands:  # Siamese: every pool is shown at the end (an empty one needs no look)
+            for s in st.seats:
+                ss = st.seat_state[s]
+                if not ss.revealed and ss.n_concealed == 0:
+                    self._submit(HandRevealed(seat=s, tiles=()))
+            return [s for s in st.seats if not st.seat_state[s].revealed]
         seats: list[int] = []
         for w in st.wins:
             if w.seat not in seats:
@@ -1160,6 +1197,9 @@ class Referee:
         to the set (none left apart) or one from the hand did (the drawn tile still apart) — 000 §2.5.3:
         only a kong with the tile just drawn is paid at once (the log's kong event is completed, replayed)."""
         self.rack[ev.seat] = ev.standing
+        won = self.rack_wins.pop(ev.seat, None)
+        if won is not None:  # 003 §Сиамский 17: a drawn tile still apart was kept (the win did not use it)
+            self._submit(dataclasses.replace(won, drawn_tile=ev.apart == 0))
         self._check_rack(ev.seat, ev.t_mono)
         k = self.kong_rack.pop(ev.seat, None)
         if k is None:
@@ -1176,6 +1216,8 @@ class Referee:
         st = self._st
         ss = st.seat_state.get(seat)
         if ss is None or ss.revealed or ss.won or st.phase not in (Phase.CLAIMS, Phase.DRAW, Phase.TURN):
+            return None
+        if self.profile.two_hands:  # two racks of fourteen: the table's camera does not count them
             return None
         if st.current == seat or self.machine.next_drawer() == seat:
             return None

@@ -10,7 +10,7 @@ from rules.profiles import registry
 from tests.conftest import scaled
 
 TABLES = [("sichuan-mpl2025", 4), ("sichuan-mpl2025", 3), ("sichuan-wmsg", 4), ("sichuan-wmsg", 3), ("mcr", 4),
-          ("riichi-ema2016", 4), ("red", 4), ("red", 3), ("red", 2)]
+          ("mcr-siamese", 3), ("mcr-siamese", 2), ("riichi-ema2016", 4), ("red", 4), ("red", 3), ("red", 2)]
 
 
 @pytest.mark.parametrize(("profile", "players"), TABLES)

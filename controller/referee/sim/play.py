@@ -17,7 +17,7 @@ from controller.referee.sim.compare import HandReport, compare_payments, compare
 from controller.referee.sim.observe import ExactObserver, Observer
 from controller.referee.sim.oracle import respond
 from controller.referee.sim.timeline import Timeline, build
-from controller.referee.sim.truth import FaultPlan, TableDriver, faults_for
+from controller.referee.sim.truth import FaultPlan, TableDriver, driver_for, faults_for
 from rules.events import Event, QuestionAsked, RefereeTick
 from vision.scene_game import view_seats
 from vision.scene_model import Scene
@@ -43,7 +43,7 @@ def truth_hand(profile: Any, seed: int, *, hand_id: str, dealer: int, players: i
     pond outgrows the table's pond area."""
     rng = random.Random(seed)
     plan = FaultPlan(faults_for(profile), random.Random(rng.random())) if faults else None
-    drv = TableDriver(profile, random.Random(rng.random()), dice=dice, plan=plan,
+    drv = driver_for(profile)(profile, random.Random(rng.random()), dice=dice, plan=plan,
                       n_players=players, dealer=dealer, hand_id=hand_id, options=options)
     drv.run()
     fault_of = {}

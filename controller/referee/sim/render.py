@@ -53,6 +53,25 @@ class Placed:
     angle: float = 0.0
 
 
+def _two_racks(items: list[Placed]) -> list[Placed]:
+    """A rack of more than twenty tiles (Siamese: two hands of fourteen) stands in two rows."""
+    by_seat: dict[int | None, list[Placed]] = {}
+    for it in items:
+        if it.label == "stand":
+            by_seat.setdefault(it.seat, []).append(it)
+    for stands in by_seat.values():
+        if len(stands) <= 20:
+            continue
+        stands.sort(key=lambda i: i.a)
+        half = (len(stands) + 1) // 2
+        for row, part in enumerate((stands[:half], stands[half:])):
+            x0 = -(len(part) * (part[0].w + 0.6)) / 2
+            for k, it in enumerate(part):
+                new = dataclasses.replace(it, a=x0 + k * (it.w + 0.6) + it.w / 2, b=411.0 + 22.0 * row)
+                items[items.index(it)] = new
+    return items
+
+
 @lru_cache(maxsize=4)
 def _empty_table(style: str, felt: tuple[int, int, int]) -> np.ndarray:
     """The bare table (felt, its texture, the markers) drawn once per tile style and felt."""
@@ -101,7 +120,7 @@ class TableFilm:
     def set_table(self, scene: Scene, *, apart: dict[int, int] | None = None, indicators: tuple[str, ...] = (),
                   ura: tuple[str, ...] = ()) -> None:
         """The table now: the scene, tiles standing apart at the right end of a rack, riichi indicators."""
-        items = [self._placed(it) for it in layout(scene, GEO, self.layout_seed)]
+        items = _two_racks([self._placed(it) for it in layout(scene, GEO, self.layout_seed)])
         for seat, n in (apart or {}).items():
             stands = sorted((i for i in items if i.seat == seat and i.label == "stand"), key=lambda i: i.a)
             for it in stands[len(stands) - n:] if n else ():

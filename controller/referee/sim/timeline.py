@@ -79,6 +79,38 @@ def _press(t: float, seat: int, call: str | None, hand_id: str, button: str = "c
     return Moment(t, "input", ButtonPressed(button=button, seat=seat, call=call, t_mono=t, t_wall=t, ))
 
 
+def panel(slot: int) -> str:
+    """The call panel of a player's hand: ``call`` (the first), ``call2`` (Siamese: the second hand)."""
+    return "call2" if slot == 1 else "call"
+
+
+def prev_scene_of(i: int, scenes: list[tuple[Event, Scene]]) -> Scene:
+    return scenes[i][1]
+
+
+def _show_hand(sc: Scene, seat: int, hand: str, apart: str = "") -> Scene:
+    """A Siamese win: the winning hand laid face up (the player's other hand set aside meanwhile), a
+    self-drawn winning tile ``apart`` at the right end."""
+    from rules.notation import parse_tiles
+
+    tiles = [str(t) for t in parse_tiles(hand)]
+    if apart in tiles:
+        tiles.remove(apart)
+        tiles.append(apart)
+    v = sc.seats[seat]
+    return sc.with_seat(seat, SeatView(v.pond, v.melds, v.flowers, 0, tuple(tiles), v.riichi_stick, v.card))
+
+
+def _played(sc: Scene, played: dict[int, int]) -> Scene:
+    """The racks without the tiles of the hands won and played (Siamese)."""
+    for seat, n in played.items():
+        v = sc.seats[seat]
+        if not v.revealed:
+            sc = sc.with_seat(seat, SeatView(v.pond, v.melds, v.flowers, max(0, v.standing - n), (),
+                                             v.riichi_stick, v.card))
+    return sc
+
+
 def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *,
           fault_of: dict[int, str] | None = None) -> Timeline:
     """The moments of one truth hand (``log``: its machine log; ``acts``: its physical faults)."""
@@ -114,7 +146,11 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
     first_discard: set[int] = set()
     back: dict[int, int] = {}  # seats whose false win was shown and whose hand went back: tiles standing
     resumes = not profile.false_win_ends_hand and profile.reveal_on_win
-    for i, (e, sc) in enumerate(scene_after_each(name, [_as_laid(e) for e in log])):
+    played: dict[int, int] = {}  # Siamese: tiles of each seat's won hands, gone out of play
+    log_scenes = list(scene_after_each(name, [_as_laid(e) for e in log]))
+    for i, (e, sc) in enumerate(log_scenes):
+        if played and not isinstance(e, HandRevealed):
+            sc = _played(sc, played)
         if back:
             _count_back(back, e)
             sc = _hands_back(sc, back)
@@ -157,7 +193,7 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
             continue
         if isinstance(e, Claimed):
             tp = presses.setdefault((e.seat, e.kind), _call_time(last_disc, rng, _last_call(presses, late_calls)))
-            moments.append(_press(tp, e.seat, e.kind, hand_id))
+            moments.append(_press(tp, e.seat, e.kind, hand_id, button=panel(e.slot)))
             continue
         if isinstance(e, Discarded):
             t = max(t, floor) + 0.2
@@ -190,9 +226,17 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
         if isinstance(e, Won):
             if e.from_seat is None:  # self-drawn: the button in the player's own turn
                 t = max(t, floor, last_disc[1] + window_s if last_disc else 0.0) + rng.uniform(0.8, 1.6)
-                moments.append(_press(t, e.seat, "hu", hand_id))
+                moments.append(_press(t, e.seat, "hu", hand_id, button=panel(e.slot)))
             else:
                 t = max(t, presses.get((e.seat, "hu"), t) + LAY_DELAY)
+            if e.hand:  # Siamese: the winning hand is laid face up, judged, and goes out of play
+                sc = _show_hand(sc, e.seat, e.hand, e.tile if e.from_seat is None else "")
+                scene_at(t + 0.3, sc, i, "reveal")
+                played[e.seat] = played.get(e.seat, 0) + len(sc.seats[e.seat].revealed) - (e.from_seat is not None)
+                sc = _played(prev_scene_of(i, log_scenes), played)
+                t += 1.0
+                if e.from_seat is None:  # the drawn tile, when the win did not use it, stays apart in the rack
+                    scene_at(t + 0.3, sc, i, apart=((e.seat, 0 if e.drawn_tile is not False else 1),))
             if sc != prev:
                 scene_at(t + 0.3, sc, i)
             reveal_t = max(reveal_t, (last_disc[1] + window_s if last_disc else t) + 0.4, t + 0.5)

@@ -25,6 +25,7 @@ from rules.driver import HandDriver
 from rules.events import Claimed, DoraRevealed
 from rules.game.state import Phase
 from rules.notation import Hand
+from rules.siamese_play import SiameseDriver
 from rules.tiles import Tile
 
 #: fault -> the violation code the referee must give it.
@@ -41,7 +42,7 @@ FAULTS: dict[str, str] = {
 def faults_for(profile: Any) -> tuple[str, ...]:
     """The faults a profile can have: chows where chows exist, the missing suit in Sichuan, furiten where
     the profile judges it on a discard (riichi)."""
-    out = ["false_hu", "out_of_turn"]
+    out = ["out_of_turn"] if profile.two_hands else ["false_hu", "out_of_turn"]  # Siamese bots declare no false hu
     if profile.claim_window_s is not None:  # a claim time on the clock (MPL, MCR): the machine times claims
         out.append("late_claim")
     if profile.chow_allowed:
@@ -118,8 +119,8 @@ class FaultPlan:
         self.start = {f: self.rng.randint(2, 36) for f in self.faults}
 
 
-class TableDriver(HandDriver):
-    """One hand of bots at the table (see the module's docstring)."""
+class TableMixin:
+    """One hand of bots at the table (see the module's docstring), over a driver of the rules engine."""
 
     def __init__(self, profile: Any, rng: random.Random, *, dice: tuple[tuple[int, int], ...] | None = None,
                  plan: FaultPlan | None = None, **kw: Any):
@@ -132,7 +133,8 @@ class TableDriver(HandDriver):
         self.acts: list[Act] = []
         self.done: set[str] = set()
         self.n_discards = 0
-        self.bots = {s: _TableBot(b, self) for s, b in self.bots.items()}
+        if not profile.two_hands:  # (Siamese bots choose a hand and its tiles: they are played as they are)
+            self.bots = {s: _TableBot(b, self) for s, b in self.bots.items()}
 
     def result(self) -> Any:
         """The hand as :class:`rules.simulate.HandResult` (after :meth:`run`)."""
@@ -243,7 +245,8 @@ class TableDriver(HandDriver):
     def _could_claim(self, seat: int, tile: Tile) -> bool:
         """Whether ``seat`` might claim ``tile`` in time (a pair of it, or a hand waiting on it)."""
         ss = self.machine.state.seat_state[seat]
-        _, _, waits = self.bots[seat].hand_info(ss)
+        info = getattr(self.bots[seat], "hand_info", None)
+        waits = info(ss)[2] if info is not None else range(34)  # (no shortcut: anyone may claim)
         return sum(1 for t in ss.tiles() if t.kind == tile.kind) >= 2 or tile.kind in waits
 
     def _furiten_win(self, seat: int, disc: int, tile: Tile) -> bool:
@@ -283,6 +286,19 @@ class TableDriver(HandDriver):
         if self.due("out_of_turn"):
             self.commit("out_of_turn", seat)
             self.acts.append(Act("out_of_turn", seat, after, tile))
+
+
+class TableDriver(TableMixin, HandDriver):
+    pass
+
+
+class SiameseTableDriver(TableMixin, SiameseDriver):
+    pass
+
+
+def driver_for(profile: Any) -> type[HandDriver]:
+    """The table's driver for ``profile`` (two hands per player: the Siamese one)."""
+    return SiameseTableDriver if profile.two_hands else TableDriver
 
 
 def _chow_tiles(ss: Any, tile: Tile) -> tuple[Tile, ...]:
