@@ -39,7 +39,7 @@ write_config() {  # $1: the file to write
          -e 's/^host = "127.0.0.1"/host = "0.0.0.0"/' \
          -e "s/^language = \"en\"/language = \"$language\"/" "$tmp"
   [ -z "$table_id" ] || sed -i "s/^id = \"table-1\"/id = \"$table_id\"/" "$tmp"
-  [ -z "$profile" ] || sed -i "s/^profile = \"basic\"/profile = \"$profile\"/" "$tmp"
+  [ -z "$profile" ] || sed -i "s/^profile = \"[^\"]*\"/profile = \"$profile\"/" "$tmp"
   install -m 0640 "$tmp" "$1"
   rm -f "$tmp"
 }
