@@ -5,7 +5,7 @@ VPY     := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 JOBS    ?= 2
 
-.PHONY: run test test-long bench lint hw-test clean venv
+.PHONY: run test test-long bench lint hw-test clean venv screenshots
 
 venv: $(STAMP)
 
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	@$(VENV)/bin/mahjong-table demo
-	@$(VENV)/bin/mahjong-table serve --demo
+	@$(VENV)/bin/mahjong-table serve --demo --pace 0.6
 
 test: $(STAMP)
 	@MT_TEST_SIZE=small $(VPY) -m pytest -n $(JOBS)
@@ -31,6 +31,9 @@ bench: $(STAMP)
 lint: $(STAMP)
 	@$(VPY) -m ruff check .
 	@$(VPY) -m mypy
+
+screenshots: $(STAMP)  # docs/screenshots/*.png of a live demo table (Debian's chromium)
+	@$(VPY) -m tests.web.screenshots
 
 hw-test: $(STAMP)
 	@$(VPY) -m pytest hw_tests $(HW_ARGS)

@@ -1,5 +1,7 @@
 """Tile classifier: throughput (batch vs single crop), model load time, accuracy per trained style and on
-the held-out style after enrolling 1, 3 and 5 examples per face (vs the base model alone)."""
+the held-out style at 0, 1, 3 and 5 enrolled examples per face -- single rendered crops, and the table's
+own crops (cut by the pipeline, the set enrolled from rendered photos of the layout) -- with the
+confusion pairs. No real tile photographs are available to this project (docs/vision-model.md)."""
 from __future__ import annotations
 
 import time
@@ -12,7 +14,14 @@ from bench.common import Row
 
 def run(quick: bool) -> list[Row]:
     from vision.tile_classifier import MODEL_PATH, TileClassifier
-    from vision.tile_eval import enroll_style, enrollment_accuracy, render_set, score
+    from vision.tile_eval import (
+        enroll_from_layouts,
+        enroll_style,
+        render_set,
+        score,
+        shots_table,
+        table_crops,
+    )
 
     rows: list[Row] = []
     t0 = time.perf_counter()
@@ -45,12 +54,13 @@ def run(quick: bool) -> list[Row]:
     held = clf.meta["held_out_styles"][0]
     per_label = 4 if quick else 20
     test = render_set(held, per_label)
-    for shots in (1, 3, 5):
-        base, enrolled = enrollment_accuracy(clf, held, shots, per_label, test=test)
-        rows.append(Row(f"accuracy {held} (held out), {shots}-shot enrolled", enrolled.accuracy * 100, "%",
-                        base.accuracy * 100, "base model, no tile set",
-                        note=f"n={enrolled.n}, coverage {enrolled.coverage:.3f}, "
-                             f"accepted accuracy {enrolled.accepted_accuracy:.4f}"))
+    rows += _shots_rows(f"{held} (held out) single crops, {clf.turns} turns",
+                        shots_table(clf, test, lambda k: enroll_style(clf, held, k)))
+    # vision III: the table's own crops (cut by the pipeline from rendered frames), sets enrolled from
+    # k rendered photos of the enrollment layout, read in one pass as the table pipeline reads them
+    table = table_crops(held, 2 if quick else 8)
+    rows += _shots_rows(f"{held} (held out) table crops, layout-enrolled, one turn",
+                        shots_table(clf, table, lambda k: enroll_from_layouts(clf, held, k), turns=1))
     ts3 = enroll_style(clf, held, 3)
     s4, s1 = score(clf, test, ts3), score(clf, test, ts3, turns=1)
     rows.append(Row(f"accuracy {held} (held out), 3-shot, {clf.turns} turns vs one", s4.accuracy * 100, "%",
@@ -63,6 +73,19 @@ def run(quick: bool) -> list[Row]:
     rows.append(Row(f"accuracy {held} (held out), 3-shot, a prototype per quarter turn", per_turn.accuracy * 100, "%",
                     one.accuracy * 100, "one prototype per class", note=f"n={per_turn.n}"))
     return rows
+
+
+def _shots_rows(source: str, table: list) -> list[Row]:
+    """One row per number of enrolled shots: accuracy (best guess), coverage, accepted accuracy, confusions."""
+    out = []
+    base = table[0].score.accuracy * 100
+    for r in table:
+        pairs = ", ".join(f"{a}->{b} x{n}" for a, b, n in r.confusions) or "none"
+        out.append(Row(f"accuracy {source}, {r.shots}-shot" if r.shots else f"accuracy {source}, no set",
+                       r.score.accuracy * 100, "%", base if r.shots else None, "no set" if r.shots else None,
+                       note=f"n={r.score.n}, coverage {r.score.coverage:.3f}, accepted accuracy "
+                            f"{r.score.accepted_accuracy:.4f}; confusions: {pairs}"))
+    return out
 
 
 def _rate(fn, n_per_call: int, seconds: float) -> float:

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from gpiozero import LED, Button, Buzzer, Device
-from gpiozero.pins.mock import MockFactory
 
 from controller.clock import Clock
 from rules.events import ButtonPressed
@@ -27,6 +26,8 @@ Listener = Callable[[ButtonPressed], None]
 def make_pin_factory(name: str):
     """The gpiozero pin factory for a config name (``mock`` needs no hardware)."""
     if name == "mock":
+        from gpiozero.pins.mock import MockFactory
+
         return MockFactory()
     if name == "lgpio":
         from gpiozero.pins.lgpio import LGPIOFactory
@@ -60,7 +61,7 @@ class Panel:
         self.presses: list[ButtonPressed] = []  # the last presses, for the web page and tests
 
         def button(pin, name: str, seat: int | None = None, call: str | None = None) -> Button:
-            b = Button(pin, pin_factory=self.factory, bounce_time=bounce if not isinstance(self.factory, MockFactory) else None)
+            b = Button(pin, pin_factory=self.factory, bounce_time=bounce)
             b.when_pressed = lambda: self._pressed(name, seat, call)
             self._devices.append(b)
             return b

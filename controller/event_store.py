@@ -6,14 +6,18 @@ a no-op and the store holds every acknowledged event exactly once. An append ret
 commit is on disk: what :meth:`EventStore.append` acknowledged survives a power cut.
 
 A hand's result is written once (:meth:`finish_hand`); after a restart :meth:`unfinished_hands` names
-the hand to replay and resume. One connection per store object; use it from one thread (the service
-runs it on a dedicated worker thread so the camera path never waits on a disk flush).
+the hand to replay and resume. One connection per store object; use it from one thread. The service
+writes only through :class:`controller.store_writer.StoreWriter` — one writer thread with its own
+connection, whose :meth:`EventStore.transaction` commit is the durability point — so the asyncio loop never
+waits on a disk flush; the loop keeps a second connection for reads (WAL readers never wait on the writer).
 """
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +46,7 @@ CREATE TABLE IF NOT EXISTS hands (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 STORE_VERSION = 1
+log = logging.getLogger("mahjong_table.store")
 
 
 class StoreError(RuntimeError):
@@ -60,8 +65,16 @@ class EventStore:
 
     def __init__(self, path: str | Path, durable: bool = True):
         self.path = Path(path)
+        self.durable = durable
+        #: called with (hand_id, seq, event) after each new event is durably stored (the web page's live view)
+        self.listeners: list[Callable[[str, int, Event], None]] = []
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder of the event store {path}: {exc.strerror or exc}") from None
+            if self.path.is_dir():
+                raise StoreError(f"the event store {path} is a directory, not a file")
         try:
             self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -69,14 +82,38 @@ class EventStore:
             self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open the event store {path}: {exc}") from None
-        row = self.db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
-        if row is None:
-            self.db.execute("INSERT INTO meta VALUES ('version', ?)", (str(STORE_VERSION),))
-        elif int(row[0]) > STORE_VERSION:
-            raise StoreError(f"the event store {path} has version {row[0]}; this build reads up to {STORE_VERSION}")
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('version', ?)", (str(STORE_VERSION),))
+            elif not str(row[0]).isdigit() or int(row[0]) > STORE_VERSION:
+                raise StoreError(f"the event store {path} has version {row[0]}; this build reads up to {STORE_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the event store {path}: {exc}") from None
 
     def close(self) -> None:
         self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Several writes in one transaction; its :meth:`commit` is the durability point (``synchronous=FULL``:
+        on disk when it returns)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.commit()
+
+    def commit(self) -> None:
+        """End the transaction: on disk when this returns (tests override it to simulate a slow card)."""
+        try:
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
 
     def __enter__(self) -> EventStore:
         return self
@@ -110,6 +147,9 @@ class EventStore:
         row = self.db.execute("SELECT result FROM hands WHERE hand_id=?", (hand_id,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None
 
+    def hand_count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+
     def results(self) -> list[tuple[str, dict[str, Any]]]:
         rows = self.db.execute("SELECT hand_id, result FROM hands WHERE finished IS NOT NULL ORDER BY finished")
         return [(h, json.loads(r)) for h, r in rows]
@@ -127,20 +167,24 @@ class EventStore:
             if row is not None and row[0] != body:
                 raise StoreError(f"event {hand_id}#{seq} is already stored with different content")
             return False
+        if not self.db.in_transaction:
+            self._tell(hand_id, seq, event)
         return True
+
+    def _tell(self, hand_id: str, seq: int, event: Event) -> None:
+        for fn in self.listeners:
+            fn(hand_id, seq, event)
 
     def append_many(self, hand_id: str, first_seq: int, events: list[Event]) -> int:
         """Append several events in one durable transaction; returns how many were new."""
-        new = 0
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        new: list[tuple[int, Event]] = []
+        with self.transaction():
             for i, ev in enumerate(events):
-                new += self.append(hand_id, first_seq + i, ev)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        return new
+                if self.append(hand_id, first_seq + i, ev):
+                    new.append((first_seq + i, ev))
+        for seq, ev in new:
+            self._tell(hand_id, seq, ev)
+        return len(new)
 
     def next_seq(self, hand_id: str) -> int:
         row = self.db.execute("SELECT MAX(seq) FROM events WHERE hand_id=?", (hand_id,)).fetchone()

@@ -1,52 +1,46 @@
 """Play sources: who plays the hand while the table is in PLAY.
 
-* :class:`controller.service.ManualPlay` — no referee yet: the operator presses START when the hand is over.
-* :class:`BotPlay` — demo mode and the crash tests: seeded bots play the hand through the rules engine's
-  hand machine (``rules.simulate``). The hand is a pure function of the hand id and the stored dice, so a
-  service restarted after a crash plays it again to the same events; the events go to the store under
-  their own stream (``<hand_id>/game``, sequence = position in the hand's log), where re-appending an
-  identical event is a no-op and a different one is an error — the store proves the replay identical.
+* :class:`controller.service.ManualPlay` — no referee: the operator presses START when the hand is over.
+* :class:`controller.referee.session.RefereePlay` — the camera referee follows the hand (the default of
+  ``serve``).
+* :class:`BotPlay` — demo mode and the crash tests: seeded bots play the hand at the emulated table
+  (:class:`controller.referee.actor.BotActor`) and the referee follows it through the same path as a real
+  hand (observations, call buttons, questions, confirmation). The bots' hand is a pure function of the
+  hand id and the stored dice, so a service restarted after a crash plays on to the same result; the
+  refereed record goes to the store (``<hand_id>/game``), where re-appending an identical event is a no-op
+  and a different one is an error — the store proves the replay identical.
 """
 from __future__ import annotations
 
-import asyncio
-import hashlib
-import random
 from typing import Any
 
-from controller.service import PlaySource
+from controller.referee.actor import BotActor, hand_seed
+from controller.referee.session import RefereePlay
+
+__all__ = ["BotPlay", "bot_hand", "hand_seed", "result_of"]
 
 
-def hand_seed(hand_id: str, dice: tuple[tuple[int, ...], ...]) -> int:
-    digest = hashlib.sha256(f"{hand_id}|{dice}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def bot_hand(profile_name: str, players: int, dealer: int, hand_id: str, dice: tuple[tuple[int, ...], ...]):
-    """The bots' hand for this table hand (deterministic)."""
+def bot_hand(profile_name: str, players: int, dealer: int, hand_id: str, dice: tuple[tuple[int, ...], ...]) -> Any:
+    """The bots' hand for this table hand (deterministic): the ground truth the referee follows in demo mode."""
+    from controller.referee.sim.play import playable_truth
     from rules.profiles import registry
-    from rules.simulate import play_hand
 
     profile = registry.get(profile_name)
-    return play_hand(profile, random.Random(hand_seed(hand_id, dice)), n_players=players, dealer=dealer,
-                     hand_id=hand_id)
+    truth, _ = playable_truth(profile, hand_seed(hand_id, dice) % (1 << 62), hand_id=hand_id, dealer=dealer,
+                              players=players, dice=tuple(tuple(d) for d in dice), faults=False)
+    return truth.driver.result()
 
 
-class BotPlay(PlaySource):
-    def __init__(self, event_delay: float = 0.01):
-        self.event_delay = event_delay  # seconds between events, so the web page shows the hand going on
+class BotPlay(RefereePlay):
+    """Bots at the emulated table, refereed (``camera``: ``exact`` observations or rendered ``frames`` read
+    by vision; ``event_delay``: seconds between the table's moments, so the web page shows it going on)."""
 
-    async def play(self, svc, hand_id: str) -> dict[str, Any]:
-        res = await asyncio.to_thread(bot_hand, svc.profile, svc.players, svc.dealer, hand_id, svc.dice)
-        stream = f"{hand_id}/game"
-        for i, ev in enumerate(res.events):
-            svc.store.append(stream, i, ev)  # idempotent: a replay after a crash re-appends the same events
-            if self.event_delay:
-                await asyncio.sleep(self.event_delay)
-        return result_of(res)
+    def __init__(self, event_delay: float = 0.01, camera: str = "exact"):
+        super().__init__(actor=BotActor(camera, event_delay), camera=False)
+        self.event_delay = event_delay
 
 
-def result_of(res) -> dict[str, Any]:
+def result_of(res: Any) -> dict[str, Any]:
     st = res.machine.state
     payments = list(st.settled.payments) if st.settled is not None else []
     return {

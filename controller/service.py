@@ -8,23 +8,37 @@ after a crash or power cut the service replays the unfinished hand: dice already
 redrawn), the table comes back *paused* at the state it was in, the camera re-reads the table and it is
 compared with the record (a ``table_reconciled`` event); when they match the operator (or demo mode)
 resumes it, when not it stays paused and the differences are shown until the table is put right.
+
+Safety (docs/ARCHITECTURE.md, "Safety"): every FAULT and PAUSED cancels the running operation (whose
+``finally`` switches every output off) and stops the motors through the supervised e-stop
+(:mod:`controller.estop`), at once, before anything is written. The table moves again only after the stop was
+confirmed and the back-end recovered (the MCU reset clears its e-stop latch, the status is re-read); a fault
+that repeats in demo mode stops the cycle in FAULT instead of looping. Writes go through the single store
+writer (:mod:`controller.store_writer`): the loop never waits on a disk flush, and a state change that starts
+motion is awaited until it is durable before the motion starts.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
+import sys
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.backends import BackendFault, TableBackend
 from controller.clock import Clock
 from controller.config import Config
-from controller.event_store import EventStore
+from controller.estop import EStopSupervisor
+from controller.event_store import EventStore, StoreError
+from controller.loop_monitor import LoopLag, watch_loop
 from controller.notify import Notifier
-from controller.table_machine import S, TableMachine
+from controller.store_writer import StoreWriter
+from controller.table_machine import MACHINE_STATES, S, TableMachine
 from rules.events import (
     ButtonPressed,
     DeviceEvent,
@@ -36,8 +50,15 @@ from rules.events import (
     TableReconciled,
     TableStateChanged,
 )
+from rules.wall import wall_spec
 
 log = logging.getLogger("mahjong_table.service")
+
+REPEATED_FAULT_LIMIT = 3  # demo mode: the same fault this many times in a row stops the cycle in FAULT
+# The loop is latency-critical (claim windows, the camera path, stops) while worker threads compute (the bots,
+# the camera's classifier): a thread holding the GIL keeps the loop waiting up to one switch interval at a
+# time, so the service uses 1 ms instead of CPython's 5 ms.
+SWITCH_INTERVAL_S = 0.001
 
 
 def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple[int, ...]]:
@@ -46,8 +67,6 @@ def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple
     The profile's sections are counted from the dealer in turn order (rules.wall); the MCU wants them
     by physical side.
     """
-    from rules.wall import wall_spec
-
     spec = wall_spec(profile, players)
     stacks = [0, 0, 0, 0]
     first = spec.sides.index(dealer) if dealer in spec.sides else 0
@@ -57,8 +76,6 @@ def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple
 
 
 def dice_throws(profile: str, players: int) -> int:
-    from rules.wall import wall_spec
-
     return wall_spec(profile, players).throws
 
 
@@ -67,6 +84,17 @@ class PlaySource:
 
     async def play(self, svc: TableService, hand_id: str) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def button(self, ev: ButtonPressed) -> None:
+        """A call button or the judge's confirmation during play (the referee takes them)."""
+
+    def view(self) -> dict[str, Any] | None:
+        """The hand as the play source follows it, for the web page (the referee's public view)."""
+        return None
+
+    def record(self, svc: TableService, hand_id: str) -> list[Event]:
+        """The hand's game record: what lies on the table by the record."""
+        return svc.store.events(f"{hand_id}/game")
 
 
 class ManualPlay(PlaySource):
@@ -91,6 +119,12 @@ class Snapshot:
     last_result: dict[str, Any] | None = None
     log: list[str] = field(default_factory=list)
     table_check: dict[str, Any] | None = None  # the re-read after a restart: result, differences, detail
+    estop: dict[str, Any] = field(default_factory=dict)  # the supervised e-stop: state, error, attempts
+    resume_error: str = ""  # why the last resume/retry was refused (the operator must act)
+    store: dict[str, Any] = field(default_factory=dict)  # the store writer: commits, latency, errors
+    loop: dict[str, Any] = field(default_factory=dict)  # the event loop's lag: worst and mean stall
+    hall: dict[str, Any] | None = None  # the hall link: session clock, hall messages, outbox (controller.hall_link)
+    referee: dict[str, Any] | None = None  # the refereed hand's public view (controller/referee/view.py)
 
 
 class TableService:
@@ -107,10 +141,14 @@ class TableService:
         auto: bool = False,
         dice_source: Callable[[int], tuple[tuple[int, int], ...]] | None = None,
         camera_factory: Callable[[TableService], Any] | None = None,
+        store_writer: StoreWriter | None = None,
     ):
         self.cfg = cfg
         self.backend = backend
-        self.store = store
+        self.store = store  # reads (the loop's own connection); writes go through self.writer
+        self.writer = store_writer or StoreWriter.for_store(store)
+        self.writer.listeners = store.listeners  # one list: direct appends and the writer's tell the same
+        self._next_seq: dict[str, int] = {}  # append_next's counters, per stream
         self.panel = panel
         self.clock = clock or Clock()
         self.play_source = play or ManualPlay()
@@ -118,8 +156,8 @@ class TableService:
         self.auto = auto  # demo mode: press START/confirm by itself
         self.dice_source = dice_source or _secure_dice
         self.machine = TableMachine()
-        self.profile = cfg["table.profile"]
-        self.players = cfg["table.players"]
+        self.profile = cfg.table.profile
+        self.players = cfg.table.players
         self.dealer = 0
         self.hand_id = ""
         self.seq = 0
@@ -137,29 +175,90 @@ class TableService:
         self.table_check: dict[str, Any] | None = None  # the last re-read after a restart (web page, prompts)
         self._check_task: asyncio.Task | None = None
         self._resume_after_check = False
+        self._check_pending = False  # restored paused: the re-read after the restart is still to come
         self._restored = False
+        self.stopper = EStopSupervisor(backend, on_failed=self._estop_failed, on_confirmed=self._estop_confirmed)
+        self._recovering: asyncio.Task | None = None
+        self.resume_error = ""
+        self._fault_streak: tuple[str, int] = ("", 0)  # (fault, times in a row without a finished hand)
+        self._hands = 0  # hands in the store (numbering), kept in memory: no store read per hand
+        self._played = 0  # hands recorded as played
+        self._tasks: set[asyncio.Task] = set()  # background tasks kept until done (never garbage-collected)
+        self._device_seq = 0  # events outside a hand go to the table's own stream
+        self.loop_lag = LoopLag()
+        self.hall: Any = None  # controller.hall_link.HallLink while running with a [hall] address
+        self.reconcile_after_restart = cfg.camera.reconcile
+        self.watchdog_enabled = cfg.service.watchdog
         backend.add_listener(self._device_event)
         if panel is not None:
             panel.add_listener(self._button_from_thread)
 
     # --- recording ----------------------------------------------------------------------------------------
+    def note(self, text: str) -> None:
+        """A line for the operator (the web page's log and the console)."""
+        self._say(text)
+
     def _say(self, text: str) -> None:
         line = time.strftime("%H:%M:%S ") + text
         self._log = (self._log + [line])[-30:]
         log.info(text)
 
-    def record(self, ev: Event) -> None:
-        """Append to the store (durably) before acting on it."""
-        if not self.hand_id:
-            return
-        self.store.append(self.hand_id, self.seq, ev)
-        self.seq += 1
+    def record(self, ev: Event) -> asyncio.Future:
+        """Queue ``ev`` for the store; the future resolves once it is durable. Await it before acting on the
+        event; a write nobody awaits is still watched (a failed write faults the table)."""
+        if self.hand_id:
+            stream, seq = self.hand_id, self.seq
+            self.seq += 1
+        else:  # no hand yet (a device fault at start-up): the table's own stream
+            stream, seq = f"{self.cfg.table.id}/table", self._device_seq
+            self._device_seq += 1
+        return self._watch(self.writer.append(stream, seq, ev), f"{ev.TYPE} {stream}#{seq}")
+
+    def append(self, stream: str, seq: int, ev: Event) -> asyncio.Future:
+        """A play source's event (``<hand_id>/game``): idempotent, durable when the future resolves."""
+        return self._watch(self.writer.append(stream, seq, ev), f"{ev.TYPE} {stream}#{seq}")
+
+    def append_next(self, stream: str, ev: Event) -> asyncio.Future:
+        """Append ``ev`` at the end of ``stream`` (a judge's or the table's own stream): the sequence number
+        is counted here, so writes still queued for the writer are never given the same number twice."""
+        seq = self._next_seq.get(stream)
+        if seq is None:
+            seq = self.store.next_seq(stream)
+        self._next_seq[stream] = seq + 1
+        return self.append(stream, seq, ev)
+
+    def _watch(self, fut: asyncio.Future, what: str) -> asyncio.Future:
+        def done(f: asyncio.Future) -> None:
+            if not f.cancelled() and f.exception() is not None:
+                self._store_failed(what, f.exception())
+
+        fut.add_done_callback(done)
+        return fut
+
+    def _store_failed(self, what: str, exc: BaseException) -> None:
+        """A write that did not reach the disk: nothing may move without a record — stop, fault, say why."""
+        log.error("event store write failed (%s): %s", what, exc)
+        self._say(f"event store write failed: {exc}")
+        if self.machine.can("fault") and self._triggers is not None:
+            self.trigger("fault", f"event store write failed: {exc}")
+        elif self._loop is not None:
+            self.stopper.request(f"event store write failed: {exc}")
+
+    def _spawn(self, coro, name: str) -> asyncio.Task:
+        task = asyncio.create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     def _device_event(self, ev: DeviceEvent) -> None:
         # called from the back-end's thread or the loop
-        if self._loop is None:
+        loop = self._loop
+        if loop is None:
             return
-        self._loop.call_soon_threadsafe(self._on_device_event, ev)
+        try:
+            loop.call_soon_threadsafe(self._on_device_event, ev)
+        except RuntimeError:  # the loop is closed (shutdown)
+            pass
 
     def _on_device_event(self, ev: DeviceEvent) -> None:
         if isinstance(ev, ShuffleProgress):
@@ -167,10 +266,28 @@ class TableService:
             return  # progress is a state, not history: only faults and outcomes are kept
         if isinstance(ev, DeviceFault | ButtonPressed):
             self.record(ev)
+        if isinstance(ev, DeviceFault) and ev.code == "estop_failed":
+            self._say(f"emergency stop not delivered: {ev.message}")
+            self.stopper.request("a stop was not delivered")  # supervised: retried until confirmed
 
     def _button_from_thread(self, ev: ButtonPressed) -> None:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self.press, ev.button, ev)
+
+    # --- the e-stop ---------------------------------------------------------------------------------------
+    def _estop_failed(self, exc: BackendFault, attempt: int) -> None:
+        self.record(DeviceFault(code="estop_failed", part=exc.part, message=exc.message, **self.clock.stamp()))
+        self._say(f"EMERGENCY STOP NOT CONFIRMED (attempt {attempt}): {exc.message}; retrying")
+        if self.panel is not None:
+            self.panel.status("fault")
+            self.panel.beep("warning")
+        self.notifier.status(f"EMERGENCY STOP NOT CONFIRMED: {exc.message}")
+
+    def _estop_confirmed(self, attempts: int) -> None:
+        if attempts > 1:
+            self._say(f"emergency stop confirmed after {attempts} attempts")
+            if self.panel is not None:
+                self.panel.status({S.FAULT: "fault", S.IDLE: "ok"}.get(self.machine.state, "busy"))
 
     # --- inputs -------------------------------------------------------------------------------------------
     def press(self, button: str, ev: ButtonPressed | None = None) -> None:
@@ -188,20 +305,21 @@ class TableService:
             if st is S.IDLE:
                 self.trigger("start")
             elif st is S.FAULT:
-                self.trigger("retry")
+                self._resume("retry")
             elif st is S.PAUSED:
                 self.request_resume()
         if button == "abort" and st is S.FAULT:
             self.trigger("abort")
         if button == "accept" and st is S.PAUSED:
             self.accept_table()
-        waiter = self._buttons.get(button)
-        if waiter is not None:
-            waiter.set()
+        if button in ("call", "confirm"):  # the referee's: claims, and signing a hand's result
+            self.play_source.button(ev or ButtonPressed(button=button, **self.clock.stamp()))
+        self._buttons.setdefault(button, asyncio.Event()).set()
 
     async def wait_button(self, button: str) -> None:
+        """Until ``button`` is pressed in the current state (a press since the state was entered counts, even
+        one made before the state's operation got here; presses of earlier states do not)."""
         ev = self._buttons.setdefault(button, asyncio.Event())
-        ev.clear()
         if self.auto:
             await asyncio.sleep(0.05)
             return
@@ -211,16 +329,50 @@ class TableService:
         """Resume a paused table, unless the table must first be seen to match the record: while the re-read
         after a restart runs, resume when it matches; after a mismatch, read the table again (the operator
         put it right) and resume only if it matches now."""
-        if self._check_task is not None and not self._check_task.done():
-            self._resume_after_check = True
+        if self._check_pending or (self._check_task is not None and not self._check_task.done()):
+            self._resume_after_check = True  # the re-read after a restart comes first
             return
         chk = self.table_check
         if chk is not None and chk.get("hold"):
             if chk["result"] == "mismatch":
-                self._check_task = asyncio.create_task(self.reconcile(resume=True))
+                self._check_task = self._spawn(self.reconcile(resume=True), "reconcile")
                 return
             chk["hold"] = False  # unreadable: the operator checked the table by eye and resumes
-        self.trigger("resume")
+        self._resume("resume")
+
+    def _resume(self, trigger: str) -> None:
+        """``resume`` (from PAUSED) or ``retry`` (from FAULT), after the stop is cleared through the back-end."""
+        if self._recovering is not None and not self._recovering.done():
+            return  # already on its way
+        if self.stopper.state == "failed":  # (a stop still under way is awaited by the recovery)
+            self.resume_error = f"the emergency stop is not confirmed by the table: {self.stopper.error}"
+            self._say(f"cannot {trigger}: {self.resume_error}")
+            return
+        self._recovering = self._spawn(self._recover_then(trigger), f"recover-{trigger}")
+
+    async def _recover_then(self, trigger: str) -> None:
+        if not await self.stopper.wait():
+            self.resume_error = f"the emergency stop is not confirmed by the table: {self.stopper.error}"
+            self._say(f"cannot {trigger}: {self.resume_error}")
+            return
+        try:
+            await self._recover()
+        except BackendFault as exc:
+            self.resume_error = exc.message
+            self.record(DeviceFault(code=exc.code, part=exc.part, message=exc.message, **self.clock.stamp()))
+            self._say(f"cannot {trigger}: {exc.message}")
+            self.notifier.status(f"cannot {trigger}: {exc.message}")
+            return
+        self.resume_error = ""
+        self.trigger(trigger)
+
+    async def _recover(self) -> None:
+        """Clear a stop through the back-end (the MCU: reset, re-handshake, re-read the status)."""
+        if not self.stopper.latched:
+            return
+        info = await self.backend.recover()
+        self.stopper.recovered()
+        self._say(f"table recovered after the stop: {info}")
 
     def accept_table(self) -> None:
         """The judge's override after a re-read that does not match (the camera misreads, or the judge decides
@@ -235,7 +387,7 @@ class TableService:
                                     **self.clock.stamp()))
         chk.update(result="accepted", hold=False)
         self._say("the judge accepted the table as it lies")
-        self.trigger("resume")
+        self._resume("resume")
 
     def trigger(self, name: str, detail: str = "") -> None:
         assert self._triggers is not None
@@ -246,22 +398,40 @@ class TableService:
         """Run until ``stop`` is set (or ``hands`` hands are finished, for demos and tests)."""
         self._loop = asyncio.get_running_loop()
         self._triggers = asyncio.Queue()
-        caps = await self.backend.start()
-        self._say(f"table back-end {self.backend.name} up: {caps}")
-        self._restore()
-        self.notifier.ready(self.snapshot().prompt)
-        watchdog = asyncio.create_task(self._watchdog(stop))
-        if self.auto and self.machine.state is S.IDLE:
-            self.trigger("start")
-        if self._restored and self.machine.state is S.PAUSED:
-            if self.cfg["camera.reconcile"]:
-                self._check_task = asyncio.create_task(self.reconcile(resume=self.auto))
-            elif self.auto:
-                self.trigger("resume")
-        done0 = self.hands_played()
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, SWITCH_INTERVAL_S))
+        self._loop.set_default_executor(_started_executor())  # no thread start on the loop later
+        self.writer.start()
         try:
+            caps = await self.backend.start()
+        except BaseException:
+            await self.writer.close()
+            sys.setswitchinterval(switch)
+            raise
+        self.stopper.latched = True  # a stop may be latched from before (a crash): recover before moving
+        self._say(f"table back-end {self.backend.name} up: {caps}")
+        watchdog = ticker = None
+        try:
+            await self._restore()
+            if self.cfg["hall.address"]:  # with a [hall] section results flow to the hall (docs/hall.md)
+                from controller import hall_link
+
+                self.hall = hall_link.attach(self).start()
+            if self._restored or self.cfg.table.dice == "physical":  # not on the loop when first needed
+                await asyncio.to_thread(_import_camera_path)
+            self.notifier.ready(self.snapshot().prompt)
+            watchdog = asyncio.create_task(self._watchdog(stop))
+            ticker = asyncio.create_task(watch_loop(self.loop_lag))
+            if self.auto and self.machine.state is S.IDLE:
+                self.trigger("start")
+            if self._restored and self.machine.state is S.PAUSED:
+                if self.reconcile_after_restart:
+                    self._check_task = self._spawn(self.reconcile(resume=self.auto), "reconcile")
+                elif self.auto:
+                    self.request_resume()
+            done0 = self._played
             while not stop.is_set():
-                if hands is not None and self.hands_played() - done0 >= hands and self.machine.state is S.IDLE:
+                if hands is not None and self._played - done0 >= hands and self.machine.state is S.IDLE:
                     break
                 try:
                     name, detail = await asyncio.wait_for(self._triggers.get(), timeout=0.2)
@@ -269,21 +439,43 @@ class TableService:
                     self.healthy_at = time.monotonic()
                     continue
                 self.healthy_at = time.monotonic()
-                self._apply(name, detail)
+                try:
+                    await self._apply(name, detail)
+                except StoreError as exc:  # the transition is not durable: stop, fault, say why
+                    self._store_failed(f"state change {name}", exc)
         finally:
-            watchdog.cancel()
-            if self._op is not None:
-                self._op.cancel()
-            if self._check_task is not None:
-                self._check_task.cancel()
-            if self.camera is not None:
-                self.camera.close()
-            self.notifier.stopping()
+            for t in (watchdog, ticker):
+                if t is not None:
+                    t.cancel()
+            await self._shutdown()
+            sys.setswitchinterval(switch)
+
+    async def _shutdown(self) -> None:
+        if self._op is not None and not self._op.done():
+            self._op.cancel()  # its finally switches the outputs off (the MCU: ESTOP)
+        for t in [self._op, self._check_task, self._recovering, *self._tasks]:
+            if t is not None and not t.done():
+                t.cancel()
+        for t in [self._op, self._check_task, self._recovering, *list(self._tasks)]:
+            if t is not None:
+                try:
+                    await t
+                except BaseException:  # noqa: S110 - cancelled or failed: it is over either way
+                    pass
+        await self.stopper.close()
+        if self.camera is not None:
+            self.camera.close()
+        self.notifier.stopping()
+        if self.hall is not None:
+            self.hall.stop()
+        try:
             await self.backend.close()
+        finally:
+            await self.writer.close()
 
     async def _watchdog(self, stop: asyncio.Event) -> None:
         interval = self.notifier.watchdog_interval()
-        if not interval or not self.cfg["service.watchdog"]:
+        if not interval or not self.watchdog_enabled:
             return
         while not stop.is_set():
             await asyncio.sleep(interval)
@@ -291,54 +483,78 @@ class TableService:
                 self.notifier.watchdog()
                 self.notifier.status(self.snapshot().prompt)
 
-    def _apply(self, name: str, detail: str) -> None:
+    async def _apply(self, name: str, detail: str) -> None:
         if not self.machine.can(name):
             self._say(f"ignored {name!r} in state {self.machine.state}")
             return
+        if name == "start" and self.hall is not None and not self.hall.may_start_hand():
+            self._say("the hall ended the session: no new hand starts")
+            return
         if name == "start":
-            self._new_hand()
+            await self._new_hand()
         fault = self.machine.fault
         t = self.machine.fire(name, detail)
-        self.record(TableStateChanged(hand_id=self.hand_id, state=str(t.after), previous=str(t.before),
-                                      trigger=name, detail=detail, **self.clock.stamp()))
+        for ev in self._buttons.values():  # presses count for the state they are made in
+            ev.clear()
+        if t.after in (S.FAULT, S.PAUSED):  # stop first: a stop never waits for the disk
+            if self._op is not None and not self._op.done():
+                self._op.cancel()
+            self.stopper.request(f"{t.after}" + (f": {detail}" if detail else ""))
+        durable = [self.record(TableStateChanged(hand_id=self.hand_id, state=str(t.after), previous=str(t.before),
+                                                 trigger=name, detail=detail, **self.clock.stamp()))]
         self._say(f"{t.before} --{name}--> {t.after}" + (f": {detail}" if detail else ""))
         if self.panel is not None:
             self.panel.status({S.FAULT: "fault", S.IDLE: "ok", S.PAUSED: "busy"}.get(t.after, "busy"))
-        if self._op is not None and not self._op.done() and t.after in (S.FAULT, S.PAUSED):
-            self._op.cancel()
-        if t.after is S.PAUSED:
-            asyncio.create_task(self.backend.estop())
         if t.before is S.PAUSED and self.table_check is not None:
             self.table_check["hold"] = False
         if name == "abort":  # the hand never reached play: closed, with the reason, never resumed
-            self.store.finish_hand(self.hand_id, {"hand_id": self.hand_id, "status": "aborted", "reason": fault},
-                                   self.clock.wall())
+            durable.append(self.writer.finish_hand(
+                self.hand_id, {"hand_id": self.hand_id, "status": "aborted", "reason": fault or detail}, self.clock.wall()))
         self.notifier.status(self.machine.prompt)
+        await asyncio.gather(*durable)  # the record first, then the motion it orders
         if t.after in (S.COLLECTING, S.SHUFFLING, S.WALLS_UP, S.DICE, S.DEALING, S.PLAY, S.SCORING):
-            self._op = asyncio.create_task(self._operate(t.after))
-        if t.after is S.FAULT and self.auto:
+            self._op = asyncio.create_task(self._operate(t.after), name=f"op-{t.after}")
+        if t.after is S.FAULT and self.auto and not self._fault_repeats(detail):
             self._loop.call_later(0.05, self.trigger, "abort")
         if t.after is S.IDLE and self.auto:
             self._loop.call_later(0.05, self.trigger, "start")
 
-    def _new_hand(self) -> None:
-        n = len(self.store.results()) + len(self.store.unfinished_hands()) + 1
-        self.hand_id = f"{self.cfg['table.id']}-{n:05d}"
+    def _fault_repeats(self, detail: str) -> bool:
+        """Demo mode: the same fault again without a finished hand in between? At the limit the cycle stays
+        in FAULT with its reason (no abort → start → fault loop appending an aborted hand each time)."""
+        same, n = self._fault_streak
+        n = n + 1 if detail == same else 1
+        self._fault_streak = (detail, n)
+        if n < REPEATED_FAULT_LIMIT:
+            return False
+        self._say(f"the same fault {n} times in a row: the cycle stops here until it is fixed: {detail}")
+        return True
+
+    async def _new_hand(self) -> None:
+        self._hands += 1
+        self.hand_id = f"{self.cfg.table.id}-{self._hands:05d}"
         self.seq = 0
         self.dice = ()
         self.shuffle_progress = {}
         self.table_check = None
-        self.store.start_hand(self.hand_id, self.profile, self.clock.wall())
-        self.record(HandStarted(hand_id=self.hand_id, profile=self.profile, n_players=self.players,
-                                dealer=self.dealer, **self.clock.stamp()))
+        started = self.writer.start_hand(self.hand_id, self.profile, self.clock.wall())
+        await asyncio.gather(started, self.record(HandStarted(hand_id=self.hand_id, profile=self.profile,
+                                                               n_players=self.players, dealer=self.dealer,
+                                                               options=dict((self.last_result or {}).get("next_options", {})),
+                                                               **self.clock.stamp())))
 
     async def _operate(self, st: S) -> None:
         try:
+            if st in MACHINE_STATES or st is S.SCORING:  # motion: only after the last stop was cleared
+                if not self.stopper.ok:
+                    raise BackendFault("estop_failed", "none", "the emergency stop is not confirmed by the table: "
+                                       + self.stopper.error)
+                await self._recover()
             if st is S.COLLECTING:
                 await self.backend.collect()
             elif st is S.SHUFFLING:
                 n, stacks = stacks_per_seat(self.profile, self.players, self.dealer)
-                await self.backend.configure(n, stacks)
+                await self.backend.configure(n, stacks, tile_set=(self._hands - 1) % self.cfg.table.tile_sets)
                 await self.backend.shuffle()
             elif st is S.WALLS_UP:
                 await self.backend.raise_walls()
@@ -357,7 +573,9 @@ class TableService:
             elif st is S.SCORING:
                 result = {"hand_id": self.hand_id, "status": "played", "dealer": self.dealer,
                           "dice": [list(d) for d in self.dice], **(self.last_result or {})}
-                if self.store.finish_hand(self.hand_id, result, self.clock.wall()):
+                if await self.writer.finish_hand(self.hand_id, result, self.clock.wall()):
+                    self._played += 1
+                    self._fault_streak = ("", 0)
                     self._say(f"hand {self.hand_id} recorded" + (f": {result['deltas']}" if "deltas" in result else ""))
                 self.dealer = result.get("next_dealer", self.dealer)
                 await self.wait_button("start")
@@ -368,8 +586,11 @@ class TableService:
         except asyncio.CancelledError:
             raise
         except BackendFault as exc:
-            self.record(DeviceFault(code=exc.code, part=exc.part, message=exc.message, **self.clock.stamp()))
+            if not exc.reported:  # (the MCU's own FAULT event is recorded as it arrives)
+                self.record(DeviceFault(code=exc.code, part=exc.part, message=exc.message, **self.clock.stamp()))
             self.trigger("fault", exc.message)
+        except StoreError as exc:
+            self._store_failed(f"operation {st}", exc)
         except Exception as exc:  # a bug in one operation must not take the table down: fault, tell the operator
             log.exception("operation %s failed", st)
             self.trigger("fault", f"internal error in {st}: {exc}")
@@ -379,27 +600,28 @@ class TableService:
         if len(self.dice) >= throws:  # drawn before a crash: replayed from the store, never redrawn
             self._say(f"dice (from the record): {self.dice}")
             return
-        physical = self.cfg["table.dice"] == "physical"
+        physical = self.cfg.table.dice == "physical"
         while len(self.dice) < throws:  # a throw recorded before a crash is kept; only the rest are thrown
             i = len(self.dice)
             if physical:
                 pair, source = await self._physical_throw(), "camera"
             else:
                 pair, source = tuple(self.dice_source(throws - i)[0]), "electronic"
-            self.record(DiceRolled(hand_id=self.hand_id, seat=self.dealer, values=tuple(pair),
-                                   purpose="break" if i == 0 else f"break{i + 1}", source=source,
-                                   **self.clock.stamp()))
-            self.dice = self.dice + (tuple(pair),)
+            durable = self.record(DiceRolled(hand_id=self.hand_id, seat=self.dealer, values=tuple(pair),
+                                             purpose="break" if i == 0 else f"break{i + 1}", source=source,
+                                             **self.clock.stamp()))
+            self.dice = self.dice + (tuple(pair),)  # at once: a pause meanwhile never draws this throw again
+            await durable
         self._say(f"dice: {self.dice}" + (" (read by the camera)" if physical else ""))
 
     async def _physical_throw(self) -> tuple[int, ...]:
         """Pulse the dice motor, let the dice settle, read them by camera (a few frames)."""
         from controller.table_camera import CameraError
 
-        await self.backend.dice(self.cfg["table.dice_pulse_ms"])
-        await asyncio.sleep(self.cfg["camera.dice_settle_s"])
+        await self.backend.dice(self.cfg.table.dice_pulse_ms)
+        await asyncio.sleep(self.cfg.camera.dice_settle_s)
         try:
-            cam = self._open_camera()
+            cam = await self._open_camera()
             cam.sync()
             values = await asyncio.to_thread(cam.read_dice, 2)
         except CameraError as exc:
@@ -409,16 +631,21 @@ class TableService:
                                "dice not readable (cocked, stacked or out of view): press START to roll again")
         return values
 
-    def _open_camera(self) -> Any:
+    async def _open_camera(self) -> Any:
+        """The table camera, opened on a worker thread the first time (a classifier loads, a device opens)."""
         if self.camera is None:
-            self.camera = self.camera_factory(self)
+            cam = await asyncio.to_thread(self.camera_factory, self)
+            if self.camera is None:
+                self.camera = cam
         return self.camera
+
+    open_camera = _open_camera  # the web page's camera view shares the one camera
 
     def table_record(self) -> tuple[list[Event], tuple[int, ...]]:
         """What the record says lies on the table: the hand's game events so far and its dice."""
         if not self.hand_id:
             return [], ()
-        return self.store.events(f"{self.hand_id}/game"), (self.dice[-1] if self.dice else ())
+        return self.play_source.record(self, self.hand_id), (self.dice[-1] if self.dice else ())
 
     def _expected_scene(self, resume_to: S) -> tuple[Any, str]:
         """(the table the record gives, or None with the reason it cannot be compared)."""
@@ -447,7 +674,7 @@ class TableService:
         result, diffs, frames, detail = "unchecked", [], 0, why
         if expected is not None:
             try:
-                cam = self._open_camera()
+                cam = await self._open_camera()
                 cam.sync()
                 read = await asyncio.to_thread(cam.read_table)
             except CameraError as exc:
@@ -463,9 +690,11 @@ class TableService:
                     diffs = differences(expected, read.scene)
                     result = "mismatch" if diffs else "match"
                     detail = describe(diffs)
-        self.record(TableReconciled(hand_id=self.hand_id, result=result, state=str(resume_to),
-                                    differences=tuple(diffs), frames=frames, detail=detail, **self.clock.stamp()))
+        await self.record(TableReconciled(hand_id=self.hand_id, result=result, state=str(resume_to),
+                                          differences=tuple(diffs), frames=frames, detail=detail,
+                                          **self.clock.stamp()))
         hold = result in ("mismatch", "unreadable")
+        self._check_pending = False
         self.table_check = {"result": result, "differences": diffs, "detail": detail, "hold": hold,
                             "frames": frames}
         if result == "mismatch":
@@ -478,13 +707,16 @@ class TableService:
         want = resume or self._resume_after_check
         self._resume_after_check = False
         if not hold and want and self.machine.state is S.PAUSED:
-            self.trigger("resume")
+            self._resume("resume")
         return self.table_check
 
     # --- restart --------------------------------------------------------------------------------------------
-    def _restore(self) -> None:
+    async def _restore(self) -> None:
         """Resume the unfinished hand from the store: paused at the state it was in, dice kept."""
         done = self.store.results()
+        self._hands = self.store.hand_count()
+        self._played = sum(1 for _, r in done if r.get("status") == "played")
+        self._device_seq = self.store.next_seq(f"{self.cfg.table.id}/table")
         if done:  # the deal passes as the last recorded hand said
             self.dealer = done[-1][1].get("next_dealer", done[-1][1].get("dealer", 0))
         unfinished = self.store.unfinished_hands()
@@ -511,12 +743,13 @@ class TableService:
         # the table was stopped while the service was down: come back paused, resume to where it was
         self.machine = TableMachine(state=S.PAUSED, resume_to=last)
         self._restored = True
-        self.record(TableStateChanged(hand_id=self.hand_id, state="paused", previous=str(last), trigger="restart",
-                                      detail="service restarted", **self.clock.stamp()))
+        self._check_pending = bool(self.reconcile_after_restart)
+        await self.record(TableStateChanged(hand_id=self.hand_id, state="paused", previous=str(last),
+                                            trigger="restart", detail="service restarted", **self.clock.stamp()))
         self._say(f"restarted: hand {self.hand_id} paused at {last}; press JUDGE to resume")
 
     def hands_played(self) -> int:
-        return sum(1 for _, r in self.store.results() if r.get("status") == "played")
+        return self._played
 
     # --- the view -------------------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
@@ -530,11 +763,18 @@ class TableService:
             else:
                 prompt = "Paused: check the table by eye against the record, then press JUDGE to resume."
                 fault = "Camera could not read the table: " + chk["detail"]
+        if self.resume_error and self.machine.state in (S.PAUSED, S.FAULT):
+            prompt = f"{prompt} Not resumed: {self.resume_error}"
+        if self.stopper.state == "failed":
+            fault = (f"EMERGENCY STOP NOT CONFIRMED (attempt {self.stopper.attempts}, retrying): "
+                     f"{self.stopper.error}" + (f" — {fault}" if fault else ""))
         return Snapshot(
-            table=self.cfg["table.id"], profile=self.profile, state=str(self.machine.state),
+            table=self.cfg.table.id, profile=self.profile, state=str(self.machine.state),
             prompt=prompt, hand_id=self.hand_id, dice=self.dice, shuffle=self.shuffle_progress,
-            fault=fault, hands_done=self.hands_played(), last_result=self.last_result,
-            log=list(self._log), table_check=chk,
+            fault=fault, hands_done=self._played, last_result=self.last_result,
+            log=list(self._log), table_check=chk, estop=self.stopper.view(), resume_error=self.resume_error,
+            store=self.writer.stats.view(), loop=self.loop_lag.view(),
+            hall=self.hall.view() if self.hall is not None else None, referee=self.play_source.view(),
         )
 
 
@@ -543,6 +783,26 @@ def _config_camera(svc: TableService) -> Any:
     from controller.table_camera import open_table_camera
 
     return open_table_camera(svc.cfg, backend=svc.backend, record=svc.table_record)
+
+
+def _started_executor(workers: int = 6) -> ThreadPoolExecutor:
+    """The loop's worker threads, all started now: starting a thread waits until the OS schedules it, which
+    a loaded machine may delay by tens of milliseconds — not on the loop in the middle of a hand."""
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="table-worker")
+    barrier = threading.Barrier(workers + 1)
+    for _ in range(workers):
+        pool.submit(barrier.wait, 5.0)
+    try:
+        barrier.wait(5.0)
+    except threading.BrokenBarrierError:  # a very slow machine: the rest start on demand
+        pass
+    return pool
+
+
+def _import_camera_path() -> None:
+    """The camera path's modules (OpenCV, the classifier): imported on a worker thread at start-up."""
+    import controller.table_camera  # noqa: F401
+    import vision.scene_game  # noqa: F401
 
 
 def _secure_dice(throws: int) -> tuple[tuple[int, int], ...]:

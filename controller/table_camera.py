@@ -22,6 +22,7 @@ sticks, revealed hands and the *count* of standing tiles (their faces are hidden
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +34,9 @@ from vision.scene_model import MeldView, PondTile, Scene, SeatView
 SEAT_NAMES = ("East", "South", "West", "North")
 #: What the camera can compare per seat, in the order differences are listed.
 ZONES = ("pond", "melds", "flowers", "card", "riichi_stick", "standing", "revealed")
+
+
+log = logging.getLogger("mahjong_table.camera")
 
 
 class CameraError(Exception):
@@ -111,10 +115,12 @@ class TableCamera:
 
     def __init__(self, source: Any, profile: str, styles: list[str], *, n_seats: int = 4,
                  calibration: Any = None, sync: Callable[[], None] | None = None, max_frames: int = 5,
-                 world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6):
+                 world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6,
+                 tilesets: list[Any] | None = None):
         self.source = source
         self.profile = profile
         self.styles = list(styles)
+        self.tilesets = list(tilesets or [])  # the table's enrolled sets (else the styles' enrolled sets)
         self.n_seats = n_seats
         self.calibration = calibration
         self.max_frames = max_frames
@@ -124,6 +130,8 @@ class TableCamera:
         self._sync = sync
         self._pipe: Any = None
         self._lock = threading.Lock()
+        log.info("camera %s opened (%s)", spec or "source",
+                 "calibration from file" if calibration is not None else "calibrated on the first frame")
 
     def sync(self) -> None:
         """Call in the service's own thread before a read (the simulated table follows the record)."""
@@ -131,13 +139,25 @@ class TableCamera:
             self._sync()
 
     def _frame(self) -> Any:
+        t0 = time.perf_counter()
         try:
             f = self.source.read()
         except Exception as exc:  # a camera driver's own error: one line for the operator
+            log.warning("camera %s failed: %s", self.spec or "source", exc)
             raise CameraError(f"camera {self.spec or 'source'}: {exc}") from None
         if f is None:
+            log.warning("camera %s gave no frame", self.spec or "source")
             raise CameraError(f"camera {self.spec or 'source'} gave no frame")
+        took = time.perf_counter() - t0
+        if took > 0.5:
+            log.warning("slow frame from camera %s: %.0f ms", self.spec or "source", took * 1000)
         return f
+
+    def next_frame(self) -> Any:
+        """The camera's next frame (``image``, ``t_mono``, ``t_wall``): the referee's live feed reads them one
+        by one. Raises :class:`CameraError`."""
+        with self._lock:
+            return self._frame()
 
     def _pipeline(self, frame: Any) -> Any:
         if self._pipe is None:
@@ -155,12 +175,23 @@ class TableCamera:
                 raise CameraError(f"the calibration is for {cal.frame_size[0]}x{cal.frame_size[1]} frames, the camera "
                                   f"gives {size[0]}x{size[1]}: run 'mahjong-table calibrate' again")
             self.calibration = cal
-            self._pipe = VisionPipeline(cal, self.profile, self.styles, n_seats=self.n_seats)
+            self._pipe = VisionPipeline(cal, self.profile, self.styles, tilesets=self.tilesets, n_seats=self.n_seats)
+            log.info("camera %s: pipeline ready (%s, styles %s, %dx%d)", self.spec or "source", self.profile,
+                     ", ".join(self.styles), size[0], size[1])
         return self._pipe
 
     def _process(self) -> Any:
         f = self._frame()
         return self._pipeline(f).process(f.image, t_mono=f.t_mono, t_wall=f.t_wall, full=True)
+
+    def look(self) -> tuple[Any, Any, Any, float]:
+        """One frame and its full reading, for the web page's camera view: ``(image, FrameResult,
+        calibration, px_per_mm)`` (the found tiles' outlines map to the frame through the calibration).
+        Raises :class:`CameraError`."""
+        with self._lock:
+            f = self._frame()
+            pipe = self._pipeline(f)
+            return f.image, pipe.process(f.image, t_mono=f.t_mono, t_wall=f.t_wall, full=True), pipe.cal, pipe.px
 
     def read_table(self) -> TableRead:
         """Full re-reads until two trusted frames in a row agree (at most ``max_frames``). A frame with a
@@ -176,9 +207,11 @@ class TableCamera:
                     continue
                 seen = Scene(r.scene.profile, r.scene.seats, ())
                 if last is not None and seen == last:
+                    log.info("table read in %d frame(s)", n)
                     return TableRead(seen, True, n)
                 last = seen
                 why = "the reading changed from frame to frame"
+            log.warning("no stable reading of the table in %d frames: %s", self.max_frames, why)
             return TableRead(last, False, self.max_frames, why)
 
     def read_dice(self, n: int = 2, tries: int | None = None) -> tuple[int, ...] | None:
@@ -190,10 +223,12 @@ class TableCamera:
                 dice = tuple(self._process().scene.dice)
                 if len(dice) == n and all(1 <= v <= 6 for v in dice):
                     if dice == prev:
+                        log.info("dice read: %s", dice)
                         return dice
                     prev = dice
                 else:
                     prev = None
+            log.warning("dice not readable in %d frames", tries or self.dice_tries)
             return None
 
     def close(self) -> None:
@@ -280,6 +315,7 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
     :class:`CameraError` with one line for the operator."""
     spec = cfg["camera.source"]
     profile, players, styles = cfg["table.profile"], cfg["table.players"], list(cfg["camera.styles"])
+    tilesets = _tilesets(cfg)
     cal = None
     if cfg["camera.calibration"]:
         from vision.calibration import Calibration
@@ -298,11 +334,21 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
                 world.set_record(*record())
 
         return TableCamera(SyntheticSource(world.frames(styles[0])), profile, styles, n_seats=players,
-                           calibration=cal, sync=sync, world=world, spec=spec)
+                           calibration=cal, sync=sync, world=world, spec=spec, tilesets=tilesets)
     from vision.camera import open_source
 
     try:
         source = open_source(spec, profile, size=(cfg["camera.width"], cfg["camera.height"]))
     except (OSError, ImportError, RuntimeError) as exc:
         raise CameraError(f"camera {spec!r}: cannot open it ({exc})") from None
-    return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec)
+    return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec, tilesets=tilesets)
+
+
+def _tilesets(cfg: Any) -> list[Any]:
+    """The enrolled tile sets named by ``camera.tilesets`` (vision III); one line for a file that is not one."""
+    from vision.tileset import TileSet, TileSetError
+
+    try:
+        return [TileSet.load(p) for p in cfg["camera.tilesets"]]
+    except TileSetError as exc:
+        raise CameraError(f"camera.tilesets: {exc}") from None

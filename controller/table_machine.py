@@ -4,6 +4,7 @@
               any working state --fault--> fault --retry--> the state that faulted
                                                  --abort--> idle
               any state except fault --pause--> paused --resume--> the state it left
+                                                       --abort--> idle (the judge, web page only)
 
 The transition table is data (:data:`TRANSITIONS`); :class:`TableMachine` applies triggers and keeps
 the history. The service (:mod:`controller.service`) runs the hardware operation of each state and
@@ -39,6 +40,7 @@ TRANSITIONS: dict[tuple[S, str], S] = {
     (S.PLAY, "hand_over"): S.SCORING,
     (S.SCORING, "confirmed"): S.IDLE,
     (S.FAULT, "abort"): S.IDLE,
+    (S.PAUSED, "abort"): S.IDLE,  # the judge abandons the hand (web page; the GPIO buttons cannot)
 }
 WORKING = (S.COLLECTING, S.SHUFFLING, S.WALLS_UP, S.DICE, S.DEALING, S.PLAY, S.SCORING)
 MACHINE_STATES = (S.COLLECTING, S.SHUFFLING, S.WALLS_UP, S.DICE)  # states that move motors

@@ -12,6 +12,8 @@ SensorChanged, ButtonPressed, LinkState, stamped with ``time.monotonic()`` at ar
 from __future__ import annotations
 
 import asyncio
+import os
+import stat
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -104,10 +106,18 @@ class Bridge:
     # ------------------------------------------------------------------------------------- lifecycle
 
     async def start(self, timeout: float = 5.0) -> HelloInfo:
-        """Open the port and wait for the session (HELLO + STATUS). Raises NotConnected on timeout."""
+        """Open the port and wait for the session (HELLO + STATUS). Raises NotConnected on timeout, and at
+        once for a device path that does not exist or a URL pyserial cannot open."""
+        if "://" not in self.url:
+            if not os.path.exists(self.url):
+                raise NotConnected(f"no serial port {self.url}: no such device (is the table's USB cable plugged in?)")
+            if not stat.S_ISCHR(os.stat(self.url).st_mode):
+                raise NotConnected(f"{self.url} is not a serial device")
         self.link.start()
         if not await asyncio.to_thread(self.link.wait_synced, timeout):
             await self.close()
+            if self.link.hopeless:
+                raise NotConnected(f"cannot open {self.url}: {self.link.hopeless}")
             raise NotConnected(f"no answer from a table on {self.url} within {timeout:g} s"
                                + (f" ({self.link.last_error})" if self.link.last_error else ""))
         assert self.link.hello is not None

@@ -14,6 +14,7 @@ NOT_SYNCED - is re-sent).
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
@@ -39,6 +40,10 @@ from firmware_bridge.messages import (
     parse,
 )
 from firmware_bridge.transport import SerialTransport
+
+log = logging.getLogger("mahjong_table.link")
+SLOW_ANSWER_S = 0.020  # docs/protocol.md: a firmware answers within 20 ms
+_STATE_LEVEL = {"up": logging.INFO, "down": logging.WARNING, "mcu_reset": logging.WARNING}
 
 
 @dataclass
@@ -71,6 +76,7 @@ class _Pending:
     seq: int = -1
     tries: int = 0
     sent_at: float = 0.0
+    first_sent_at: float = 0.0
 
 
 @dataclass
@@ -83,6 +89,7 @@ class LinkStats:
     sessions: int = 0
     resets_seen: int = 0
     reconnects: int = 0
+    urgent_sent_at: float = 0.0  # monotonic time the last urgent frame (ESTOP) was written
 
 
 EventCallback = Callable[[Message, int, float], None]  # message, seq, t_mono
@@ -101,7 +108,13 @@ class Link:
         self.config = config or LinkConfig()
         self.stats = LinkStats()
         self._on_event = on_event or (lambda m, s, t: None)
-        self._on_state = on_state or (lambda s, d: None)
+        user_state = on_state or (lambda s, d: None)
+
+        def on_state_logged(state: str, detail: str) -> None:
+            log.log(_STATE_LEVEL.get(state, logging.INFO), "link %s %s: %s", url, state, detail)
+            user_state(state, detail)
+
+        self._on_state = on_state_logged
         self._on_synced = on_synced or (lambda h, s, r: [])
         self._on_ack = on_ack or (lambda m, a: None)
         self._lock = threading.RLock()
@@ -125,6 +138,7 @@ class Link:
         self._reset_reported = False
         self._next_hello = 0.0
         self.last_error = ""
+        self.hopeless = ""  # a port that can never open (a malformed URL): waiting for it is pointless
         self._worker = threading.Thread(target=self._run, name=f"link {url}", daemon=True)
 
     # ------------------------------------------------------------------------------------------ public
@@ -168,6 +182,7 @@ class Link:
                 return fut
             p = _Pending(msg, fut)
             self._transmit(p, time.monotonic())
+            self.stats.urgent_sent_at = time.monotonic()
             self._urgent[p.seq] = p
             self._cond.notify_all()
         return fut
@@ -180,7 +195,7 @@ class Link:
 
         deadline = time.monotonic() + timeout
         with self._cond:
-            while not ready() and not self._closed:
+            while not ready() and not self._closed and not self.hopeless:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -246,8 +261,14 @@ class Link:
             t = SerialTransport(self.url, self.config.baudrate, self._frame_in, self._lost)
         except Exception as exc:  # serial.SerialException, OSError, ValueError for a bad URL
             with self._cond:
+                if str(exc) != self.last_error:  # once per new reason, not at every retry
+                    log.warning("cannot open %s: %s (retrying every %.1f s)", self.url, exc,
+                                self.config.reconnect_interval)
                 self.last_error = str(exc)
+                if isinstance(exc, ValueError):  # a URL pyserial cannot open at all: retrying cannot help
+                    self.hopeless = self.last_error
                 self._next_connect = time.monotonic() + self.config.reconnect_interval
+                self._cond.notify_all()
             return
         with self._cond:
             if self._closed:
@@ -255,6 +276,7 @@ class Link:
                 return
             self._transport = t
             self.stats.reconnects += 1
+            log.info("port %s open at %d baud (connection %d)", self.url, self.config.baudrate, self.stats.reconnects)
             self._last_rx = time.monotonic()
             self._start_session()
 
@@ -295,6 +317,7 @@ class Link:
                 continue
             internal = p.future is None
             if p.tries > cfg.max_retries and not internal:
+                log.error("%s seq %d: no acknowledgement after %d tries", type(p.msg).__name__, p.seq, p.tries)
                 self._finish(p, exc=DeliveryFailed(f"{type(p.msg).__name__}: no acknowledgement after "
                                                    f"{p.tries} tries"))
                 continue
@@ -303,6 +326,8 @@ class Link:
                     deadlines.append(p.sent_at + cfg.reconnect_interval)
                     continue
             self.stats.retransmits += 1
+            log.info("retransmit %s seq %d (try %d): no answer in %.0f ms", type(p.msg).__name__, p.seq,
+                     p.tries + 1, (now - p.sent_at) * 1000)
             self._write_frame(p.msg, p.seq)
             p.tries += 1
             p.sent_at = now
@@ -386,6 +411,8 @@ class Link:
     def _send_next(self, now: float) -> None:
         if self._outstanding is not None or self._transport is None:
             return
+        while self._queue and self._queue[0].future is not None and self._queue[0].future.cancelled():
+            self._queue.popleft()  # its caller gave up (an operation cancelled by an e-stop): never sent
         if self._prio:
             p = self._prio.popleft()
         elif self._synced and self._queue:
@@ -399,7 +426,7 @@ class Link:
         self._seq = (self._seq + 1) & 0xFFFF
         p.seq = self._seq
         p.tries = 1
-        p.sent_at = now
+        p.sent_at = p.first_sent_at = now
         self._write_frame(p.msg, p.seq)
 
     def _send_unreliable(self, msg: Message) -> None:
@@ -420,6 +447,10 @@ class Link:
             self._outstanding = None
         self._urgent.pop(p.seq, None)
         if ack is not None:
+            took = time.monotonic() - p.first_sent_at
+            if took > SLOW_ANSWER_S and p.first_sent_at:
+                log.info("slow answer: %s seq %d acknowledged after %.0f ms (%d tries)", type(p.msg).__name__,
+                         p.seq, took * 1000, p.tries)
             if p.on_ack:
                 p.on_ack(ack)
             if p.future is not None:

@@ -489,3 +489,171 @@ class TableReconciled(ServiceEvent):
     differences: tuple[JSONObject, ...] = ()
     frames: int = 0
     detail: str = ""
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Judge events (the judge's actions at the table's web page: the audit log, each with who made it)
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeEvent(Event):
+    FAMILY: ClassVar[str] = "judge"
+    hand_id: str = ""  # the hand in play or last played ("" before the first)
+    judge: str  # who: the name the judge logged in with
+    client: str = ""  # the address the action came from
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeAction(JudgeEvent):
+    """A judge pressed a control: ``action`` = a table button (start, judge, abort, accept), pause, resume,
+    login, logout, or an action a later part adds (answer, correct, undo, confirm, reject)."""
+
+    TYPE: ClassVar[str] = "judge_action"
+    action: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PenaltyAwarded(JudgeEvent):
+    """A penalty the judge awarded: ``seat`` loses ``points``; ``to_others``: each other seat receives
+    ``points`` (a penalty paid to the players) rather than nobody (000 §2.8.2: not paid to anybody)."""
+
+    TYPE: ClassVar[str] = "penalty_awarded"
+    seat: int
+    points: int
+    rule: str  # seed reference
+    reason: str
+    code: str = ""  # the profile's penalty code when chosen from its list
+    to_others: bool = False
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Referee events (controller.referee): what the camera reads only for the referee, the questions it asks the
+# operator and the judge, their answers, judge corrections with their audit record, the timing of each
+# claim and the confirmation of a result. Added for issue #17; no field of an event above changes.
+
+
+@dataclass(frozen=True, kw_only=True)
+class IndicatorSeen(ObservationEvent):
+    """A tile turned face up on riichi's dead wall: ``kind`` ``dora`` (the initial indicator, index 0, then
+    one per kan) or ``ura`` (the tiles under them, turned for a riichi winner at the end)."""
+
+    TYPE: ClassVar[str] = "indicator_seen"
+    index: int
+    tile: str
+    kind: str = "dora"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RackCounted(ObservationEvent):
+    """The camera counted ``standing`` tiles (their tops) in ``seat``'s rack, steady over two frames;
+    ``apart``: how many of them stand apart at the right end (the tile just drawn is kept apart, 000 §2.5.3)."""
+
+    TYPE: ClassVar[str] = "rack_counted"
+    seat: int
+    standing: int
+    apart: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefereeEvent(Event):
+    FAMILY: ClassVar[str] = "referee"
+    hand_id: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuestionAsked(RefereeEvent):
+    """The referee cannot see or cannot reconcile something and asks the operator / the judge (the hand
+    waits for the answer; a question is not a violation). ``kind``: ``tile`` (an unreadable tile),
+    ``impossible`` (an observation that contradicts the record), ``order`` (an ambiguous order),
+    ``missing_suit``, ``slot`` (mcr-siamese: which hand a set goes to); ``subject``: what it is about (the
+    observation's JSON, the seat, the zone, the index); ``choices``: the answers that fit (empty: free)."""
+
+    TYPE: ClassVar[str] = "question"
+    question_id: int
+    kind: str
+    seat: int | None = None
+    subject: dict[str, Any] = field(default_factory=dict)
+    choices: tuple[str, ...] = ()
+    message: str = ""
+    message_ru: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuestionAnswered(RefereeEvent):
+    """The answer to question ``question_id`` (a tile, a suit, a seat, ``ignore`` ...), and who gave it."""
+
+    TYPE: ClassVar[str] = "answer"
+    question_id: int
+    answer: str
+    by: str = "operator"
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeCorrection(RefereeEvent):
+    """A judge corrects the referee's record of observations: ``op`` ``replace`` (input ``index`` becomes
+    ``event``), ``insert`` (``event`` goes in before input ``index``; ``index`` = the record's length
+    appends), ``delete`` (input ``index`` is dropped) or ``move`` (input ``index`` goes to position ``to``).
+    Indices count the hand's referee inputs (``Referee.inputs``) as the correction finds them."""
+
+    TYPE: ClassVar[str] = "correction"
+    by: str
+    op: str
+    index: int
+    event: dict[str, Any] = field(default_factory=dict)
+    to: int = -1
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CorrectionApplied(RefereeEvent):
+    """The audit record of a judge correction: who, what changed, and the settlement before and after
+    (``before`` / ``after``: deltas per seat, empty while the hand was not settled). ``revision``: the
+    record's revision after it (the first record is revision 0)."""
+
+    TYPE: ClassVar[str] = "correction_applied"
+    by: str
+    change: str
+    revision: int
+    before: tuple[int, ...] = ()
+    after: tuple[int, ...] = ()
+    payments_before: tuple[dict[str, Any], ...] = ()
+    payments_after: tuple[dict[str, Any], ...] = ()
+    violations_before: tuple[str, ...] = ()
+    violations_after: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimTimed(RefereeEvent):
+    """When a claim came, on the shared clock: ``delay`` seconds from the frame in which the discard (or
+    the added kong) settled to the call button or the frame of the claim; ``window`` the profile's limit."""
+
+    TYPE: ClassVar[str] = "claim_timed"
+    seat: int
+    kind: str
+    from_seat: int
+    tile: str
+    delay: float
+    window: float
+    late: bool = False
+    source: str = "button"  # "button" or "camera"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultConfirmed(RefereeEvent):
+    """The hand's result may leave the table: every seat signed with its call button (``by`` ``seats``) or
+    the judge confirmed it (``judge``). ``deltas``: the settlement confirmed."""
+
+    TYPE: ClassVar[str] = "result_confirmed"
+    by: str
+    seats: tuple[int, ...] = ()
+    deltas: tuple[int, ...] = ()
+    revision: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefereeTick(RefereeEvent):
+    """Time passed on the shared clock with nothing seen, and something was due then (a claim window
+    closed, the reveals after an exhaustive draw ended): recorded so that a replay decides the same."""
+
+    TYPE: ClassVar[str] = "referee_tick"

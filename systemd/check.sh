@@ -11,6 +11,7 @@ out=$(systemd-analyze verify "$tmp/mahjong-table.service" 2>&1)
 bad=$(echo "$out" | grep -v -e '^$' -e 'Failed to .*bus' -e 'No such file or directory' -e 'getpwnam\|Failed to resolve user\|Failed to resolve group\|group' || true)
 if [ -n "$bad" ]; then echo "systemd-analyze verify:"; echo "$bad"; fi
 score=$(systemd-analyze security --offline=true "$tmp/mahjong-table.service" 2>/dev/null | sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p')
+bash -n "$(dirname "$unit")/install.sh" || { echo "install.sh: syntax error"; exit 1; }
 echo "exposure ${score:-unknown} (goal <= 2.5)"
 [ -n "$score" ] || exit 1
 awk -v s="$score" 'BEGIN { exit !(s <= 2.5) }'

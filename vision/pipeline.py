@@ -1,7 +1,13 @@
 """One entry point from camera frames to observation events.
 
-    pipe = VisionPipeline(calibration, "riichi-ema2016", styles=["classic"])
+    pipe = VisionPipeline(calibration, "riichi-ema2016", tilesets=[TileSet.load("table3.npz")])
+    pipe = VisionPipeline(calibration, "riichi-ema2016", ["classic"])   # a rendered style's enrolled set
     events = pipe.process(frame, t_mono=clock())     # list of rules.events observation events
+
+Tiles are read by the classifier with the table's enrolled tile set(s) (:class:`vision.tile_reader.SetReader`);
+a rendered style named in ``styles`` stands for its enrolled set (:func:`vision.style_sets.style_tileset`:
+enrolled from rendered photos of the layout, never given the art). ``reader="template"`` reads with the
+shipped styles' exact art instead -- an upper bound for rendered scenes, not a real table's reader.
 
 Per frame: per-zone change detection on the 1/4-scale grey camera frame against the image each zone was
 last read from → rectify each zone that changed straight into its owner's view (one precomputed remap
@@ -14,7 +20,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -27,6 +33,7 @@ from vision.scene_model import Scene
 from vision.scene_parse import ParseInfo, SceneParser
 from vision.tile_finder import MARGIN_PX, ZoneImage, quarter_turns, zone_slice, zone_view
 from vision.tile_render import load_style
+from vision.tileset import TileSet
 from vision.tracking import Tracker
 
 CHANGE_LEVEL = 28  # grey difference (1/4 scale) that counts a pixel as changed
@@ -37,14 +44,31 @@ def _changed(a: np.ndarray, b: np.ndarray) -> bool:
     return int(np.count_nonzero(cv2.absdiff(a, b) > CHANGE_LEVEL)) >= CHANGE_PIXELS
 
 
-def make_reader(styles: list[str], reader: str = "auto") -> object:
-    """``template`` (the enrolled sets' faces), ``onnx`` (vision I's classifier) or ``auto`` (template:
-    measured more accurate on full-table renders; see docs/vision-pipeline.md)."""
-    from vision.tile_match import OnnxReader, TemplateReader
+def make_reader(styles: Sequence[str] = (), reader: str = "auto", tilesets: Sequence[TileSet] = ()) -> object:
+    """The tile reader of a pipeline. ``auto``: the classifier with ``tilesets``, else with the enrolled
+    sets of the rendered ``styles`` (:func:`vision.style_sets.style_tileset`); ``onnx``: the classifier
+    alone (no set); ``template``: correlation with the mean enrolled crops of ``tilesets`` (the table's own
+    photos), or where none is given with the shipped styles' exact art (an upper bound for renders of
+    those styles). ValueError when ``auto`` has no set to read with."""
+    from vision.tile_reader import SetReader
 
     if reader == "onnx":
-        return OnnxReader()
-    return TemplateReader(styles)
+        return SetReader()
+    if reader == "template":
+        from vision.tile_match import TemplateReader
+
+        return TemplateReader.from_sets(tilesets) if tilesets else TemplateReader(styles)
+    if reader != "auto":
+        raise ValueError(f"unknown reader {reader!r}: auto, onnx or template")
+    sets = list(tilesets)
+    if not sets:
+        from vision.style_sets import style_tileset
+
+        sets = [style_tileset(s) for s in styles]
+    if not sets:
+        raise ValueError("no tile set to read with: enroll the table's set ('mahjong-table tiles enroll') "
+                         "and name it (camera.tilesets)")
+    return SetReader(sets)
 
 
 @dataclass
@@ -60,14 +84,19 @@ class FrameResult:
 class VisionPipeline:
     """Frames of one table → parsed scenes → observation events."""
 
-    def __init__(self, calibration: Calibration, profile: str, styles: list[str], *, reader: str | object = "auto",
-                 debounce: int = 2, px_per_mm: float = 1.2, n_seats: int = 4, threads: int = 2):
-        """``threads``: zones are rectified and cut into tiles on this many threads (1: all on the
-        caller's thread), and the tile crops read in as many batches at once."""
+    def __init__(self, calibration: Calibration, profile: str, styles: Sequence[str] = (), *,
+                 tilesets: Sequence[TileSet] = (), reader: str | object = "auto", debounce: int = 2,
+                 px_per_mm: float = 1.2, n_seats: int = 4, threads: int = 2):
+        """``tilesets``: the table's enrolled sets; ``styles``: rendered styles standing for their enrolled
+        sets where no set is given (and the art of ``reader="template"``). ``threads``: zones are
+        rectified and cut into tiles on this many threads (1: all on the caller's thread), and the tile
+        crops read in as many batches at once."""
         self.cal = calibration
         self.rect = Rectifier(calibration, px_per_mm)
-        rd = make_reader(styles, reader) if isinstance(reader, str) else reader
-        face = load_style(styles[0]).face if len(styles) == 1 else None
+        rd = make_reader(styles, reader, tilesets) if isinstance(reader, str) else reader
+        face = getattr(rd, "face", None)
+        if face is None and len(styles) == 1 and not tilesets:
+            face = load_style(styles[0]).face
         self.parser = SceneParser(profile, rd, calibration.geometry, px_per_mm, n_seats, face=face)
         self.tracker = Tracker(profile, n_seats, debounce)
         self.px = px_per_mm

@@ -37,15 +37,26 @@ from vision.scene_render import CameraPose, Truth, render_scene
 MAX_POND = 30
 
 
+def view_seats(profile: str, players: int) -> int:
+    """Seat views a table of ``players`` needs: up to its highest seat (two players sit at seats 0 and 2)."""
+    from rules.wall import wall_spec
+
+    try:
+        return max(wall_spec(profile, players).seats) + 1
+    except (ValueError, KeyError):
+        return players
+
+
 class _Table:
     def __init__(self, profile: str, n: int):
         self.profile = profile
         self.conv = conventions(profile)
         self.n = n
+        views = view_seats(profile, n)  # two players sit opposite (seats 0 and 2 of a four-seat view)
         self.seats = [dict(pond=[], melds=[], flowers=[], standing=0, revealed=(), riichi_stick=False, card=None)
-                      for _ in range(n)]
+                      for _ in range(views)]
         self.dice: tuple[int, ...] = ()
-        self.sideways_next = [False] * n
+        self.sideways_next = [False] * views
         self.hu_cards = ["1", "2", "3"] if self.conv.hu_cards else []
 
     def scene(self) -> Scene:
@@ -174,6 +185,19 @@ def scenes_from_events(profile: str, events: Iterable[Event]) -> list[Scene]:
         if sc != out[-1]:
             out.append(sc)
     return out
+
+
+def scene_after_each(profile: str, events: Iterable[Event]) -> Iterator[tuple[Event, Scene]]:
+    """The physical table after each event of a hand's log, one scene per event (the same scene again where
+    an event changes nothing a camera sees): what :func:`scenes_from_events` walks through, event by event."""
+    table = _Table(profile, 4)
+    for e in events:
+        if isinstance(e, HandStarted):
+            table = _Table(profile, e.n_players)
+            yield e, _plain(table.scene())
+            continue
+        table.apply(e)
+        yield e, _plain(table.scene())
 
 
 def changed_zones(a: Scene, b: Scene) -> list[tuple[int, str]]:

@@ -23,6 +23,7 @@ previous reading (if given).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -32,9 +33,10 @@ import numpy as np
 
 from vision.conventions import conventions, source_of_index
 from vision.geometry import DEFAULT_GEOMETRY, TableGeometry
+from vision.rules_prior import RulesPrior
 from vision.scene_model import MeldView, PondTile, Scene, SeatView
 from vision.tile_finder import Found, ZoneImage, find_in_zone, foreground, zone_image
-from vision.tile_labels import BACK, FACE_LABELS, FLOWERS
+from vision.tile_labels import BACK, FACE_LABELS, FLOWERS, UNKNOWN
 from vision.zones import Zone, table_zones
 
 FACES = frozenset(l for l in FACE_LABELS if l not in FLOWERS)
@@ -51,6 +53,8 @@ class ParseInfo:
     found: dict[str, list[Found]] = field(default_factory=dict)
     labels: dict[str, list[str]] = field(default_factory=dict)
     occluded: set[str] = field(default_factory=set)
+    melds: dict[str, tuple[MeldView, ...]] = field(default_factory=dict)  # meld zones read this frame
+    scores: dict[str, list[float]] = field(default_factory=dict)  # the reader's score of each tile read
     why: dict[str, list[str]] = field(default_factory=dict)
     ms: dict[str, float] = field(default_factory=dict)
 
@@ -63,18 +67,12 @@ def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> np.ndarray:
     return np.ascontiguousarray(c)
 
 
-def _is_run(tiles: list[str]) -> bool:
-    if any(len(t) != 2 or t[1] not in "mps" for t in tiles):
-        return False
-    ns = sorted(5 if t[0] == "0" else int(t[0]) for t in tiles)
-    return len({t[1] for t in tiles}) == 1 and ns == list(range(ns[0], ns[0] + len(ns)))
-
-
 class SceneParser:
     """Reads scenes of one profile's table with a given tile reader."""
 
     def __init__(self, profile: str, reader: object, geo: TableGeometry = DEFAULT_GEOMETRY,
-                 px_per_mm: float = 1.2, n_seats: int = 4, face: tuple[int, int, int] | None = None):
+                 px_per_mm: float = 1.2, n_seats: int = 4, face: tuple[int, int, int] | None = None,
+                 prior: RulesPrior | None = None):
         self.profile = profile
         self.conv = conventions(profile)
         self.reader = reader
@@ -83,6 +81,11 @@ class SceneParser:
         self.n_seats = n_seats
         self.face = face  # the tile set's face colour (BGR), sharpens tile masks
         self.zones = {z.name: z for z in table_zones(n_seats)}
+        self.prior = prior or RulesPrior(profile)
+        self._allowed = {"pond": POND_ALLOWED, "meld": MELD_ALLOWED, "side": FLOWER_ALLOWED, "hand": MELD_ALLOWED,
+                         "open": FACES}
+        self._allowed = {k: self.prior.restrict(v) for k, v in self._allowed.items()}
+        self.known: Counter[str] = Counter()  # tiles the record holds out of the camera's view (copy limit)
 
     # ---- one frame -------------------------------------------------------------------------------------
 
@@ -148,9 +151,9 @@ class SceneParser:
         else:
             reads = read(crops, allowed)
         t2 = time.perf_counter()
-        by_zone: dict[str, dict[Found, str]] = {}
-        for (n, f, _), r in zip(jobs, reads):
-            by_zone.setdefault(n, {})[f] = r.label
+        for (n, _, _), r in zip(jobs, reads):
+            info.scores.setdefault(n, []).append(float(r.score))
+        by_zone = self._apply_prior(jobs, reads, names, prev, info)
         seats = list(prev.seats)
         for s in range(self.n_seats):
             v = seats[s]
@@ -167,7 +170,7 @@ class SceneParser:
                     side_ok = self.conv.riichi_sideways_discard
                     upd["pond"] = tuple(PondTile(labs[f], side_ok and f.turns == 1) for f in found if f in labs)
                 elif kind == "meld":
-                    upd["melds"] = self._melds(found, labs)
+                    upd["melds"] = info.melds.get(name, ())
                 elif kind == "side":
                     upd["flowers"] = tuple(labs[f] for f in found if f in labs)
                     cards = [f for f in found if f.shape == "card"]
@@ -185,6 +188,15 @@ class SceneParser:
         info.ms = {"find": (t1 - t0) * 1e3, "read": (t2 - t1) * 1e3, "assemble": (t3 - t2) * 1e3,
                    "tiles": float(len(jobs))}
         return scene, info
+
+    def tile_crops(self, top: np.ndarray) -> list[np.ndarray]:
+        """Every face-up or face-down tile of the rectified table image, cut as the reader gets them."""
+        margin = int(getattr(self.reader, "crop_margin_px", 0))
+        out: list[np.ndarray] = []
+        for name, z in self.zones.items():
+            zi, _, _, jobs, _ = self._find_zone(name, lambda z=z: zone_image(top, z, self.px, self.geo))
+            out += [_crop(zi, f, margin) for _, f, _ in jobs]
+        return out
 
     def _split(self, names: list[str], parts: int) -> list[list[str]]:
         """The zones in ``parts`` groups of about equal area (the work of finding tiles grows with it)."""
@@ -213,10 +225,10 @@ class SceneParser:
             return zi, [], [], [], self._stick(zi)
         found, why = find_in_zone(zi, self.px, self.geo)
         found = self._order(z, found)
-        allowed = {"pond": POND_ALLOWED, "meld": MELD_ALLOWED, "side": FLOWER_ALLOWED, "hand": MELD_ALLOWED}[z.kind]
+        allowed = self._allowed[z.kind]
         open_sets = self._open_set_tiles(found) if z.kind == "meld" else set()
         # a set with a sideways (claimed) tile lies all face up
-        jobs = [(name, f, FACES if f in open_sets else allowed) for f in found if f.shape == "tile"]
+        jobs = [(name, f, self._allowed["open"] if f in open_sets else allowed) for f in found if f.shape == "tile"]
         return zi, found, why, jobs, None
 
     # ---- zone readers ----------------------------------------------------------------------------------
@@ -254,28 +266,48 @@ class SceneParser:
                            <= g[-1].box[2] + 2)
         return out
 
-    def _melds(self, found: list[Found], labs: dict[Found, str]) -> tuple[MeldView, ...]:
-        tiles = [f for f in found if f.shape == "tile" and f in labs]
+    def _apply_prior(self, jobs: list[tuple[str, Found, frozenset[str] | None]], reads: list, names: list[str],
+                     prev: Scene, info: ParseInfo) -> dict[str, dict[Found, str]]:
+        """Labels per zone and tile after the rules prior (:mod:`vision.rules_prior`): sets read as legal
+        melds (``info.melds``), at most four copies of a face in view counting the zones not re-read and
+        :attr:`known`."""
+        readings: dict[tuple[str, Found], object] = {(n, f): r for (n, f, _), r in zip(jobs, reads)}
+        by_zone: dict[str, dict[Found, str]] = {}
+        fixed: Counter[str] = Counter(self.known)
+        for name in names:
+            z = self.zones[name]
+            if z.kind != "meld" or name not in info.found or name in info.occluded:
+                continue
+            melds = self._melds(info.found[name], {f: readings[(name, f)] for f in info.found[name]
+                                                   if (name, f) in readings})
+            info.melds[name] = melds
+            fixed.update(t for m in melds for t in m.tiles if t not in ("x", UNKNOWN))
+            by_zone[name] = {f: r.label for (n, f), r in readings.items() if n == name}  # type: ignore[attr-defined]
+        for v, s in zip(prev.seats, range(self.n_seats)):  # zones kept from the previous reading still count
+            for kind, tiles in (("pond", [p.tile for p in v.pond]), ("meld", [t for m in v.melds for t in m.tiles]),
+                                ("side", list(v.flowers)), ("hand", list(v.revealed))):
+                if f"{kind}{s}" not in names or f"{kind}{s}" in info.occluded:
+                    fixed.update(t for t in tiles if t not in ("x", UNKNOWN))
+        singles = {(n, f): r.label for (n, f), r in readings.items()  # type: ignore[attr-defined]
+                   if self.zones[n].kind != "meld"}
+        for (n, f), lab in self.prior.limit_copies(singles, readings, fixed).items():
+            by_zone.setdefault(n, {})[f] = lab
+        return by_zone
+
+    def _melds(self, found: list[Found], reads: Mapping[Found, object]) -> tuple[MeldView, ...]:
+        tiles = [f for f in found if f.shape == "tile" and f in reads]
         groups = self._groups(tiles)
         added = [f for f in tiles if f.layer == 1]
         out = []
         for g in reversed(groups):  # the first set declared lies at the owner's right end
-            row = ["x" if labs[f] == BACK else labs[f] for f in g]
             side = [i for i, f in enumerate(g) if f.turns == 1]
             si = side[0] if side else None
-            extra = [a for a in added if g[0].box[0] - 2 <= (a.box[0] + a.box[2]) / 2 <= g[-1].box[2] + 2]
+            extra = [a for a in added if g[0].box[0] - 2 <= (a.box[0] + a.box[2]) / 2 <= g[-1].box[2] + 2][:1]
             src = source_of_index(si, len(g)) if si is not None and self.conv.claimed_sideways else None
-            if extra:
-                out.append(MeldView("kong_added", tuple(row) + ("x" if labs[extra[0]] == BACK else labs[extra[0]],),
-                                    si, src, True))
-            elif len(g) == 4:
-                if "x" in row or si is None:
-                    out.append(MeldView("kong_concealed", tuple(row), si, None))
-                else:
-                    out.append(MeldView("kong_open", tuple(row), si, src))
-            else:
-                kind = "chow" if _is_run(row) else "pung"
-                out.append(MeldView(kind, tuple(row), si, src))
+            m = self.prior.meld([reads[f] for f in g + extra], si, bool(extra))
+            if m.kind == "kong_concealed":
+                src = None
+            out.append(MeldView(m.kind, m.tiles, si, src, bool(extra)))
         return tuple(out)
 
     def _stick(self, zi: ZoneImage) -> bool:

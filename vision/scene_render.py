@@ -378,8 +378,10 @@ def draw_markers(canvas: np.ndarray, geo: TableGeometry, r: float) -> None:
 
 def render_topdown(scene: Scene, *, style: str, seed: int = 0, geo: TableGeometry = DEFAULT_GEOMETRY,
                    r: float = RENDER_PX_PER_MM, felt: tuple[int, int, int] | None = None,
-                   hands: tuple[tuple[int, str], ...] = ()) -> tuple[np.ndarray, list[_Item]]:
-    """The table drawn from straight above at ``r`` px/mm (float32 BGR) and the laid-out items."""
+                   hands: tuple[tuple[int, str], ...] = (), items: list[_Item] | None = None
+                   ) -> tuple[np.ndarray, list[_Item]]:
+    """The table drawn from straight above at ``r`` px/mm (float32 BGR) and the laid-out items (``items``:
+    these instead of the scene's layout)."""
     rng = np.random.default_rng(seed)
     n = int(round(geo.size * r))
     felt = felt or felt_for(style, rng)
@@ -388,7 +390,17 @@ def render_topdown(scene: Scene, *, style: str, seed: int = 0, geo: TableGeometr
     tex = rng.normal(0, 4, (n // 16 + 1, n // 16 + 1, 1)).astype(np.float32)
     canvas += cv2.resize(tex, (n, n), interpolation=cv2.INTER_LINEAR)[..., None]
     draw_markers(canvas, geo, r)
-    items = layout(scene, geo, seed)
+    items = layout(scene, geo, seed) if items is None else items
+    paste_items(canvas, items, style=style, geo=geo, r=r)
+    for seat, zone in hands:
+        _draw_hand(canvas, seat, zone, geo, r, rng)
+    return canvas, items
+
+
+def paste_items(canvas: np.ndarray, items: list, *, style: str, geo: TableGeometry = DEFAULT_GEOMETRY,
+                r: float = RENDER_PX_PER_MM, origin: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Draw laid-out items (:func:`layout`'s, or any with its fields) onto a top-down canvas at ``r`` px/mm;
+    ``origin``: the canvas px of the table's corner is ``-origin`` (a canvas that is a window of the table)."""
     st = load_style(style)
     side = tuple(float(v) * 0.8 for v in st.side)
     for it in items:
@@ -397,10 +409,8 @@ def render_topdown(scene: Scene, *, style: str, seed: int = 0, geo: TableGeometr
         img = np.rot90(img, k) if k else img
         c = local_to_table(_seat_of(it), np.array([[it.a, it.b]]), geo)[0] * r
         flat = it.label.startswith(("card:", "stick", "die:"))
-        _paste(canvas, np.ascontiguousarray(img), c[0], c[1], it.angle, None if flat else side, r)
-    for seat, zone in hands:
-        _draw_hand(canvas, seat, zone, geo, r, rng)
-    return canvas, items
+        _paste(canvas, np.ascontiguousarray(img), c[0] - origin[0], c[1] - origin[1], it.angle,
+               None if flat else side, r)
 
 
 def _draw_hand(canvas: np.ndarray, seat: int, zone: str, geo: TableGeometry, r: float,
@@ -416,21 +426,25 @@ def _draw_hand(canvas: np.ndarray, seat: int, zone: str, geo: TableGeometry, r: 
                 colour, -1, cv2.LINE_AA)
 
 
+EXPOSURE_PEAK = 245.0  # where the rendered camera's auto-exposure puts the 99.5th brightness percentile
+
+
 def render_scene(scene: Scene, *, seed: int = 0, style: str | None = None, pose: CameraPose | None = None,
                  geo: TableGeometry = DEFAULT_GEOMETRY, hands: tuple[tuple[int, str], ...] = (),
                  lighting: bool = True, noise: float = 3.0, felt: tuple[int, int, int] | None = None,
-                 layout_seed: int | None = None) -> tuple[np.ndarray, Truth]:
+                 layout_seed: int | None = None, items: list[_Item] | None = None) -> tuple[np.ndarray, Truth]:
     """A camera frame (BGR uint8, ``pose.size``) of ``scene`` and its ground truth.
 
     ``layout_seed`` fixes where the tiles lie independently of the frame's noise (a sequence of frames of
-    one table keeps its tiles in place); it defaults to ``seed``.
+    one table keeps its tiles in place); it defaults to ``seed``. ``items``: objects laid out by the
+    caller instead of the scene's layout (:func:`render_enrollment_layout`).
     """
     rng = np.random.default_rng(seed)
     style = style or available_styles()[int(rng.integers(len(available_styles())))]
     pose = pose or CameraPose.random(rng, geo)
     lseed = seed if layout_seed is None else layout_seed
     r = RENDER_PX_PER_MM
-    canvas, items = render_topdown(scene, style=style, seed=lseed, geo=geo, r=r, felt=felt, hands=hands)
+    canvas, items = render_topdown(scene, style=style, seed=lseed, geo=geo, r=r, felt=felt, hands=hands, items=items)
     if lighting:
         n = canvas.shape[0]
         yy, xx = np.mgrid[0:n:8, 0:n:8].astype(np.float32) / n - 0.5
@@ -440,6 +454,11 @@ def render_scene(scene: Scene, *, seed: int = 0, style: str | None = None, pose:
         gain = cv2.resize(gain, (n, n), interpolation=cv2.INTER_LINEAR)
         canvas *= gain[..., None]
         canvas *= rng.uniform(0.94, 1.06, 3).astype(np.float32)
+        # the camera's auto-exposure: the brightest tile faces stay below clipping, as vision.selftest asks
+        # of a real camera ("exposure": under 1 % of the table at 250 or more)
+        peak = float(np.percentile(canvas[::4, ::4].max(axis=2), 99.5))
+        if peak > EXPOSURE_PEAK:
+            canvas *= EXPOSURE_PEAK / peak
     m = pose.h @ np.diag([1.0 / r, 1.0 / r, 1.0])
     floor = tuple(float(v) for v in rng.uniform(20, 60, 3))
     frame = cv2.warpPerspective(canvas, m, pose.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
@@ -455,3 +474,26 @@ def render_scene(scene: Scene, *, seed: int = 0, style: str | None = None, pose:
         truth.objects.append(TileTruth(it.label, it.seat, it.zone, it.index, it.turns, poly,
                                        apply_homography(pose.h, poly)))
     return frame, truth
+
+
+def render_enrollment_layout(style: str, *, seed: int = 0, pose: CameraPose | None = None,
+                             labels: set[str] | None = None, geo: TableGeometry = DEFAULT_GEOMETRY
+                             ) -> tuple[np.ndarray, Truth]:
+    """A camera frame of the table with the enrollment layout (:data:`vision.tile_layout.LAYOUT`: every face
+    once, upright for East, in the table's centre) in ``style``, as ``tiles enroll --layout`` reads it.
+    ``labels`` limits the faces laid out (default: every face of the style and ``back``)."""
+    from vision.tile_layout import LAYOUT, LAYOUT_PITCH_MM
+
+    st = load_style(style)
+    have = set(st.labels) if labels is None else set(labels)
+    rng = np.random.default_rng([seed, 7])
+    pa, pb = LAYOUT_PITCH_MM
+    b0 = -(len(LAYOUT) - 1) * pb / 2  # every row keeps its place, also where a set has none of its faces
+    items = []
+    for r, row in enumerate(LAYOUT):
+        for c, lab in enumerate(row):
+            if lab in have:
+                items.append(_Item(lab, 0, "layout", len(items), 0, (c - 4) * pa + rng.uniform(-1.5, 1.5),
+                                   b0 + r * pb + rng.uniform(-1.5, 1.5), geo.tile_w, geo.tile_h,
+                                   float(rng.normal(0, 1.0))))
+    return render_scene(Scene("mcr"), seed=seed, style=style, pose=pose, geo=geo, items=items)

@@ -1,12 +1,14 @@
 """Pre-session self-test of the overhead camera: each check passes or says how to fix it.
 
-    report = selftest(frame, styles=["classic"], tilesets=[Path("table.npz")])
+    report = selftest(frame, tilesets=[Path("table.npz")])       # or styles=["classic"] (synthetic camera)
     for c in report: print(c.ok, c.name, c.detail, c.fix)
 
 Checks: the four calibration markers are found and fit well; focus (sharpness of the marker edges);
 exposure (felt brightness, clipped pixels); every zone lies inside the frame; the felt contrasts with each
-tile set's faces and backs; every tile set the table uses is enrolled (a readable ``.npz``) or is one of
-the shipped styles.
+tile set's faces and backs; a tile set is enrolled (a readable ``.npz`` of the installed model -- a rendered
+style of the synthetic camera stands for its enrolled set); and the tiles in view look like the enrolled
+set(s): read with them, most tiles on the table must be answered with confidence (a set enrolled for
+another table's tiles is not).
 """
 from __future__ import annotations
 
@@ -82,26 +84,77 @@ def selftest(frame: np.ndarray, *, styles: Sequence[str] = (), tilesets: Sequenc
             from vision.tile_render import load_style
 
             st = load_style(s)
-            contrast = min(float(np.abs(felt - np.array(st.face)).max()), float(np.abs(felt - np.array(st.back)).max()))
-            out.append(Check(f"contrast:{s}", contrast >= 50, f"felt vs {s} faces/backs: {contrast:.0f} levels",
-                             "" if contrast >= 50 else "use a felt colour far from the tiles' face and back colours"))
-    for p in tilesets:
-        ok, detail = _tileset_ok(p)
-        out.append(Check(f"tileset:{p.name}", ok, detail,
-                         "" if ok else f"enroll it: mahjong-table tiles enroll --out {p} DIR"))
+            out.append(_contrast(s, felt, st.face, st.back))
+    sets, set_checks = _load_sets(tilesets, styles)
+    out += set_checks
+    if cal is not None and sets:
+        for p, ts in zip(tilesets, sets):
+            face, back = ts.colour("face"), ts.colour("back")
+            if face is not None:
+                out.append(_contrast(p.name, felt, face, back if back is not None else face))
+        out.append(_match(frame, cal, sets, n_seats))
     if not styles and not tilesets:
-        out.append(Check("tilesets", False, "no tile set given for this table",
-                         "name the table's sets (--style NAME or --tileset SET.npz)"))
+        out.append(Check("tilesets", False, "no tile set enrolled for this table",
+                         "enroll the table's set: mahjong-table tiles enroll --out SET.npz --layout FRAME, "
+                         "then name it (--tileset SET.npz, or camera.tilesets in the config)"))
     return out
 
 
-def _tileset_ok(p: Path) -> tuple[bool, str]:
-    if not p.is_file():
-        return False, f"{p} not found"
-    try:
-        from vision.tileset import TileSet
+def _contrast(name: str, felt: np.ndarray, face: Sequence[int], back: Sequence[int]) -> Check:
+    contrast = min(float(np.abs(felt - np.array(face)).max()), float(np.abs(felt - np.array(back)).max()))
+    return Check(f"contrast:{name}", contrast >= 50, f"felt vs {name} faces/backs: {contrast:.0f} levels",
+                 "" if contrast >= 50 else "use a felt colour far from the tiles' face and back colours")
 
-        ts = TileSet.load(p)
-    except Exception as exc:  # noqa: BLE001 - any unreadable file is a failed check
-        return False, f"{p} unreadable: {exc}"
-    return len(ts.labels) >= 34, f"{len(ts.labels)} faces enrolled"
+
+def _load_sets(paths: Sequence[Path], styles: Sequence[str]) -> tuple[list, list[Check]]:
+    """The enrolled sets to read with (files, else the rendered styles' sets) and a check per file."""
+    from vision.tile_reader import pipeline_classifier
+    from vision.tileset import TileSet, TileSetError
+
+    model_id = pipeline_classifier().model_id
+    sets, checks = [], []
+    for p in paths:
+        fix = f"enroll it: mahjong-table tiles enroll --out {p} --layout FRAME (or a folder of labelled crops)"
+        try:
+            ts = TileSet.load(p)
+        except TileSetError as exc:
+            checks.append(Check(f"tileset:{p.name}", False, str(exc), fix))
+            continue
+        if ts.model_id and ts.model_id != model_id:
+            checks.append(Check(f"tileset:{p.name}", False, f"{p} was enrolled with another tile model", fix))
+            continue
+        ok = len(ts.labels) >= 34
+        checks.append(Check(f"tileset:{p.name}", ok, f"{len(ts.labels)} faces enrolled",
+                            "" if ok else fix + " with every face of the set"))
+        if ok:
+            sets.append(ts)
+    if not paths and styles:
+        from vision.style_sets import style_tileset
+
+        sets = [style_tileset(s) for s in styles]
+    return sets, checks
+
+
+MATCH_COS = 0.92  # median cosine of the tiles in view to the set's nearest prototypes: the set's own tiles
+#                    score 0.97-0.98 (rendered styles), another set's 0.78-0.87 (docs/vision-model.md)
+MATCH_MARGIN = 0.06  # below the set's own (leave-one-out) match level
+
+
+def _match(frame: np.ndarray, cal: Calibration, sets: list, n_seats: int) -> Check:
+    """Do the tiles on the table look like the enrolled set(s)? The network's own answer is confident for
+    any set's tiles, so the check compares each tile's embedding with the set's prototypes instead: the
+    median similarity must reach what the set's own enrolled crops reach (its leave-one-out level)."""
+    from vision.scene_parse import SceneParser
+    from vision.tile_reader import SetReader
+
+    reader = SetReader(sets)
+    parser = SceneParser("basic", reader, cal.geometry, 1.2, n_seats, face=reader.face)
+    sim = reader.similarity(parser.tile_crops(Rectifier(cal, 1.2).rectify(frame)))
+    if not len(sim):
+        return Check("tiles match set", True, "no tiles in view to compare (lay a few tiles on the table to check)")
+    level = min([ts.match_level - MATCH_MARGIN for ts in sets if ts.match_level > 0] or [MATCH_COS])
+    med = float(np.median(sim))
+    ok = med >= level
+    return Check("tiles match set", ok, f"the {len(sim)} tiles in view match the set at {med:.2f} (need {level:.2f})",
+                 "" if ok else "the tiles on the table do not look like the enrolled set: enroll this table's "
+                 "own set (mahjong-table tiles enroll --layout FRAME) or name the right one")

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "tiles.onnx"
 MAX_BATCH = 128
+TRUST_LEVEL = 0.95  # a set's match level where it has none (sets enrolled before vision III)
+TRUST_SPAN = 0.1  # a face match this far below the match level earns no trust; at the level, full trust
 TURNS = 4  # test-time augmentation: a crop is read in this many quarter turns, probabilities averaged
 
 
@@ -153,8 +155,15 @@ class TileClassifier:
         kept = np.array([lab == NONE or (lab == BACK and not enrolled[i]) for i, lab in enumerate(self.classes)])
         z = np.full_like(p, -np.inf)
         z[:, enrolled] = f.proto_scale * cos[:, enrolled] + f.base_weight * np.log(p[:, enrolled] + 1e-9)
-        out = _softmax(z) * (1.0 - p[:, kept].sum(1, keepdims=True))
-        out[:, kept] = p[:, kept]
+        # a crop that matches an enrolled face as closely as the set's own crops do is that face, whatever the
+        # base model thinks of it (a flower it never saw is not "none"); empty felt and backs match no face
+        faces = enrolled & ~kept & (np.array(self.classes) != BACK)
+        best = np.nanmax(np.where(faces, cos, -1.0), axis=1) if faces.any() else np.full(len(p), -1.0)
+        hi = tileset.match_level or TRUST_LEVEL
+        trust = np.clip((best - (hi - TRUST_SPAN)) / TRUST_SPAN, 0.0, 1.0)[:, None]
+        p_kept = p[:, kept] * (1.0 - trust)
+        out = _softmax(z) * (1.0 - p_kept.sum(1, keepdims=True))
+        out[:, kept] = p_kept
         return out
 
     def classify(self, crops: Sequence[np.ndarray], tileset: TileSet | None = None,
@@ -177,7 +186,7 @@ class TileClassifier:
         return self._results(self.probabilities(logits, emb, tileset), orient, tileset)
 
     def _results(self, p: np.ndarray, orient: np.ndarray, tileset: TileSet | None) -> list[Result]:
-        thr = self.fusion.threshold if tileset is not None else self.threshold
+        thr = (tileset.threshold or self.fusion.threshold) if tileset is not None else self.threshold
         best = p.argmax(1)
         conf = p[np.arange(len(p)), best]
         o = orient.argmax(1)

@@ -1,9 +1,10 @@
 """Evaluation protocol for the tile classifier on rendered crops (used by tests, ``make bench`` and the docs).
 
 * :func:`style_accuracy` -- crops of a style rendered in random orientations, read by the base model.
-* :func:`enrollment_accuracy` -- the honest held-out test: enroll ``shots`` upright renders per face of a
-  style (seeds disjoint from the test's), then read test renders of that style in random orientations
-  with and without the tile set.
+* :func:`shots_table` -- the honest held-out test: enroll ``shots`` examples per face of a style (seeds
+  disjoint from the test's) -- upright renders (:func:`enroll_style`) or the table's own crops of
+  rendered layout photos (:func:`enroll_from_layouts`) -- and read test crops (:func:`render_set`, or
+  :func:`table_crops`, the pipeline's own crops) with and without the set, with the confusion pairs.
 """
 from __future__ import annotations
 
@@ -59,15 +60,7 @@ class Score:
 
 def score(clf: TileClassifier, data: RenderedSet, tileset: TileSet | None = None,
           turns: int | None = None) -> Score:
-    res = clf.classify(data.crops, tileset=tileset, turns=turns)
-    best = np.array([r.best for r in res])
-    truth = np.array(data.labels)
-    ok = best == truth
-    accepted = np.array([r.label != "unknown" for r in res])
-    tiles = truth != NONE
-    o_ok = np.array([r.orientation % 2 == k % 2 for r, k in zip(res, data.orientations)])
-    return Score(float(ok.mean()), float(ok[accepted].mean()) if accepted.any() else float("nan"),
-                 float(accepted.mean()), float(o_ok[tiles].mean()) if tiles.any() else float("nan"), len(res))
+    return score_results(clf.classify(data.crops, tileset=tileset, turns=turns), data)
 
 
 def style_accuracy(clf: TileClassifier, style: str, per_label: int, seed: int = TEST_SEED) -> Score:
@@ -83,9 +76,88 @@ def enroll_style(clf: TileClassifier, style: str, shots: int, seed: int = SHOT_S
     return enroll(clf, examples, name=f"{style}-{shots}shot", seed=seed)
 
 
-def enrollment_accuracy(clf: TileClassifier, style: str, shots: int, per_label: int,
-                        seed: int = TEST_SEED, test: RenderedSet | None = None) -> tuple[Score, Score]:
-    """(without the set, with the set) scores on ``style`` after enrolling ``shots`` crops per face."""
-    test = test or render_set(style, per_label, seed)
-    ts = enroll_style(clf, style, shots)
-    return score(clf, test), score(clf, test, ts)
+# ---- vision III: the table's own crops, enrolled from the table's own camera ---------------------------
+
+TABLE_TEST_SEED = 540_000  # scene seeds of the table-crop test (never a layout seed of a set)
+LAYOUT_SHOT_SEED = 560_000  # layout-frame seeds the benchmark enrolls its sets from
+
+
+def table_crops(style: str, frames: int, seed: int = TABLE_TEST_SEED, labels: tuple[str, ...] | None = None
+                ) -> RenderedSet:
+    """Tiles as the table pipeline cuts them out of rendered camera frames (random pose, felt, lighting),
+    with their labels: every face of ``style`` (or ``labels``) laid in the four ponds, in order, so each
+    crop's truth is known. Crops are upright or upside-down in their owner's view (orientation 0)."""
+    from vision.calibration import Rectifier, calibrate
+    from vision.scene_model import PondTile, Scene, SeatView
+    from vision.scene_parse import SceneParser
+    from vision.scene_render import render_scene
+    from vision.tile_labels import BACK
+
+    faces = [lab for lab in (labels or load_style(style).labels) if lab != BACK]
+    rng = np.random.default_rng(seed)
+    out = RenderedSet([], [], [])
+
+    class _Cut:  # the parser's crops, in reading order, without reading them
+        thread_safe, crop_margin_px = False, 0
+
+        def read(self, crops, allowed=None):
+            from vision.tile_match import Reading
+
+            return [Reading("1m", 1.0) for _ in crops]
+
+    for k in range(frames):
+        order = [faces[i] for i in rng.permutation(len(faces))]
+        ponds = [order[i::4][:18] for i in range(4)]
+        scene = Scene("mcr", tuple(SeatView(pond=tuple(PondTile(t) for t in p)) for p in ponds))
+        frame, _ = render_scene(scene, seed=seed + k, style=style)
+        parser = SceneParser("mcr", _Cut())
+        crops = parser.tile_crops(Rectifier(calibrate(frame)).rectify(frame))
+        want = [t for p in ponds for t in p]
+        if len(crops) != len(want):  # the finder split or merged tiles: not a reading test, skip the frame
+            continue
+        out.crops += crops
+        out.labels += want
+        out.orientations += [0] * len(want)
+    return out
+
+
+def enroll_from_layouts(clf: TileClassifier, style: str, shots: int, seed: int = LAYOUT_SHOT_SEED) -> TileSet:
+    """A set enrolled as a table enrolls it: ``shots`` rendered camera frames of the enrollment layout."""
+    from vision.style_sets import enroll_rendered
+
+    return enroll_rendered(clf, style, shots=shots, seed=seed)
+
+
+@dataclass
+class ShotRow:
+    shots: int
+    score: Score
+    confusions: list[tuple[str, str, int]]  # (truth, read as, count), most frequent first
+
+
+def shots_table(clf: TileClassifier, test: RenderedSet, enroll_fn, shots: tuple[int, ...] = (0, 1, 3, 5),
+                turns: int | None = None) -> list[ShotRow]:
+    """Accuracy / coverage / accepted accuracy of ``test`` read with no set (0 shots) and with sets enrolled
+    from ``enroll_fn(k)`` for each k, with the confusion pairs."""
+    from collections import Counter
+
+    rows = []
+    for k in shots:
+        ts = enroll_fn(k) if k else None
+        res = clf.classify(test.crops, tileset=ts, turns=turns)
+        s = score_results(res, test)
+        pairs = Counter((t, r.best) for t, r in zip(test.labels, res) if r.best != t)
+        rows.append(ShotRow(k, s, [(a, b, n) for (a, b), n in pairs.most_common(6)]))
+    return rows
+
+
+def score_results(res: list, data: RenderedSet) -> Score:
+    """:func:`score` of results already read."""
+    best = np.array([r.best for r in res])
+    truth = np.array(data.labels)
+    ok = best == truth
+    accepted = np.array([r.label != "unknown" for r in res])
+    tiles = truth != NONE
+    o_ok = np.array([r.orientation % 2 == k % 2 for r, k in zip(res, data.orientations)])
+    return Score(float(ok.mean()), float(ok[accepted].mean()) if accepted.any() else float("nan"),
+                 float(accepted.mean()), float(o_ok[tiles].mean()) if tiles.any() else float("nan"), len(res))

@@ -27,6 +27,9 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
     ("0m", "0p", "0s", "j"),
     tuple(f"{n}f" for n in range(1, 9)),
 )
+#: Centre-to-centre spacing (mm) of the layout on a table (along a row, between rows): a gap of about a
+#: third of a tile.
+LAYOUT_PITCH_MM = (37.0, 48.0)
 
 
 def find_tiles(photo: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -54,12 +57,12 @@ def find_tiles(photo: np.ndarray) -> list[tuple[int, int, int, int]]:
     return [b for b in boxes if 0.4 * med < b[2] * b[3] < 2.2 * med and 0.45 < b[2] / b[3] < 1.2]
 
 
-def read_layout(photo: np.ndarray, margin: float = 0.04) -> dict[str, np.ndarray]:
-    """Crops per label from a photo of the calibration layout; ValueError if no grid is recognisable."""
-    boxes = find_tiles(photo)
-    if len(boxes) < 9:
-        raise ValueError(f"found {len(boxes)} tiles, expected the calibration grid (at least one full row)")
-    boxes.sort(key=lambda b: b[1] + b[3] / 2)
+def _grid(boxes: list[tuple[int, int, int, int]], pitch: tuple[float, float] | None = None
+          ) -> list[tuple[tuple[int, int, int, int], str]]:
+    """Each box with its layout label: rows by their vertical pitch from the top row, columns by the row
+    pitch from the leftmost tile (so a missing row or face keeps the others in place). ``pitch`` (px along
+    a row, between rows) where the scale is known, else estimated from the boxes."""
+    boxes = sorted(boxes, key=lambda b: b[1] + b[3] / 2)
     th = float(np.median([b[3] for b in boxes]))
     rows: list[list[tuple[int, int, int, int]]] = [[boxes[0]]]
     for b in boxes[1:]:
@@ -67,20 +70,78 @@ def read_layout(photo: np.ndarray, margin: float = 0.04) -> dict[str, np.ndarray
         if (b[1] + b[3] / 2) - (prev[1] + prev[3] / 2) > 0.5 * th:
             rows.append([])
         rows[-1].append(b)
-    if len(rows) > len(LAYOUT):
-        raise ValueError(f"found {len(rows)} rows of tiles, the calibration layout has at most {len(LAYOUT)}")
-    full = [r for r in rows if len(r) >= 2]
-    pitch = float(np.median([np.median(np.diff(sorted(b[0] + b[2] / 2 for b in r))) for r in full]))
+    ys = [float(np.median([b[1] + b[3] / 2 for b in r])) for r in rows]
+    if pitch is None:
+        full = [r for r in rows if len(r) >= 2]
+        if not full:
+            raise ValueError("no row of the calibration layout has two tiles")
+        pa = float(np.median([np.median(np.diff(sorted(b[0] + b[2] / 2 for b in r))) for r in full]))
+        gaps = np.diff(ys)
+        pb = float(np.min(gaps)) if len(gaps) else th * 1.3
+        pb = float(np.median([g for g in gaps if g < 1.5 * pb])) if len(gaps) else pb
+    else:
+        pa, pb = pitch
     x0 = min(b[0] + b[2] / 2 for r in rows for b in r)
-    out: dict[str, np.ndarray] = {}
-    for r, row in enumerate(rows):
+    out = []
+    for y, row in zip(ys, rows):
+        r = int(round((y - ys[0]) / pb))
+        if r >= len(LAYOUT):
+            raise ValueError(f"found tiles in row {r + 1}, the calibration layout has {len(LAYOUT)} rows")
         for b in row:
-            col = int(round((b[0] + b[2] / 2 - x0) / pitch))
+            col = int(round((b[0] + b[2] / 2 - x0) / pa))
             if col >= len(LAYOUT[r]):
                 raise ValueError(f"row {r + 1} has a tile in column {col + 1}, beyond its {len(LAYOUT[r])} faces")
-            x, y, w, h = b
-            mx, my = int(w * margin), int(h * margin)
-            out[LAYOUT[r][col]] = photo[max(0, y - my):y + h + my, max(0, x - mx):x + w + mx].copy()
+            out.append((b, LAYOUT[r][col]))
+    return out
+
+
+def read_layout(photo: np.ndarray, margin: float = 0.04) -> dict[str, np.ndarray]:
+    """Crops per label from a photo of the calibration layout; ValueError if no grid is recognisable."""
+    boxes = find_tiles(photo)
+    if len(boxes) < 9:
+        raise ValueError(f"found {len(boxes)} tiles, expected the calibration grid (at least one full row)")
+    out: dict[str, np.ndarray] = {}
+    for (x, y, w, h), lab in _grid(boxes):
+        mx, my = int(w * margin), int(h * margin)
+        out[lab] = photo[max(0, y - my):y + h + my, max(0, x - mx):x + w + mx].copy()
+    return out
+
+
+#: The part of the table (mm from the centre, x and y) the table camera's layout is looked for in.
+TABLE_LAYOUT_HALF = (215.0, 175.0)
+
+
+def read_table_layout(frame: np.ndarray, calibration: object | None = None, px_per_mm: float = 1.2
+                      ) -> dict[str, np.ndarray]:
+    """Crops per label from a frame of the table's own camera with the calibration layout laid out in the
+    table's centre, upright for East (the camera's bottom edge). The frame is rectified as the table
+    pipeline rectifies it and the tiles are cut as its tile finder cuts them, so the crops are the very
+    kind of picture the pipeline reads. ValueError (CalibrationError) if the markers or the grid are not
+    found."""
+    from vision.calibration import Rectifier, calibrate
+    from vision.tile_finder import ZoneImage, _median_u8, foreground
+
+    cal = calibration if calibration is not None else calibrate(frame)
+    rect = Rectifier(cal, px_per_mm)  # type: ignore[arg-type]
+    c = cal.geometry.centre * px_per_mm  # type: ignore[attr-defined]
+    hx, hy = (int(round(v * px_per_mm)) for v in TABLE_LAYOUT_HALF)
+    ys, xs = slice(int(c) - hy, int(c) + hy), slice(int(c) - hx, int(c) + hx)
+    view = rect.block_maps(ys, xs)
+    img = cv2.remap(frame, view[0], view[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    ring = np.concatenate([img[:2].reshape(-1, 3), img[-2:].reshape(-1, 3), img[:, :2].reshape(-1, 3),
+                           img[:, -2:].reshape(-1, 3)])
+    zi = ZoneImage(None, img, _median_u8(ring))  # type: ignore[arg-type]
+    mask = foreground(zi, px_per_mm=px_per_mm)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    tw, th = cal.geometry.tile_w * px_per_mm, cal.geometry.tile_h * px_per_mm  # type: ignore[attr-defined]
+    boxes = [tuple(int(v) for v in stats[i][:4]) for i in range(1, n)
+             if 0.75 * tw < stats[i][2] < 1.3 * tw and 0.75 * th < stats[i][3] < 1.3 * th]
+    if len(boxes) < 9:
+        raise ValueError(f"found {len(boxes)} tiles in the table's centre, expected the calibration layout")
+    pitch = (LAYOUT_PITCH_MM[0] * px_per_mm, LAYOUT_PITCH_MM[1] * px_per_mm)
+    out: dict[str, np.ndarray] = {}
+    for (x, y, w, h), lab in _grid(boxes, pitch):  # type: ignore[arg-type]
+        out[lab] = np.ascontiguousarray(img[y:y + h, x:x + w])
     return out
 
 

@@ -1,17 +1,18 @@
-"""Read tile crops by normalised correlation with the enrolled sets' clean faces (vision I's ``face_image``).
+"""Read tile crops by normalised correlation with templates of the table's tile faces.
 
-The table's tile sets are known (they are enrolled before a session), the rectified crops are upright or
-upside-down in their owner's view and at a known scale, so a template bank is enough to read rendered and
-well-lit real tables in a fraction of a millisecond per tile; :class:`OnnxReader` uses vision I's classifier
-instead when its model is installed (``vision/models/tiles.onnx``). Both take a batch of upright crops
-and an optional set of allowed labels per crop (the zone prior: no face-down tile in a pond, only flowers
-among the flowers) and return one :class:`Reading` per crop.
+Templates come either from a set's enrollment (:meth:`TemplateReader.from_sets`: each class's mean
+enrolled crop -- the table's own photos) or from the exact art of shipped rendered styles
+(``TemplateReader(["classic"])``: an upper bound for rendered scenes, since it is given the very pictures
+the scene was drawn from; never a reader for a real table). The rectified crops are upright or upside-down in
+their owner's view and at a known scale, so a template bank reads a tile in a fraction of a millisecond.
+Readers take a batch of upright crops and an optional set of allowed labels per crop (the zone prior: no
+face-down tile in a pond, only flowers among the flowers) and return one :class:`Reading` per crop; the
+table's default reader is the classifier with the enrolled sets (:mod:`vision.tile_reader`).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -28,9 +29,13 @@ WEIGHT_POWER = 0.5  # pixels weighted by (their spread over the bank) ** power: 
 
 @dataclass(frozen=True)
 class Reading:
+    """One crop's reading: ``label``, its score (a probability for the classifier readers), whether the tile
+    lies upside-down, and (classifier readers) the class probabilities over ``CLASS_LABELS``."""
+
     label: str
     score: float
     upside_down: bool = False
+    probs: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 def _padded(img: np.ndarray) -> np.ndarray:
@@ -71,30 +76,41 @@ def _batch_features(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     return feats.astype(np.float32), contrast, mean_c
 
 
+def _style_faces(style: str) -> list[tuple[str, np.ndarray]]:
+    """The exact art of a shipped style: (label, upright BGR float32 face on the tile's colour) per class."""
+    st = load_style(style)
+    out = []
+    for lab in st.labels:
+        img = face_image(style, lab, 4 * TEMPLATE_H)
+        bgr = img[..., :3].astype(np.float32)
+        a = img[..., 3:4].astype(np.float32) / 255.0
+        out.append((lab, bgr * a + np.array(st.face if lab != BACK else st.back, np.float32) * (1 - a)))
+    return out
+
+
 class TemplateReader:
-    """Template bank over the given styles (labels of every style, plus ``back``), both upright and 180°.
-    :meth:`read` may run on several threads at once."""
+    """Template bank over the given styles' exact art (labels of every style, plus ``back``) and/or the
+    given ``faces`` ((label, upright BGR picture) pairs), each both upright and 180°. :meth:`read` may run
+    on several threads at once."""
 
     thread_safe = True
 
-    def __init__(self, styles: Sequence[str]):
+    def __init__(self, styles: Sequence[str] = (), *, faces: Sequence[tuple[str, np.ndarray]] = ()):
         self.styles = tuple(styles)
+        entries = [e for s in self.styles for e in _style_faces(s)] + list(faces)
+        if not entries:
+            raise ValueError("a template reader needs faces: a shipped style or an enrolled set's faces")
         rows, labels, flips, flat = [], [], [], {}
-        for s in self.styles:
-            st = load_style(s)
-            for lab in st.labels:
-                img = face_image(s, lab, 4 * TEMPLATE_H)
-                bgr = img[..., :3].astype(np.float32)
-                a = img[..., 3:4].astype(np.float32) / 255.0
-                bgr = bgr * a + np.array(st.face if lab != BACK else st.back, np.float32) * (1 - a)
-                for rot in (0, 2):
-                    f, c_arr, m_arr = _batch_features([np.ascontiguousarray(np.rot90(bgr, rot))])
-                    v, contrast, mean_c = f[0, 0], float(c_arr[0]), m_arr[0]
-                    rows.append(v)
-                    labels.append(lab)
-                    flips.append(rot == 2)
-                    if contrast < FLAT_STD:
-                        flat.setdefault(lab, []).append(mean_c)
+        for lab, face in entries:
+            bgr = np.asarray(face, np.float32)
+            for rot in (0, 2):
+                f, c_arr, m_arr = _batch_features([np.ascontiguousarray(np.rot90(bgr, rot))])
+                v, contrast, mean_c = f[0, 0], float(c_arr[0]), m_arr[0]
+                rows.append(v)
+                labels.append(lab)
+                flips.append(rot == 2)
+                if contrast < FLAT_STD:
+                    flat.setdefault(lab, []).append(mean_c)
         bank = np.stack(rows).astype(np.float32)
         spread = bank.std(0)
         self.weight = ((spread / (spread.mean() + 1e-9)) ** WEIGHT_POWER).astype(np.float32)
@@ -112,6 +128,13 @@ class TemplateReader:
         self._bank_sums = v.sum(1).astype(np.float32)
         self._w_sum, self._w2_sum = float(w.sum()), float((w * w).sum())
         self._banned_cache: dict[frozenset[str], np.ndarray] = {}
+
+    @classmethod
+    def from_sets(cls, tilesets: Sequence[object]) -> TemplateReader:
+        """Templates cut from the enrolled sets' own crops (each class's mean enrolled crop)."""
+        faces = [(lab, f) for ts in tilesets if getattr(ts, "faces", None) is not None
+                 for lab, f in zip(ts.labels, ts.faces)]  # type: ignore[attr-defined]
+        return cls(faces=faces)
 
     def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
         """The best label of each upright crop among its allowed labels (``None``: any), batched."""
@@ -231,35 +254,3 @@ def _padded_batch(crops: Sequence[np.ndarray]) -> np.ndarray:
     n = len(a)
     tall = cv2.GaussianBlur(a.reshape(n * (TEMPLATE_H + 2), TEMPLATE_W + 2, 3), (0, 0), 0.6)
     return tall.reshape(a.shape)
-
-
-class OnnxReader:
-    """vision I's ONNX classifier behind the same interface (crops are classified as they are)."""
-
-    def __init__(self, model: str | Path | None = None, tileset: object | None = None, crop_margin_px: int = 0):
-        from vision.tile_classifier import TileClassifier
-
-        self.clf = TileClassifier.load(model)
-        self.tileset = tileset
-        self.crop_margin_px = crop_margin_px  # the classifier was trained on crops with some table around
-
-    def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
-        """The most probable class among the allowed labels of each crop (batched)."""
-        if not crops:
-            return []
-        logits, orient, emb = self.clf.run_prepared(self.clf.prepare(list(crops)))
-        p = self.clf.probabilities(logits, emb, self.tileset)  # type: ignore[arg-type]
-        classes = np.array(self.clf.classes)
-        out = []
-        for i in range(len(crops)):
-            ok = allowed[i] if allowed is not None else None
-            q = p[i] if ok is None else np.where(np.isin(classes, list(ok)), p[i], -1.0)
-            j = int(np.argmax(q))
-            out.append(Reading(str(classes[j]), float(p[i, j]), int(np.argmax(orient[i])) == 2))
-        return out
-
-
-def model_available() -> bool:
-    from vision.tile_classifier import MODEL_PATH
-
-    return MODEL_PATH.is_file()

@@ -66,17 +66,28 @@ def load_style(name: str) -> TileStyle:
     meta_path = folder / "style.json"
     if not meta_path.is_file():
         raise ValueError(f"unknown tile style {name!r}; available: {', '.join(available_styles())}")
-    meta = json.loads(meta_path.read_text())
+    try:
+        meta = json.loads(meta_path.read_text())
+        labels = [str(lab) for lab in meta["labels"]]
+        colours = [meta[k] for k in ("face", "back", "side")]
+        radius = float(meta["radius"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"tile style {name!r}: {meta_path} is not a style description ({exc})") from None
+    bad = [lab for lab in labels if lab not in FACE_LABELS]
+    if bad:
+        raise ValueError(f"tile style {name!r}: unknown face labels {bad}")
     glyphs = {}
-    for lab in meta["labels"]:
+    for lab in labels:
         bgra = cv2.imread(str(folder / f"{lab}.png"), cv2.IMREAD_UNCHANGED)
+        if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4:
+            raise ValueError(f"tile style {name!r}: {folder / (lab + '.png')} is missing or not an RGBA PNG")
         glyphs[lab] = bgra
         glyphs[lab].setflags(write=False)
 
     def bgr(c: list[int]) -> tuple[int, int, int]:
         return (int(c[2]), int(c[1]), int(c[0]))
 
-    return TileStyle(name, bgr(meta["face"]), bgr(meta["back"]), bgr(meta["side"]), float(meta["radius"]), glyphs)
+    return TileStyle(name, bgr(colours[0]), bgr(colours[1]), bgr(colours[2]), radius, glyphs)
 
 
 # ---- the clean face ------------------------------------------------------------------------------------
@@ -272,25 +283,44 @@ def _perspective(rng: np.random.Generator, img: np.ndarray, amount: float) -> np
     return cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
+def _camera(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """What a table camera adds (float BGR in and out): a white-balance error, an exposure error and the
+    soft shadow of a hand or an arm over part of the tile."""
+    h, w = img.shape[:2]
+    img = img * rng.uniform(0.8, 1.2, 3).astype(np.float32) * rng.uniform(0.7, 1.3)
+    if rng.random() < 0.3:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        cx, cy = rng.uniform(-0.3, 1.3) * w, rng.uniform(-0.3, 1.3) * h
+        rx, ry = rng.uniform(0.3, 0.9) * w, rng.uniform(0.3, 0.9) * h
+        d = ((xx - cx) / rx) ** 2 + ((yy - cy) / ry) ** 2
+        img = img * (1 - rng.uniform(0.2, 0.55) / (1 + np.exp(np.minimum((d - 1) * rng.uniform(2, 8), 60))))[..., None]
+    return np.clip(img, 0, 255)
+
+
 def render_tile(style: TileStyle | str, label: str, *, orientation: int = 0, size: int = 64, seed: int = 0,
-                augment: bool = True) -> np.ndarray:
+                augment: bool = True, tight: bool = False) -> np.ndarray:
     """A crop of one tile, BGR uint8, its long side ``size`` pixels.
 
     ``orientation`` k turns the tile k quarter turns counter-clockwise (0 upright, 1 top to the left,
     2 upside-down, 3 top to the right). With ``augment`` the crop is jittered (position, scale, rotation,
     perspective, lighting, glare, shadow, occlusion, blur, noise, JPEG); the same seed gives the same crop.
+    ``tight``: the crop as the table pipeline's tile finder cuts it -- the tile's box with hardly any table
+    around it -- and a table camera's white-balance and exposure errors and hand shadows on top.
     """
     st = load_style(style) if isinstance(style, str) else style
     if label != BACK and label not in st.glyphs:
         raise ValueError(f"style {st.name!r} has no face {label!r}")
     rng = np.random.default_rng(seed)
     work = 2 * size  # render at twice the output size, then downsample
-    fill = rng.uniform(0.78, 0.95) if augment else 0.86
+    fill = (rng.uniform(0.93, 1.03) if tight else rng.uniform(0.78, 0.95)) if augment else 0.86
     th = int(work * fill)
     layer = _tile_layer(rng, st, label, th, augment)
     lh, lw = layer.shape[:2]
     ch = work
-    cw = int(round(work * TILE_ASPECT * rng.uniform(1.0, 1.12))) if augment else int(round(work * 0.8))
+    if tight:
+        cw = int(round(work * fill * TILE_ASPECT * rng.uniform(0.97, 1.06)))
+    else:
+        cw = int(round(work * TILE_ASPECT * rng.uniform(1.0, 1.12))) if augment else int(round(work * 0.8))
     canvas = _table(rng, ch, cw)
     if augment and rng.random() < 0.4:  # neighbouring tiles of a row at the crop's sides
         for side in (0, 1):
@@ -318,6 +348,8 @@ def render_tile(style: TileStyle | str, label: str, *, orientation: int = 0, siz
         if rng.random() < 0.15:
             _occlude(rng, canvas, 0.22)
         canvas = _photometric(rng, canvas)
+        if tight:
+            canvas = _camera(rng, canvas)
     canvas = np.ascontiguousarray(np.rot90(canvas, orientation % 4))
     h, w = canvas.shape[:2]
     scale = size / max(h, w)

@@ -7,25 +7,35 @@ time :meth:`vision.tile_classifier.TileClassifier.classify` combines the base lo
 similarity to the prototypes. A table that alternates two sets enrolls both and merges them
 (:meth:`TileSet.merge`): each class then matches its closer prototype.
 
-Files are ``.npz`` with ``labels`` (P,), ``prototypes`` (P, M, D), ``counts`` (P,), ``model_id`` and ``name``.
+Files are ``.npz`` with ``labels`` (P,), ``prototypes`` (P, M, D), ``counts`` (P,), ``model_id`` and ``name``;
+sets enrolled since vision III also hold ``faces`` (P, FACE_H, FACE_W, 3): each class's mean upright crop
+(the template second opinion reads with it, so templates only ever come from the table's own photos),
+``colours`` (2, 3): the set's face and back colours (BGR; -1 where unknown), and ``threshold``: the
+confidence threshold calibrated on the enrolled crops themselves (leave-one-out; 0 = the model's).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from vision.tile_labels import CLASS_LABELS, is_label
+from vision.tile_labels import BACK, CLASS_LABELS, is_label
 
 if TYPE_CHECKING:
     from vision.tile_classifier import TileClassifier
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 ROTATION_PROTOTYPES = 4  # prototypes per class and enrolled set: one per quarter turn
+FACE_H, FACE_W = 40, 30  # the stored mean crop of each class (template second opinion)
+NO_COLOUR = (-1, -1, -1)
+
+
+class TileSetError(ValueError):
+    """A tile-set file that cannot be used: missing, corrupt, empty or of another model."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +47,17 @@ class TileSet:
     counts: np.ndarray  # (P,) number of enrolled crops per class
     model_id: str = ""
     name: str = ""
+    faces: np.ndarray | None = None  # (P, FACE_H, FACE_W, 3) uint8 mean upright crops, or None (old files)
+    face_colour: tuple[int, int, int] = NO_COLOUR  # BGR, measured on the enrolled faces
+    back_colour: tuple[int, int, int] = NO_COLOUR  # BGR, from the enrolled backs (if any)
+    threshold: float = 0.0  # calibrated on the enrolled crops (leave-one-out); 0: the model's tile-set threshold
+    match_level: float = 0.0  # median similarity of an enrolled crop to its nearest prototype (leave-one-out)
+    loo_accuracy: float = float("nan")  # leave-one-out accuracy of the enrolled crops (four turns)
+
+    def colour(self, which: str) -> tuple[int, int, int] | None:
+        """``face`` or ``back`` colour (BGR), None where the set does not know it."""
+        c = self.face_colour if which == "face" else self.back_colour
+        return None if c[0] < 0 else c
 
     def similarities(self, emb: np.ndarray) -> np.ndarray:
         """Cosine similarity (N, classes) of embeddings to each class's closest prototype; NaN for classes
@@ -50,21 +71,52 @@ class TileSet:
         return out
 
     def save(self, path: str | Path) -> None:
+        extra = {} if self.faces is None else {"faces": self.faces.astype(np.uint8)}
         with open(path, "wb") as fh:  # np.savez would append ".npz" to other names
-            np.savez(fh, labels=np.array(self.labels), prototypes=self.prototypes.astype(np.float32),
-                     counts=self.counts.astype(np.int32), model_id=np.array(self.model_id), name=np.array(self.name))
+            np.savez_compressed(fh, labels=np.array(self.labels), prototypes=self.prototypes.astype(np.float32),
+                                counts=self.counts.astype(np.int32), model_id=np.array(self.model_id),
+                                name=np.array(self.name), colours=np.array([self.face_colour, self.back_colour], np.int16),
+                                threshold=np.array(self.threshold, np.float32),
+                                calibration=np.array([self.match_level, self.loo_accuracy], np.float32), **extra)
 
     @classmethod
     def load(cls, path: str | Path) -> TileSet:
-        with np.load(path, allow_pickle=False) as z:
-            labels = tuple(str(s) for s in z["labels"])
-            bad = [lab for lab in labels if not is_label(lab)]
-            if bad:
-                raise ValueError(f"{path}: unknown labels {bad}")
-            protos = z["prototypes"].astype(np.float32)
-            if protos.ndim != 3 or protos.shape[0] != len(labels):
-                raise ValueError(f"{path}: malformed prototypes {protos.shape}")
-            return cls(labels, protos, z["counts"], str(z["model_id"]), str(z["name"]))
+        """Read a tile-set file; :class:`TileSetError` (one line) for anything that is not a usable set."""
+        import zipfile
+
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                return cls._from_npz(z, path)
+        except FileNotFoundError:
+            raise TileSetError(f"tile set {path} not found") from None
+        except IsADirectoryError:
+            raise TileSetError(f"tile set {path} is a folder, not a tile-set file") from None
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            if isinstance(exc, TileSetError):
+                raise
+            raise TileSetError(f"tile set {path} is not a readable tile-set file ({exc})") from None
+
+    @classmethod
+    def _from_npz(cls, z: Mapping[str, np.ndarray], path: str | Path) -> TileSet:
+        if not hasattr(z, "files") or "labels" not in z.files or "prototypes" not in z.files:
+            raise TileSetError(f"tile set {path} is not a tile-set file (no labels/prototypes)")
+        labels = tuple(str(s) for s in z["labels"])
+        if not labels:
+            raise TileSetError(f"tile set {path} is empty: no face enrolled")
+        bad = [lab for lab in labels if not is_label(lab)]
+        if bad:
+            raise TileSetError(f"tile set {path}: unknown labels {bad}")
+        protos = z["prototypes"].astype(np.float32)
+        if protos.ndim != 3 or protos.shape[0] != len(labels) or not np.isfinite(protos).all():
+            raise TileSetError(f"tile set {path}: malformed prototypes {protos.shape}")
+        faces = z["faces"] if "faces" in z.files else None
+        if faces is not None and faces.shape != (len(labels), FACE_H, FACE_W, 3):
+            faces = None
+        cols = z["colours"] if "colours" in z.files else np.array([NO_COLOUR, NO_COLOUR])
+        thr = float(z["threshold"]) if "threshold" in z.files else 0.0
+        level, loo = (float(v) for v in z["calibration"]) if "calibration" in z.files else (0.0, float("nan"))
+        return cls(labels, protos, z["counts"], str(z["model_id"]), str(z["name"]), faces,
+                   tuple(int(v) for v in cols[0]), tuple(int(v) for v in cols[1]), thr, level, loo)  # type: ignore[arg-type]
 
     @classmethod
     def merge(cls, sets: Sequence[TileSet]) -> TileSet:
@@ -92,7 +144,11 @@ class TileSet:
                     src = next(t for t in sets if lab in t.labels)
                     protos[i, col:col + k] = src.prototypes[src.labels.index(lab)][:1]
             col += k
-        return cls(tuple(labels), protos, counts, sets[0].model_id, "+".join(s.name for s in sets))
+        faces = {s.face_colour for s in sets}
+        levels = [s.match_level for s in sets if s.match_level > 0]
+        return cls(tuple(labels), protos, counts, sets[0].model_id, "+".join(s.name for s in sets), None,
+                   faces.pop() if len(faces) == 1 else NO_COLOUR, NO_COLOUR, max(s.threshold for s in sets),
+                   min(levels) if levels else 0.0)
 
 
 def _jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -110,13 +166,15 @@ def _jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarray]], *, jitters: int = 3,
            seed: int = 0, name: str = "", progress: Callable[[Iterable], Iterable] | None = None) -> TileSet:
-    """Build a tile set from upright BGR crops per label (``{"1m": [crop, ...], ...}``)."""
+    """Build a tile set from upright BGR crops per label (``{"1m": [crop, ...], ...}``): prototypes per
+    quarter turn, each class's mean face, the face and back colours, and the set's own confidence
+    threshold and match level by leave-one-out on the crops (:func:`calibrate_set`)."""
     bad = [lab for lab in examples if not is_label(lab)]
     if bad:
         raise ValueError(f"unknown tile labels: {', '.join(sorted(bad))}")
     rng = np.random.default_rng(seed)
     labels = [lab for lab in CLASS_LABELS if lab in examples and len(examples[lab])]
-    protos, counts = [], []
+    protos, counts, held = [], [], []
     items: Iterable[str] = progress(labels) if progress else labels
     for lab in items:
         copies = []
@@ -124,12 +182,92 @@ def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarra
             copies += [crop] + [_jitter(crop, rng) for _ in range(jitters)]
         # one prototype per quarter turn: a turned tile is not the same picture to the network
         variants = [np.ascontiguousarray(np.rot90(c, k)) for k in range(4) for c in copies]
-        emb = classifier.embed(variants).reshape(4, len(copies), -1).mean(axis=1)
-        protos.append(emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6))
-        counts.append(len(examples[lab]))
+        logits, _, emb = classifier.run_prepared(classifier.prepare(variants))
+        n, c = len(examples[lab]), 1 + jitters
+        emb = emb.reshape(4, n, c, -1)
+        sums = emb.sum(axis=2)  # (4 turns, examples, D): what each example adds to its class's prototypes
+        mean = sums.sum(axis=1)
+        protos.append(mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6))
+        counts.append(n)
+        # each example as read (no jitter), in its four turns: for the leave-one-out calibration
+        held.append((sums, emb[:, :, 0], logits.reshape(4, n, c, -1)[:, :, 0]))
     d = protos[0].shape[1] if protos else 0
     arr = np.array(protos, np.float32).reshape(len(protos), ROTATION_PROTOTYPES, d)
-    return TileSet(tuple(labels), arr, np.array(counts, np.int32), classifier.model_id, name)
+    faces = np.stack([mean_face(examples[lab]) for lab in labels]) if labels else None
+    face_px = [inner_colour(c) for lab in labels if lab != BACK for c in examples[lab]]
+    back_px = [inner_colour(c) for c in examples.get(BACK, ())]
+    ts = TileSet(tuple(labels), arr, np.array(counts, np.int32), classifier.model_id, name, faces,
+                 _median_colour(face_px), _median_colour(back_px))
+    return calibrate_set(classifier, ts, held)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6)
+
+
+def calibrate_set(classifier: TileClassifier, ts: TileSet, held: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                  max_error: float = 0.0) -> TileSet:
+    """The set's own match level and confidence threshold, from its enrolled crops by leave-one-out: each
+    crop (in its four quarter turns) is read against prototypes built without it. The match level is
+    the median similarity of a crop to its nearest prototype (what a tile of this set scores); the
+    threshold is the model's tile-set threshold, lowered to the 5th percentile of the right answers'
+    confidences where this set's answers are less confident (an unusual-looking set is not answered
+    ``unknown`` wholesale) -- but never to or below a wrong answer's confidence. Classes with one crop
+    cannot be left out; a set without any two-crop class keeps the model's settings."""
+    sims, rows = [], []
+    for ci, (sums, emb, _) in enumerate(held):
+        n = sums.shape[1]
+        if n < 2:
+            continue
+        for i in range(n):
+            loo = ts.prototypes.copy()
+            loo[ci] = _unit(sums.sum(axis=1) - sums[:, i])
+            sims.append(float(np.max(np.einsum("kd,pmd->kpm", emb[:, i], loo), axis=(1, 2)).mean()))
+            rows.append((ci, i, loo))
+    if not rows:
+        return ts
+    level = float(np.median(sims))
+    ts = replace(ts, match_level=level)
+    confs, right = [], []
+    for ci, i, loo in rows:
+        _, emb, logits = held[ci]
+        p = classifier.probabilities(logits[:, i], emb[:, i], replace(ts, prototypes=loo))
+        confs += p.max(1).tolist()
+        right += (p.argmax(1) == CLASS_LABELS.index(ts.labels[ci])).tolist()
+    conf, ok = np.array(confs), np.array(right)
+    model_thr = classifier.fusion.threshold
+    thr = float(np.percentile(conf[ok], 5)) if ok.any() else model_thr
+    if (~ok).any():
+        thr = max(thr, float(conf[~ok].max()) + 0.01)
+    return replace(ts, threshold=round(min(model_thr, thr), 4), loo_accuracy=float(ok.mean()))
+
+
+def mean_face(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """The mean of upright crops resized to ``FACE_H`` x ``FACE_W`` (uint8 BGR): the class's template."""
+    from vision.tile_preprocess import to_bgr
+
+    acc = np.zeros((FACE_H, FACE_W, 3), np.float32)
+    for c in crops:
+        acc += cv2.resize(to_bgr(np.asarray(c)), (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+    return np.clip(acc / max(1, len(crops)) + 0.5, 0, 255).astype(np.uint8)
+
+
+def inner_colour(crop: np.ndarray) -> np.ndarray:
+    """The median colour (BGR) of the ring 6-16 % in from a crop's edges: inside the tile (past its side and
+    the table), outside the glyphs -- the tile's body colour."""
+    h, w = crop.shape[:2]
+    ring = np.zeros((h, w), bool)
+    ring[int(0.06 * h):h - int(0.06 * h), int(0.06 * w):w - int(0.06 * w)] = True
+    ring[int(0.16 * h):h - int(0.16 * h), int(0.16 * w):w - int(0.16 * w)] = False
+    px = crop[..., :3][ring] if ring.any() else crop[..., :3].reshape(-1, 3)
+    return np.median(px, axis=0)
+
+
+def _median_colour(px: Sequence[np.ndarray]) -> tuple[int, int, int]:
+    if not len(px):
+        return NO_COLOUR
+    m = np.median(np.stack(px), axis=0)
+    return (int(round(m[0])), int(round(m[1])), int(round(m[2])))
 
 
 def label_of_file(path: Path, root: Path) -> str:

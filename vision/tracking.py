@@ -128,6 +128,12 @@ def diff_events(profile: str, zone: str, old: tuple, new: tuple, *, t_mono: floa
     return out
 
 
+def _turned_up(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    """A face-down tile of a set now shows its face (a concealed kong turned up at the reveal): a change,
+    not a misread."""
+    return any(a == "x" and b != "x" for a, b in zip(old, new))
+
+
 class Tracker:
     """Per-zone debouncing and event generation for one table."""
 
@@ -156,7 +162,7 @@ class Tracker:
             out = []
             for i, m in enumerate(n):
                 if i < len(o) and (len(o[i].tiles), o[i].sideways, o[i].added, o[i].kind) == (
-                        len(m.tiles), m.sideways, m.added, m.kind):
+                        len(m.tiles), m.sideways, m.added, m.kind) and not _turned_up(o[i].tiles, m.tiles):
                     out.append(o[i])
                 else:
                     out.append(m)

@@ -2,6 +2,16 @@
 
 Both raise :class:`BackendFault` with the same fault codes and part names (those of docs/protocol.md),
 so the table service handles a jammed lift the same way whichever board drives the motors.
+
+The safety contract every back-end keeps (tests/controller/test_motor_safety.py checks it on both):
+
+* every motor operation ends with every output off, in a ``finally``, whatever ends it — done, fault,
+  exception or cancellation (the service cancels the running operation on FAULT and PAUSED);
+* :meth:`TableBackend.halt` stops every motor *now*, synchronously, without awaiting anything (the cancel
+  path cannot await); :meth:`TableBackend.estop` is the same stop, awaited until the board confirms it;
+* :meth:`TableBackend.recover` clears a stop before the table moves again (resume, retry): the MCU is reset,
+  re-handshaken and its status re-read; it raises :class:`BackendFault` when the table may not move (the lid
+  is open, a part is still faulted), so the operator is asked instead.
 """
 from __future__ import annotations
 
@@ -17,10 +27,11 @@ Progress = Callable[[ShuffleProgress], None]
 class BackendFault(Exception):
     """An operation ended in a table fault: ``code`` and ``part`` as in docs/protocol.md."""
 
-    def __init__(self, code: str, part: str, message: str):
+    def __init__(self, code: str, part: str, message: str, reported: bool = False):
         self.code = code
         self.part = part
         self.message = message
+        self.reported = reported  # the board already sent it as a DeviceFault event (not recorded twice)
         super().__init__(message)
 
 
@@ -46,7 +57,7 @@ class TableBackend:
     async def close(self) -> None:
         raise NotImplementedError
 
-    async def configure(self, tile_count: int, stacks: tuple[int, ...]) -> None:
+    async def configure(self, tile_count: int, stacks: tuple[int, ...], tile_set: int = 0) -> None:
         raise NotImplementedError
 
     async def collect(self) -> None:
@@ -68,6 +79,17 @@ class TableBackend:
         raise NotImplementedError
 
     async def estop(self) -> None:
+        """Stop every motor and return once the board confirmed it (raises BackendFault otherwise)."""
+        raise NotImplementedError
+
+    def halt(self, reason: str = "") -> None:
+        """Stop every motor now, without awaiting (from a ``finally`` of a cancelled operation). A failure to
+        deliver the stop is reported as a ``DeviceFault`` to the listeners (code ``estop_failed``)."""
+        raise NotImplementedError
+
+    async def recover(self) -> dict[str, Any]:
+        """Clear a stop before the table moves again; returns what the board reports (for the log).
+        Raises :class:`BackendFault` when the table may not move yet (the operator must act)."""
         raise NotImplementedError
 
     def motors_running(self) -> set[str]:

@@ -11,16 +11,21 @@ gpiozero ``MockFactory`` and moves the mock sensor pins as the mechanics would, 
 """
 from __future__ import annotations
 
-import asyncio
+import logging
 import random
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice, OutputDevice
 
 from controller.backends import BackendFault, Progress, TableBackend
+from controller.backends.edges import EdgeBridge
 from rules.events import DeviceDone, ShuffleProgress
+
+log = logging.getLogger("mahjong_table.gpio")
 
 # Default pin map on the expander chip (configuration can override).
 DEFAULT_PINS: dict[str, int | list[int]] = {
@@ -52,10 +57,17 @@ class Timings:
     lift_timeout_s: float = 5.0
     chain_period_s: float = 2.0  # the chain zero sensor passes once per revolution
     stall_s: float = 6.0  # no new stack for this long while a side is short: stack count wrong
-    poll_s: float = 0.002
+
+
+OUTPUTS = ("shuffle_motor", "chain_motor", "pusher", "centre_up", "centre_down", "lifts_up", "lifts_down",
+           "dice_motor")
 
 
 class GpioBackend(TableBackend):
+    """Switch waits are gpiozero edge callbacks bridged into asyncio (:mod:`controller.backends.edges`):
+    nothing polls the event loop. The lid switch cuts every output from gpiozero's own thread the moment it
+    opens, so a stalled loop cannot keep a motor running under an open lid."""
+
     name = "gpio"
 
     def __init__(self, pin_factory, pins: dict | None = None, time_scale: float = 1.0,
@@ -66,11 +78,7 @@ class GpioBackend(TableBackend):
         self.t = timings or Timings()
         f = pin_factory
         p = self.pins
-        self.out = {
-            name: OutputDevice(p[name], pin_factory=f, initial_value=False)
-            for name in ("shuffle_motor", "chain_motor", "pusher", "centre_up", "centre_down", "lifts_up",
-                         "lifts_down", "dice_motor")
-        }
+        self.out = {name: OutputDevice(p[name], pin_factory=f, initial_value=False) for name in OUTPUTS}
         self.lift_up = [DigitalInputDevice(x, pull_up=True, pin_factory=f) for x in p["lift_up_switch"]]
         self.lift_down = DigitalInputDevice(p["lift_down_switch"], pull_up=True, pin_factory=f)
         self.centre_up_sw = DigitalInputDevice(p["centre_up_switch"], pull_up=True, pin_factory=f)
@@ -82,9 +90,12 @@ class GpioBackend(TableBackend):
         self._built = [0, 0, 0, 0]
         self._last_zero = 0.0
         self._last_stack = 0.0
-        for side, c in enumerate(self.counters):
-            c.when_activated = lambda side=side: self._stack(side)
-        self.chain_zero.when_activated = self._zero
+        self.edges = EdgeBridge()
+        self.edges.watch([*self.lift_up, self.lift_down, self.centre_up_sw, self.centre_down_sw])
+        for side, c in enumerate(self.counters):  # one pulse per stack: counted on its leading edge
+            c.when_activated = lambda side=side: (self._stack(side), self.edges.edge())
+        self.chain_zero.when_activated = lambda: (self._zero(), self.edges.edge())
+        self.edges.watch([self.lid], then=self._lid_changed)
         self.stacks: tuple[int, ...] = (17, 17, 17, 17)
         self.tile_count = 136
         self.twin: GpioTableSim | None = None  # the emulator twin on mock pins (its dice for the simulated camera)
@@ -99,6 +110,11 @@ class GpioBackend(TableBackend):
         with self._lock:
             self._last_zero = time.monotonic()
 
+    def _lid_changed(self) -> None:
+        if self.lid.is_active:
+            self._all_off()  # at once, on gpiozero's thread: the loop may be busy
+            log.warning("lid opened: every output off")
+
     # --- helpers ------------------------------------------------------------------------------------------
     def _s(self, table_seconds: float) -> float:
         return table_seconds / self.scale
@@ -110,21 +126,34 @@ class GpioBackend(TableBackend):
 
     def _all_off(self) -> None:
         for d in self.out.values():
-            d.off()
+            try:
+                d.off()
+            except Exception:  # a closed or failing output must not keep the others on
+                log.exception("cannot switch %s off", d)
 
-    def _check_lid(self, op: str) -> None:
+    def _check_lid(self, op: str) -> bool:
         if self.lid.is_active:
             self._all_off()
             raise BackendFault("lid_open", "lid", f"{op} failed: lid is open: close it to continue (part: lid)")
+        return False
+
+    @contextmanager
+    def _motion(self, op: str) -> Iterator[None]:
+        """One motor operation: refused under an open lid; every output off when it ends, however it ends."""
+        self._check_lid(op)
+        try:
+            yield
+        finally:
+            self._all_off()
 
     async def _until(self, cond, timeout_s: float, op: str, on_timeout) -> None:
-        end = time.monotonic() + self._limit(timeout_s)
-        while not cond():
-            self._check_lid(op)
-            if time.monotonic() > end:
-                self._all_off()
-                raise on_timeout()
-            await asyncio.sleep(self._s(self.t.poll_s))
+        """Until ``cond()`` (re-checked at every switch edge); the lid opening or the time-out is a fault."""
+        if not await self.edges.wait(lambda: self._check_lid(op) or cond(), self._limit(timeout_s)):
+            raise on_timeout()
+
+    async def _run_for(self, seconds: float, op: str) -> None:
+        """Let the motors run for ``seconds``; the lid opening meanwhile is a fault."""
+        await self.edges.wait(lambda: self._check_lid(op), seconds)
 
     def motors_running(self) -> set[str]:
         return {n for n, d in self.out.items() if d.value}
@@ -143,43 +172,45 @@ class GpioBackend(TableBackend):
                   self.chain_zero, *self.counters, self.lid]:
             d.close()
 
-    async def configure(self, tile_count: int, stacks: tuple[int, ...]) -> None:
+    async def configure(self, tile_count: int, stacks: tuple[int, ...], tile_set: int = 0) -> None:
         if sum(stacks) * 2 != tile_count:
             raise BackendFault("bad_config", "none", f"{tile_count} tiles do not fill stacks {stacks}")
         self.tile_count = tile_count
         self.stacks = tuple(stacks)
 
     async def collect(self) -> None:
-        self._check_lid("collect")
-        self.out["centre_down"].on()
-        await self._until(lambda: self.centre_down_sw.is_active, self.t.lift_timeout_s, "collect",
-                          lambda: BackendFault("lift_limit_timeout", "centre_lift",
-                                               "collect failed: centre lift did not reach its limit switch"))
-        self.out["centre_down"].off()
-        self.out["shuffle_motor"].on()
-        await asyncio.sleep(self._s(self.t.collect_s))
-        self.out["shuffle_motor"].off()
-        self.out["centre_up"].on()
-        await self._until(lambda: self.centre_up_sw.is_active, self.t.lift_timeout_s, "collect",
-                          lambda: BackendFault("lift_limit_timeout", "centre_lift",
-                                               "collect failed: centre lift did not reach its limit switch"))
-        self.out["centre_up"].off()
+        with self._motion("collect"):
+            self.out["centre_down"].on()
+            await self._until(lambda: self.centre_down_sw.is_active, self.t.lift_timeout_s, "collect",
+                              lambda: BackendFault("lift_limit_timeout", "centre_lift",
+                                                   "collect failed: centre lift did not reach its limit switch"))
+            self.out["centre_down"].off()
+            self.out["shuffle_motor"].on()
+            await self._run_for(self._s(self.t.collect_s), "collect")
+            self.out["shuffle_motor"].off()
+            self.out["centre_up"].on()
+            await self._until(lambda: self.centre_up_sw.is_active, self.t.lift_timeout_s, "collect",
+                              lambda: BackendFault("lift_limit_timeout", "centre_lift",
+                                                   "collect failed: centre lift did not reach its limit switch"))
         self._emit(DeviceDone(operation="collect", t_mono=time.monotonic(), t_wall=time.time()))
 
     async def shuffle(self, progress: Progress | None = None) -> None:
-        self._check_lid("shuffle")
-        target = self.stacks
-        with self._lock:
-            self._built = [0, 0, 0, 0]
-            now = time.monotonic()
-            self._last_zero = self._last_stack = now
-        start = time.monotonic()
-        self.out["shuffle_motor"].on()
-        self.out["chain_motor"].on()
-        self.out["pusher"].on()
-        last_seen: tuple[int, ...] = ()
-        try:
-            while True:
+        with self._motion("shuffle"):
+            target = self.stacks
+            with self._lock:
+                self._built = [0, 0, 0, 0]
+                now = time.monotonic()
+                self._last_zero = self._last_stack = now
+            start = now
+            self.out["shuffle_motor"].on()
+            self.out["chain_motor"].on()
+            self.out["pusher"].on()
+            last_seen: tuple[int, ...] = ()
+            deadline = start
+
+            def step() -> bool:
+                """At every counter or chain edge and every deadline: progress, faults, done."""
+                nonlocal last_seen, deadline
                 self._check_lid("shuffle")
                 now = time.monotonic()
                 with self._lock:
@@ -196,55 +227,69 @@ class GpioBackend(TableBackend):
                         raise BackendFault("stack_count_wrong", f"side{side}",
                                            f"shuffle failed: wrong number of stacks built on a side (part: side{side})")
                 if built == target:
-                    break
-                if now - last_zero > self._limit(2 * self.t.chain_period_s):
+                    return True
+                zero_by = last_zero + self._limit(2 * self.t.chain_period_s)
+                stack_by = last_stack + self._limit(self.t.stall_s)
+                end_by = start + self._limit(self.t.shuffle_timeout_s)
+                if now > zero_by:
                     raise BackendFault("chain_zero_lost", "chain",
                                        "shuffle failed: distribution chain zero sensor lost (part: chain)")
-                if now - last_stack > self._limit(self.t.stall_s):
+                if now > stack_by:
                     short = next(s for s in range(4) if built[s] < target[s])
                     raise BackendFault("stack_count_wrong", f"side{short}",
                                        f"shuffle failed: wrong number of stacks built on a side (part: side{short})")
-                if now - start > self._limit(self.t.shuffle_timeout_s):
+                if now > end_by:
                     raise BackendFault("shuffle_timeout", "stacker",
                                        "shuffle failed: shuffle did not finish in time (more than 80 s)")
-                await asyncio.sleep(self._s(self.t.poll_s))
-        finally:
-            self._all_off()
+                deadline = min(zero_by, stack_by, end_by)
+                return False
+
+            while not await self.edges.wait(step, max(0.0, deadline - time.monotonic()) + 1e-4):
+                pass
         self._emit(DeviceDone(operation="shuffle", t_mono=time.monotonic(), t_wall=time.time()))
 
     async def raise_walls(self) -> None:
-        self._check_lid("raise")
-        self.out["lifts_down"].off()
-        self.out["lifts_up"].on()
-
         def stuck() -> BackendFault:
-            k = next(i for i, sw in enumerate(self.lift_up) if not sw.is_active)
+            k = next((i for i, sw in enumerate(self.lift_up) if not sw.is_active), 0)
             return BackendFault("lift_limit_timeout", f"lift{k}",
                                 f"raise failed: lift did not reach its limit switch in time: check for a jammed tile (part: lift{k})")
 
-        await self._until(lambda: all(sw.is_active for sw in self.lift_up), self.t.lift_timeout_s, "raise", stuck)
-        self.out["lifts_up"].off()
+        with self._motion("raise"):
+            self.out["lifts_down"].off()
+            self.out["lifts_up"].on()
+            await self._until(lambda: all(sw.is_active for sw in self.lift_up), self.t.lift_timeout_s, "raise", stuck)
         self._emit(DeviceDone(operation="raise", t_mono=time.monotonic(), t_wall=time.time()))
 
     async def lower_walls(self) -> None:
-        self.out["lifts_up"].off()
-        self.out["lifts_down"].on()
-        await self._until(lambda: self.lift_down.is_active, self.t.lift_timeout_s, "lower",
-                          lambda: BackendFault("lift_limit_timeout", "lift0",
-                                               "lower failed: lifts did not reach the lower limit switch"))
-        self.out["lifts_down"].off()
+        with self._motion("lower"):
+            self.out["lifts_up"].off()
+            self.out["lifts_down"].on()
+            await self._until(lambda: self.lift_down.is_active, self.t.lift_timeout_s, "lower",
+                              lambda: BackendFault("lift_limit_timeout", "lift0",
+                                                   "lower failed: lifts did not reach the lower limit switch"))
 
     async def dice(self, pulse_ms: int = 600) -> None:
-        self._check_lid("dice")
-        self.out["dice_motor"].on()
-        await asyncio.sleep(self._s(pulse_ms / 1000.0))
-        self.out["dice_motor"].off()
+        with self._motion("dice"):
+            self.out["dice_motor"].on()
+            await self._run_for(self._s(pulse_ms / 1000.0), "dice")
 
     async def indicators(self, turn: int | None, dealer: int | None) -> None:
         return None  # on a GPIO table the seat lights are the panel's LEDs (controller.devices)
 
+    def halt(self, reason: str = "") -> None:
+        self._all_off()
+
     async def estop(self) -> None:
         self._all_off()
+        still = self.motors_running()
+        if still:  # an output that does not switch off (a driver fault): the operator must cut the power
+            raise BackendFault("estop_failed", "none", "emergency stop failed: outputs still on: "
+                               + ", ".join(sorted(still)) + " (cut the table's power)")
+
+    async def recover(self) -> dict:
+        self._all_off()
+        self._check_lid("resume")
+        return {"lid": "closed", "walls": "down" if self.lift_down.is_active else "up or between"}
 
 
 class GpioTableSim:

@@ -3,6 +3,11 @@
 Each sub-command lives in its own module of this package and exposes ``register(subparsers)``, which adds
 its parser and sets ``func`` (called with the parsed namespace, returning an exit code). Modules import
 their heavy dependencies inside the handler, so ``--help`` stays fast on a Pi.
+
+Exit codes, one rule for every command (README, "Exit codes"): 0 the question was answered; 1 a negative
+answer a script needs (not a win, config problems, a failed self-test, a table fault); 2 bad input — one line
+on stderr, never a traceback (:class:`CliError`, argparse's usage errors, checked files and numbers:
+:mod:`controller.cli.inputs`).
 """
 from __future__ import annotations
 
@@ -24,6 +29,10 @@ COMMAND_MODULES = (
     "vision",
     "config",
     "serve",
+    "web",  # the web page's judge PIN
+    "hall",  # the tournament hall: serve, simulate, provision, backup, restore (issue #19)
+    "simulate",  # the camera referee end to end against the bots' truth
+    "export",  # a refereed hand's record: events or tenhou.net/6
 )
 
 
@@ -31,8 +40,15 @@ class CliError(Exception):
     """An error the user caused: printed as one line, exit code 2, never a traceback."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line (exit code 2) instead of the usage block and the error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="mahjong-table",
         description="Camera-refereed automatic mahjong table: rules engine, table controller, vision.",
         epilog="Run 'mahjong-table COMMAND --help' for a command's options.",

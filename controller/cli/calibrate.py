@@ -14,6 +14,8 @@ import argparse
 import json
 from pathlib import Path
 
+from controller.cli.inputs import input_file, int_in, output_file, read_with
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     ap = subparsers.add_parser("calibrate", help="camera calibration (ArUco markers) and the marker sheet",
@@ -24,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ap.add_argument("--synthetic", action="store_true", help="calibrate on a rendered table")
     ap.add_argument("--intrinsics", type=Path, help="JSON with camera_matrix and dist_coeffs (lens undistortion)")
     ap.add_argument("--out", type=Path, help="calibration file to write (JSON)")
-    ap.add_argument("--dpi", type=int, default=300)
+    ap.add_argument("--dpi", type=int_in(72, 1200), default=300, help="marker sheet resolution, 72..1200 (default 300)")
     ap.set_defaults(func=handler)
 
 
@@ -33,35 +35,47 @@ def handler(args: argparse.Namespace) -> int:
 
     if not (args.sheet or args.image or args.camera or args.synthetic):
         raise CliError("give --sheet FILE, or a frame to calibrate on (--image, --camera or --synthetic)")
+    out = output_file(args.out, "calibration file") if args.out else None
+    if args.image:
+        input_file(args.image, "image")
+    cm = dc = None
+    if args.intrinsics:
+        from controller.cli.pose import intrinsics
+
+        cm, dc = read_with(lambda p: intrinsics(*_intrinsics_json(p)), args.intrinsics, "intrinsics")
     if args.sheet:
         from vision.calibration import write_marker_sheet
 
+        sheet = output_file(args.sheet, "marker sheet", (".png", ".pdf"))
         try:
-            write_marker_sheet(args.sheet, dpi=args.dpi)
+            write_marker_sheet(sheet, dpi=args.dpi)
         except (ValueError, OSError) as exc:
-            raise CliError(str(exc)) from None
-        print(f"marker sheet written to {args.sheet}")
+            raise CliError(f"cannot write the marker sheet {sheet}: {exc}") from None
+        if not sheet.is_file() or sheet.stat().st_size == 0:  # (cv2.imwrite fails without a word)
+            raise CliError(f"cannot write the marker sheet {sheet}")
+        print(f"marker sheet written to {sheet}")
     if not (args.image or args.camera or args.synthetic):
         return 0
-    import numpy as np
-
     from controller.cli.frames import one_frame
     from vision.calibration import CalibrationError, calibrate
 
     frame = one_frame(args.image, args.camera, args.synthetic)
-    cm = dc = None
-    if args.intrinsics:
-        try:
-            d = json.loads(args.intrinsics.read_text())
-            cm, dc = np.array(d["camera_matrix"], float), np.array(d["dist_coeffs"], float)
-        except (OSError, ValueError, KeyError) as exc:
-            raise CliError(f"cannot read intrinsics {args.intrinsics}: {exc}") from None
     try:
         cal = calibrate(frame, camera_matrix=cm, dist_coeffs=dc)
     except CalibrationError as exc:
         raise CliError(f"{exc}; check the markers with 'mahjong-table vision selftest'") from None
     print(f"markers {list(cal.markers_found)}, fit error {cal.reprojection_px:.2f} px")
-    if args.out:
-        cal.save(args.out)
-        print(f"calibration written to {args.out}")
+    if out is not None:
+        try:
+            cal.save(out)
+        except OSError as exc:
+            raise CliError(f"cannot write the calibration {out}: {exc.strerror or exc}") from None
+        print(f"calibration written to {out}")
     return 0
+
+
+def _intrinsics_json(p: Path) -> tuple:
+    d = json.loads(p.read_text())
+    if not isinstance(d, dict):
+        raise ValueError("expected a JSON object with camera_matrix and dist_coeffs")
+    return d["camera_matrix"], d["dist_coeffs"]

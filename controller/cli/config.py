@@ -1,13 +1,20 @@
-"""``mahjong-table config check|show|example``: validate and inspect the table service configuration."""
+"""``mahjong-table config check|show|example``: validate and inspect the table service configuration.
+
+``check`` prints one line per problem, ``FILE:LINE: KEY: what is wrong (what is allowed)``, then a count, and
+exits 1; a clean file prints ``FILE: OK`` and exits 0. A path that is not a readable file exits 2.
+"""
 from __future__ import annotations
 
 import argparse
 
+from controller.cli import CliError
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    ap = sub.add_parser("config", help="check, show or write an example of the service configuration")
+    ap = sub.add_parser("config", help="check, show or write an example of the service configuration",
+                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     csub = ap.add_subparsers(dest="config_cmd", metavar="ACTION", required=True)
-    c = csub.add_parser("check", help="validate a config file; every problem names its key and what is allowed")
+    c = csub.add_parser("check", help="validate a config file: one line per problem, naming the line and the key")
     c.add_argument("path", nargs="?", default=None, help="config file (default /etc/mahjong-table/config.toml)")
     c.set_defaults(func=run)
     s = csub.add_parser("show", help="print the effective configuration (defaults merged with the file)")
@@ -18,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from controller import config
 
     if args.config_cmd == "example":
@@ -26,10 +35,16 @@ def run(args: argparse.Namespace) -> int:
     path = args.path
     if path is None and config.DEFAULT_PATH.exists():
         path = config.DEFAULT_PATH
+    if path is not None:
+        p = Path(path)
+        if not p.exists():
+            raise CliError(f"{p}: no such file")
+        if not p.is_file():
+            raise CliError(f"{p}: is a directory, not a config file" if p.is_dir() else f"{p}: not a regular file")
     cfg, problems = config.check(path)
     if problems:
-        for p in problems:
-            print(f"error: {p}")
+        for line in problems:
+            print(line)
         print(f"{len(problems)} problem(s) in {path}")
         return 1
     assert cfg is not None

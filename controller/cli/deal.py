@@ -5,6 +5,7 @@ import argparse
 import json
 
 from controller.cli import CliError
+from controller.cli.inputs import int_in
 
 WIND = "ESWN"
 
@@ -18,9 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--profile", "-p", default="basic", help="rule profile (default basic)")
     ap.add_argument("--dice", required=True, help="dice values: 4,2 (one throw) or 4,2,3,5 (two throws)")
     ap.add_argument("--seed", type=int, default=None, help="shuffle a known wall with this seed")
-    ap.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    ap.add_argument("--players", type=int_in(2, 4), default=4, help="number of players (default 4)")
     ap.add_argument("--tiles", default=None, help="tile set where the profile has several (Red: T144, T148, T144J)")
-    ap.add_argument("--dealer", type=int, default=0, help="dealer seat (default 0 = East)")
+    ap.add_argument("--dealer", type=int_in(0, 3), default=0, help="dealer seat (default 0 = East)")
     ap.add_argument("--json", action="store_true", help="print a JSON object")
     ap.set_defaults(func=run)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from controller.cli import CliError
+from controller.cli.inputs import float_in, int_in
 
 HELP = """fault injection commands:
   jam LIFT [off]        a side lift (0-3, 4 = centre) never reaches its limit switch
@@ -34,14 +35,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--pty", action="store_true", help="listen on a pseudo-terminal (the default)")
-    where.add_argument("--tcp", type=int, metavar="PORT", help="listen on TCP PORT (0 = any free port)")
+    where.add_argument("--tcp", type=int_in(0, 65535), metavar="PORT", help="listen on TCP PORT (0 = any free port)")
     p.add_argument("--host", default="127.0.0.1", help="TCP address to listen on (default 127.0.0.1)")
-    p.add_argument("--time-scale", type=float, default=1.0,
+    p.add_argument("--time-scale", type=float_in(0.001, 100000), default=1.0,
                    help="speed-up of the simulated motors (1 = real time, 1000 = a 40 s shuffle in 40 ms)")
-    p.add_argument("--corrupt", type=float, default=0.0, help="fraction of bytes to corrupt (both ways)")
-    p.add_argument("--drop", type=float, default=0.0, help="fraction of frames to drop (both ways)")
+    p.add_argument("--corrupt", type=float_in(0.0, 0.99), default=0.0, help="fraction of bytes to corrupt (both ways)")
+    p.add_argument("--drop", type=float_in(0.0, 0.99), default=0.0, help="fraction of frames to drop (both ways)")
     p.add_argument("--seed", type=int, default=0, help="random seed of the noise")
     p.set_defaults(func=handler)
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (systemctl stop, kill) ends the emulator like Ctrl-C: its pty folder is removed on the way out."""
+    import signal
+
+    def stop(signum, frame):  # noqa: ARG001
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def handler(args: argparse.Namespace) -> int:
@@ -49,15 +60,11 @@ def handler(args: argparse.Namespace) -> int:
 
     from firmware_bridge.emulator import McuEmulator, make_port
 
-    if args.time_scale <= 0:
-        raise CliError("--time-scale must be positive")
-    for name in ("corrupt", "drop"):
-        if not 0.0 <= getattr(args, name) < 1.0:
-            raise CliError(f"--{name} must be a fraction between 0 and 1")
+    _stop_on_sigterm()
     try:
         port = make_port("tcp", args.host, args.tcp) if args.tcp is not None else make_port("pty")
-    except OSError as exc:
-        raise CliError(f"cannot listen: {exc}") from None
+    except (OSError, OverflowError) as exc:
+        raise CliError(f"cannot listen on {args.host}:{args.tcp}: {getattr(exc, 'strerror', None) or exc}") from None
     with McuEmulator(port, time_scale=args.time_scale, seed=args.seed) as emu:
         emu.set_noise(args.corrupt, args.drop)
         print(f"emulated table MCU listening on {emu.url}", flush=True)

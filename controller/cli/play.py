@@ -5,6 +5,7 @@ import argparse
 import json
 
 from controller.cli import CliError
+from controller.cli.inputs import int_in
 
 WIND = "ESWN"
 
@@ -17,8 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ap.add_argument("--profile", "-p", default="basic", help="rule profile (default basic)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    ap.add_argument("--hands", type=int, default=1, help="number of hands (default 1)")
-    ap.add_argument("--players", type=int, default=None,
+    ap.add_argument("--hands", type=int_in(1, 100_000), default=1, help="number of hands, 1..100000 (default 1)")
+    ap.add_argument("--players", type=int_in(2, 4), default=None,
                     help="number of players (default 4, or the profile's first: 3 for mcr-siamese)")
     ap.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="bot kind (default greedy)")
     ap.add_argument("--quiet", "-q", action="store_true", help="only the result line of each hand")

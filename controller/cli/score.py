@@ -1,6 +1,6 @@
 """``mahjong-table score``: score a winning hand under a rule profile.
 
-    mahjong-table score --profile mcr "123m456p789s11122z + 1z" --self-drawn
+    mahjong-table score --profile mcr "123m456p789s1122z + 2z" --self-drawn
     mahjong-table score --profile riichi-ema2016 --json "23456m67888p234s + 1m" --self-drawn --dora-indicators 1p
     mahjong-table score --profile sichuan-mpl2025 --jsonl < hands.jsonl
 
@@ -8,6 +8,11 @@ Context flags are the profile's context fields (``--fields`` lists them): ``--se
 ``--seat-wind 1z``, ``--dora-indicators 1p,3m``... JSON lines name the same fields with underscores:
 ``{"hand": "...", "self_drawn": true}``; ``"id"`` is echoed back and ``"profile"`` overrides ``--profile``
 for that line. The result format is documented in docs/score-json.md.
+
+Exit code: 0 a win, scored; 1 a well-formed hand that is not a win (the readable output and ``--json`` say
+why); 2 bad input (not the notation, impossible tiles such as five copies of one, the wrong number of tiles,
+an unknown profile or context flag). ``--jsonl`` answers every line, bad ones with ``{"ok": false, ...}``,
+and exits 0 (2 when stdin cannot be read).
 """
 from __future__ import annotations
 
@@ -28,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("hand", nargs="?", help='the hand in mpsz notation, e.g. "123m456p789s11122z + 1z"')
+    ap.add_argument("hand", nargs="?", help='the hand in mpsz notation, e.g. "123m456p789s1122z + 2z"')
     ap.add_argument("--profile", "-p", default=DEFAULT_PROFILE, help=f"rule profile (default {DEFAULT_PROFILE})")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--jsonl", action="store_true", help="read one JSON object per line on stdin, write one per line")
@@ -40,8 +45,32 @@ def register(sub: argparse._SubParsersAction) -> None:
 # The engine side, shared by every output mode
 
 
-def score_object(profile_name: str, fields: dict[str, Any]) -> dict[str, Any]:
-    """Score one request (``{"hand": ..., context...}``); always returns a result object, never raises."""
+# JSON types of the context fields' kinds (docs/score-json.md: booleans are JSON booleans, seats 0..3, ...)
+JSON_KINDS: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "seat": (int,), "tile": (str,),
+                                           "suit": (str,), "str": (str,), "tiles": (list,)}
+
+
+def _json_type_error(profile, fields: dict[str, Any]) -> str | None:
+    """A request line's context field of the wrong JSON type (``"self_drawn": "yes"``), or None."""
+    kinds = {f.name: f.kind for f in profile.context_fields}
+    for name, value in fields.items():
+        want = JSON_KINDS.get(kinds.get(name, ""))
+        if want is None or value is None:
+            continue
+        wrong = not isinstance(value, want) or (bool not in want and isinstance(value, bool))
+        if not wrong and want == (list,):
+            wrong = not all(isinstance(x, str) for x in value)
+        if wrong:
+            shown = {"bool": "true or false", "int": "a whole number", "seat": "a seat number 0..3",
+                     "tiles": "a list of tiles"}.get(kinds[name], f"a {kinds[name]} string")
+            return f"field {name!r}: {json.dumps(value)} is not {shown}"
+    return None
+
+
+def score_object(profile_name: str, fields: dict[str, Any], *, from_json: bool = False) -> dict[str, Any]:
+    """Score one request (``{"hand": ..., context...}``); always returns a result object, never raises.
+    ``ok`` is false for bad input: not the notation, impossible tiles (five copies of one, a tile outside the
+    profile's set), a field of the wrong type (``from_json``: JSON types are checked, booleans are booleans)."""
     from rules.notation import ParseError, format_hand, parse_hand
     from rules.profiles import registry
     from rules.scoring import ContextError
@@ -51,6 +80,8 @@ def score_object(profile_name: str, fields: dict[str, Any]) -> dict[str, Any]:
     if "id" in fields:
         out["id"] = fields.pop("id")
     name = fields.pop("profile", profile_name)
+    if not isinstance(name, str):
+        return {**out, "ok": False, "error": f'field "profile" must be a profile name, not {json.dumps(name)}'}
     try:
         profile = registry.get(name)
     except registry.UnknownProfile as exc:
@@ -64,10 +95,25 @@ def score_object(profile_name: str, fields: dict[str, Any]) -> dict[str, Any]:
         hand = parse_hand(text)
     except ParseError as exc:
         return {**out, "ok": False, "error": f"bad hand: {exc}"}
+    if from_json:
+        bad = _json_type_error(profile, fields)
+        if bad:
+            return {**out, "ok": False, "error": bad}
     try:
         ctx = profile.context(fields)
     except ContextError as exc:
         return {**out, "ok": False, "error": str(exc)}
+    # A hand nobody can hold is bad input (ok: false), as for waits and shanten: more than four copies of a
+    # tile, no winning tile, the wrong number of tiles. A hand that could be held but does not win under the
+    # profile (its shape, or tiles this profile's set lacks) is an answer: valid: false, with the reason.
+    copies = [e for e in profile.check_hand(hand) if "copies of" in e]
+    if copies:
+        return {**out, "ok": False, "error": "impossible hand: " + "; ".join(copies)}
+    if hand.winning is None:
+        return {**out, "ok": False, "error": 'no winning tile: write it after "+", e.g. "123m456p789s1122z + 2z"'}
+    count = profile.check_tile_count(hand, with_winning=True)
+    if count:
+        return {**out, "ok": False, "error": f"bad hand: {count}"}
     result = profile.score_checked(hand, ctx).to_json()
     return {**out, "hand": format_hand(hand), "profile": profile.name, **result}
 
@@ -124,33 +170,52 @@ def run(args: argparse.Namespace) -> int:
     res = score_object(args.profile, {"hand": args.hand, **fields})
     if args.json:
         print(json.dumps(res, ensure_ascii=False))
-        return 0 if res.get("ok") else 2
+        return 2 if not res.get("ok") else 0 if res.get("valid") else 1
     if not res.get("ok"):
         raise CliError(res["error"])
     print(render(res))
-    return 0
+    return 0 if res.get("valid") else 1
+
+
+def jsonl_answer(profile_name: str, line: str, lineno: int) -> dict[str, Any]:
+    """The answer to one ``--jsonl`` line: exactly one object for every line, blank and broken ones too."""
+    if not line.strip():
+        return {"ok": False, "error": f"line {lineno}: empty line (expected a JSON object)"}
+    try:
+        obj = json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        why = f"{exc.msg} at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        return {"ok": False, "error": f"line {lineno}: bad JSON: {why}"}
+    if not isinstance(obj, dict):
+        return {"ok": False, "error": f"line {lineno}: expected a JSON object"}
+    try:
+        return score_object(profile_name, obj, from_json=True)
+    except Exception as exc:  # a bug must not stop the batch; it is reported on its line
+        return {"ok": False, "error": f"line {lineno}: internal error: {exc!r}"}
 
 
 def _run_jsonl(profile_name: str) -> int:
     out = sys.stdout
-    for lineno, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
+    lines = iter(sys.stdin)
+    lineno = 0
+    while True:
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            res: dict[str, Any] = {"ok": False, "error": f"line {lineno}: bad JSON: {exc.msg} at column {exc.colno}"}
-        else:
-            if not isinstance(obj, dict):
-                res = {"ok": False, "error": f"line {lineno}: expected a JSON object"}
-            else:
-                try:
-                    res = score_object(profile_name, obj)
-                except Exception as exc:  # a bug must not stop the batch; it is reported on its line
-                    res = {"ok": False, "error": f"line {lineno}: internal error: {exc!r}"}
-        out.write(json.dumps(res, ensure_ascii=False) + "\n")
+            line = next(lines)
+        except StopIteration:
+            return 0
+        except UnicodeDecodeError:
+            raise CliError(f"stdin line {lineno + 1}: not UTF-8 text") from None
+        lineno += 1
+        out.write(one_line(jsonl_answer(profile_name, line, lineno)) + "\n")
         out.flush()
-    return 0
+
+
+def one_line(obj: Any) -> str:
+    """JSON on one line for every reader: the characters some split lines at (NEL, LS, PS) are escaped."""
+    text = json.dumps(obj, ensure_ascii=False)
+    for ch in ("\u0085", "\u2028", "\u2029"):
+        text = text.replace(ch, f"\\u{ord(ch):04x}")
+    return text
 
 
 def render(res: dict[str, Any]) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 
 from controller.cli import CliError
+from controller.cli.inputs import int_in
+from controller.config import PROFILES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,9 +19,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--config", "-c", default=None, help="config file (default /etc/mahjong-table/config.toml "
                     "if present, else the built-in development defaults)")
     ap.add_argument("--demo", action="store_true", help="cycle by itself: press START/confirm automatically")
-    ap.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: run until stopped)")
-    ap.add_argument("--port", type=int, default=None, help="web page port (overrides web.port)")
+    ap.add_argument("--hands", type=int_in(1, 1_000_000), default=None,
+                    help="stop after this many hands (default: run until stopped)")
+    ap.add_argument("--port", type=int_in(0, 65535), default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
+    ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
+    ap.add_argument("--pace", type=float, default=0.01, metavar="SECONDS",
+                    help="--demo: seconds between the bots' moves (make run: 0.6, to watch the hand on the page)")
+    ap.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
+                    help="how much to log (default info: sessions, resets, faults, slow commits); under systemd "
+                    "the lines carry journald priorities")
     ap.set_defaults(func=run)
 
 
@@ -30,22 +39,44 @@ def build(cfg, *, demo: bool):
     from controller.devices import Panel, make_pin_factory
     from controller.event_store import EventStore
 
-    gpio = {k.split(".", 1)[1]: v for k, v in cfg.values.items() if k.startswith("gpio.")}
-    panel = Panel(gpio)
+    panel = Panel(cfg.section("gpio"))
     sim = None
-    if cfg["table.backend"] == "mcu":
-        backend = McuBackend(cfg["serial.port"], time_scale=cfg["serial.time_scale"])
+    if cfg.table.backend == "mcu":
+        backend = McuBackend(cfg.serial.port, time_scale=cfg.serial.time_scale, baud=cfg.serial.baud)
     else:
-        factory = make_pin_factory(cfg["gpio.pin_factory"]) if cfg["gpio.pin_factory"] != "mock" else None
+        factory = make_pin_factory(cfg.gpio.pin_factory) if cfg.gpio.pin_factory != "mock" else None
         if factory is None:  # mock pins: the table's mechanics come from the emulator twin
             from gpiozero.pins.mock import MockFactory
 
             factory = MockFactory()
-            sim = GpioTableSim(factory, time_scale=cfg["serial.time_scale"]).start()
-        backend = GpioBackend(factory, time_scale=cfg["serial.time_scale"] if sim else 1.0)
+            sim = GpioTableSim(factory, time_scale=cfg.serial.time_scale).start()
+        backend = GpioBackend(factory, time_scale=cfg.serial.time_scale if sim else 1.0)
         backend.twin = sim  # the twin's dice are what the simulated camera sees
-    store = EventStore(cfg["store.path"])
+    store = EventStore(cfg.store.path)
     return panel, backend, store, sim
+
+
+def take_locks(cfg) -> list:
+    """One service per store and per serial port (controller.locks); raises CliError naming the holder."""
+    from pathlib import Path
+
+    from controller.locks import LockHeld, port_lock, store_lock
+
+    held = []
+    locks = [store_lock(cfg.store.path)]
+    if cfg.table.backend == "mcu":
+        locks.append(port_lock(cfg.serial.port))
+    try:
+        Path(cfg.store.path).parent.mkdir(parents=True, exist_ok=True)
+        for lk in locks:
+            if lk is not None:
+                held.append(lk.acquire("mahjong-table serve"))
+    except (LockHeld, OSError) as exc:
+        for lk in held:
+            lk.release()
+        raise CliError(str(exc) if isinstance(exc, LockHeld) else f"cannot lock {cfg.store.path}: "
+                       f"{exc.strerror or exc}") from None
+    return held
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +84,11 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import signal
 
+    from gpiozero.exc import GPIOZeroError
+
     from controller import config as config_mod
+    from controller import logs
+    from controller.backends import BackendFault
     from controller.event_store import StoreError
     from controller.service import TableService
     from controller.web import WebServer
@@ -65,20 +100,32 @@ def run(args: argparse.Namespace) -> int:
             over["web__port"] = args.port
         if args.store is not None:
             over["store__path"] = args.store
+        if args.profile is not None:
+            over["table__profile"] = args.profile
         if over:
             cfg = cfg.with_overrides(**over)
     except config_mod.ConfigError as exc:
         raise CliError("configuration: " + "; ".join(exc.problems)) from None
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    locks = take_locks(cfg)  # (before any log line: a second service says one line and exits)
+    logs.setup(args.log_level)
+    logging.getLogger("mahjong_table.config").info("configuration: %s", cfg.source)
     try:
         panel, backend, store, sim = build(cfg, demo=args.demo)
     except StoreError as exc:
         raise CliError(str(exc)) from None
+    except (GPIOZeroError, ImportError, OSError) as exc:  # a pin factory this machine lacks, a busy pin
+        raise CliError(f"GPIO ({cfg.gpio.pin_factory}): {exc}") from None
     play = None
-    if args.demo:
+    if args.demo:  # bots play at the emulated table; the referee follows them like any hand
         from controller.play_sources import BotPlay
 
-        play = BotPlay()
+        if not 0 <= args.pace <= 10:
+            raise CliError(f"--pace {args.pace}: seconds between moves, 0..10")
+        play = BotPlay(event_delay=args.pace, camera=cfg["referee.demo_camera"])
+    elif cfg["referee.enabled"]:
+        from controller.referee.session import RefereePlay
+
+        play = RefereePlay()
     svc = TableService(cfg, backend, store, panel=panel, auto=args.demo, play=play)
 
     async def main() -> None:
@@ -86,24 +133,37 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        web = WebServer(svc, cfg["web.host"], cfg["web.port"])
+        pin_hash, demo_pin = None, ""
+        if args.demo and not cfg["web.judge_pin_hash"]:  # a PIN for this demo run only: the judge's console
+            from controller.web.security import one_time_pin
+
+            demo_pin, pin_hash = one_time_pin()
+        web = WebServer(svc, cfg["web.host"], cfg["web.port"], pin_hash=pin_hash)
         try:
             port = await web.start()
         except OSError as exc:
             raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
         print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on http://{cfg['web.host']}:{port}/ "
               f"— event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+        if demo_pin:
+            print(f"judge's PIN for this demo run: {demo_pin}", flush=True)
         try:
             await svc.run(stop, hands=args.hands)
+        except BackendFault as exc:
+            raise CliError(f"table back-end {cfg.table.backend}: {exc.message}") from None
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
         finally:
             await web.close()
 
     try:
         asyncio.run(main())
-        print(f"stopped: {svc.hands_played()} hand(s) recorded in {cfg['store.path']}")
+        print(f"stopped: {svc.hands_played()} hand(s) recorded in {cfg.store.path}")
     finally:
         if sim is not None:
             sim.stop()
         panel.close()
         store.close()
+        for lk in locks:
+            lk.release()
     return 0

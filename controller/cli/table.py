@@ -49,6 +49,14 @@ def handler(args: argparse.Namespace) -> int:
 
     from firmware_bridge.errors import CommandRejected, LinkError, NotConnected, OutcomeUnknown, TableFault
 
+    for name, lo, hi in (("pulse_ms", 1, 5000), ("tile_set", 0, 1), ("baud", 50, 4_000_000)):
+        v = getattr(args, name)
+        if not lo <= v <= hi:
+            raise CliError(f"--{name.replace('_', '-')} must be between {lo} and {hi}, not {v}")
+    for name in ("timeout", "time_scale"):
+        v = getattr(args, name)
+        if not (v > 0 and v < 1e6):  # also rejects nan and inf
+            raise CliError(f"--{name.replace('_', '-')} must be a positive number, not {v}")
     stacks = DEFAULT_STACKS[args.tiles]
     if args.stacks:
         try:
@@ -60,6 +68,18 @@ def handler(args: argparse.Namespace) -> int:
 
     with contextlib.ExitStack() as stack:
         url = args.port
+        if args.port:
+            from controller.locks import LockHeld, port_lock
+
+            lock = port_lock(args.port)
+            if lock is not None:
+                try:
+                    lock.acquire("mahjong-table table")
+                    stack.callback(lock.release)
+                except LockHeld as exc:
+                    raise CliError(str(exc)) from None
+                except OSError as exc:
+                    raise CliError(str(exc)) from None
         if args.emulator:
             from controller.cli.emulator import _inject
             from firmware_bridge.emulator import McuEmulator

@@ -1,13 +1,21 @@
 """``mahjong-table tiles``: enroll a tile set, classify tile photos.
 
     mahjong-table tiles enroll --out SET.npz DIR
-    mahjong-table tiles enroll --out SET.npz --layout PHOTO
-    mahjong-table tiles classify [--tileset SET.npz] IMAGE...
+    mahjong-table tiles enroll --out SET.npz --layout PHOTO [--layout PHOTO2 ...]
+    mahjong-table tiles classify [--tileset SET.npz] [--best] IMAGE...
 
 ``enroll`` reads labelled crops from DIR (sub-folders named by label, ``DIR/1m/a.png``, or files named
-``<label>_<anything>.png``) -- or one photo of the calibration layout -- and writes the set's
-prototypes. ``classify`` prints one line per image:
-``<path>\\t<label>\\t<confidence>`` where label is a notation label, ``back``, ``unknown`` or ``none``.
+``<label>_<anything>.png``) -- or one photo of the calibration layout: a frame of the table's own camera
+with the layout in the table's centre (the markers in view), or any overhead photo of the layout -- and
+writes the set (prototypes, the faces as templates, colours and a confidence threshold calibrated on
+the crops themselves). Name the set in the table's config (``camera.tilesets``) and the table reads
+with it. ``classify`` prints one line per image:
+``<path>\\t<label>\\t<confidence>`` where label is a notation label, ``back``, ``unknown`` or ``none``;
+with ``--best`` an ``unknown`` line has the best guess as a fourth column.
+
+``--model M.onnx`` takes a model trained by vision/train with its sidecar ``M.json`` beside it (the class
+labels ``classes``, ``input_size``, ``temperature``, ``threshold``; docs/vision-model.md); a model, sidecar,
+tile set or image that cannot be read is one line on stderr and exit code 2.
 """
 from __future__ import annotations
 
@@ -24,8 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     en.add_argument("--out", required=True, type=Path, help="tile-set file to write (.npz)")
     en.add_argument("--name", default="", help="a name for the set (default: the folder's name)")
     en.add_argument("--model", type=Path, default=None, help="ONNX model (default: the shipped one)")
-    en.add_argument("--layout", type=Path, metavar="PHOTO",
-                    help="instead of DIR: one photo of the calibration layout (docs/vision-model.md)")
+    en.add_argument("--layout", type=Path, action="append", default=[], metavar="PHOTO",
+                    help="instead of DIR: a photo of the calibration layout -- a frame of the table's own camera "
+                         "(markers in view) or any overhead photo; repeat for more crops per face "
+                         "(docs/vision-model.md)")
     en.add_argument("dir", type=Path, nargs="?", metavar="DIR",
                     help="folder of labelled crops: DIR/<label>/*.png or DIR/<label>_<anything>.jpg")
     en.set_defaults(func=enroll_handler)
@@ -33,36 +43,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cl.add_argument("--tileset", action="append", type=Path, default=[], metavar="SET.npz",
                     help="an enrolled tile set (repeat for a table that alternates two sets)")
     cl.add_argument("--model", type=Path, default=None, help="ONNX model (default: the shipped one)")
+    cl.add_argument("--best", action="store_true", help="add the best guess as a fourth column to 'unknown' lines")
     cl.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     cl.set_defaults(func=classify_handler)
     ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
 
 
 def _load_classifier(model: Path | None):
-    from controller.cli import CliError
+    from controller.cli.inputs import read_with
     from vision.tile_classifier import TileClassifier
 
-    try:
-        return TileClassifier.load(model)
-    except (FileNotFoundError, ValueError) as exc:
-        raise CliError(str(exc)) from None
+    if model is None:
+        return TileClassifier.load(None)
+    # an empty, random or truncated .onnx, a sidecar that is missing or lacks "classes": one line each
+    return read_with(TileClassifier.load, model, "tile model")
 
 
 def enroll_handler(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from controller.cli import CliError
+    from controller.cli.inputs import output_file
     from vision.tileset import enroll, read_image, scan_folder
 
-    if (args.dir is None) == (args.layout is None):
+    if (args.dir is None) == (not args.layout):
         raise CliError("give either a folder of labelled crops (DIR) or --layout PHOTO")
-    examples = {}
+    examples: dict = {}
     try:
-        if args.layout is not None:
-            from vision.tile_layout import read_layout
-
-            examples = {lab: [crop] for lab, crop in read_layout(read_image(args.layout)).items()}
-            source = args.layout
+        if args.layout:
+            for photo in args.layout:
+                for lab, crop in _layout_crops(read_image(photo)).items():
+                    examples.setdefault(lab, []).append(crop)
+            source = args.layout[0]
         else:
             for lab, paths in scan_folder(args.dir).items():
                 examples[lab] = [read_image(p) for p in paths]
@@ -71,11 +83,15 @@ def enroll_handler(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     clf = _load_classifier(args.model)
     name = args.name or source.resolve().stem
+    output_file(args.out, "tile set")
 
     def bar(items):
         return tqdm(items, desc="enrolling", unit="class", file=sys.stderr)
 
-    tileset = enroll(clf, examples, name=name, progress=bar)
+    try:
+        tileset = enroll(clf, examples, name=name, progress=bar)
+    except Exception as exc:  # a model whose outputs do not fit (another network): one line, not a traceback
+        raise CliError(f"cannot enroll with this model: {exc}") from None
     try:
         tileset.save(args.out)
     except OSError as exc:
@@ -87,28 +103,41 @@ def enroll_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def classify_handler(args: argparse.Namespace) -> int:
-    import zipfile
+def _layout_crops(photo):
+    """Crops per label from a layout photo: a frame of the table's camera (markers in view) is rectified and
+    cut as the table pipeline cuts tiles; any other photo is read as a plain overhead photo."""
+    from vision.calibration import CalibrationError, calibrate
+    from vision.tile_layout import read_layout, read_table_layout
 
+    try:
+        cal = calibrate(photo)
+    except CalibrationError:
+        return read_layout(photo)
+    return read_table_layout(photo, cal)
+
+
+def load_tilesets(paths: list[Path]) -> list:
+    """The tile sets named on a command line; one clear line (exit 2) for a missing, corrupt or empty file."""
+    from controller.cli.inputs import read_with
+    from vision.tileset import TileSet
+
+    return [read_with(TileSet.load, p, "tile set") for p in paths]
+
+
+def classify_handler(args: argparse.Namespace) -> int:
     from controller.cli import CliError
+    from controller.cli.inputs import read_with
     from vision.tileset import TileSet, read_image
 
-    sets = []
-    for p in args.tileset:
-        try:
-            sets.append(TileSet.load(p))
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-            raise CliError(f"cannot read tile set {p}: {exc}") from None
-    try:
-        images = [read_image(p) for p in args.images]
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    sets = load_tilesets(args.tileset)
+    images = [read_with(read_image, p, "image") for p in args.images]
     clf = _load_classifier(args.model)
-    tileset = TileSet.merge(sets) if sets else None
     try:
+        tileset = TileSet.merge(sets) if sets else None
         results = clf.classify(images, tileset=tileset)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    except Exception as exc:  # a set or model that does not fit the other (another network's prototypes)
+        raise CliError(f"cannot classify with this model and tile set: {exc}") from None
     for path, res in zip(args.images, results):
-        print(f"{path}\t{res.label}\t{res.confidence:.4f}")
+        extra = f"\t{res.best}" if args.best and res.label == "unknown" else ""
+        print(f"{path}\t{res.label}\t{res.confidence:.4f}{extra}")
     return 0

@@ -1,12 +1,15 @@
 """``mahjong-table vision``: the overhead camera pipeline.
 
-    mahjong-table vision selftest --image frame.png --style classic      # or --camera cam:0, --synthetic
+    mahjong-table vision selftest --image frame.png --tileset table.npz    # or --camera cam:0, --synthetic
     mahjong-table vision render --profile riichi-ema2016 --seed 3 --out frame.png [--truth truth.json]
-    mahjong-table vision read --calibration cal.json --profile mcr --style kai frame.png...
+    mahjong-table vision render --style my-set/ --out frame.png     # a style folder: style.json + one PNG a face
+    mahjong-table vision read --profile mcr --tileset table.npz [--calibration cal.json] frame.png...
     mahjong-table vision read --synthetic --profile riichi-ema2016 --seed 1     # a bot hand, events as JSON
 
-``read`` prints one JSON line per image (the parsed table) or, for a frame sequence, one JSON line per
-observation event (rules.events schema).
+``read`` reads with the classifier and the enrolled tile set(s) (``--tileset``, twice for a table that
+alternates two sets; ``--style`` stands for a rendered style's enrolled set) and prints one JSON line per
+image (the parsed table; a tile a legal set needs but the camera did not see is ``"unknown"``) or, for a frame
+sequence, one JSON line per observation event (rules.events schema).
 """
 from __future__ import annotations
 
@@ -14,6 +17,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+from controller.cli.inputs import float_in, int_in
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+SEED = int_in(0, 2**32 - 1)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,19 +35,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     st.set_defaults(func=selftest_handler)
     rd = sub.add_parser("render", help="render a synthetic table frame (and its ground truth)")
     rd.add_argument("--profile", default="riichi-ema2016")
-    rd.add_argument("--seed", type=int, default=0)
-    rd.add_argument("--style", default=None)
-    rd.add_argument("--step", type=float, default=0.7, help="how far into the hand (0..1)")
+    rd.add_argument("--seed", type=SEED, default=0)
+    rd.add_argument("--style", default=None, help="a shipped style or a style folder (style.json + a PNG per face)")
+    rd.add_argument("--step", type=float_in(0.0, 1.0), default=0.7, help="how far into the hand (0..1)")
     rd.add_argument("--out", type=Path, required=True, help="image to write (.png/.jpg)")
     rd.add_argument("--truth", type=Path, help="ground truth JSON to write")
     rd.set_defaults(func=render_handler)
     rr = sub.add_parser("read", help="read tables from frames, or play a synthetic hand through the pipeline")
     rr.add_argument("--calibration", type=Path, help="calibration JSON (default: calibrate on each image)")
     rr.add_argument("--profile", default="riichi-ema2016")
-    rr.add_argument("--style", action="append", default=[], help="the table's tile style(s)")
+    rr.add_argument("--tileset", action="append", type=Path, default=[], metavar="SET.npz",
+                    help="the table's enrolled tile set (repeat for a table that alternates two sets)")
+    rr.add_argument("--style", action="append", default=[],
+                    help="a rendered style: its enrolled set (when no --tileset), and the synthetic camera's art")
     rr.add_argument("--synthetic", action="store_true", help="a bot-played hand rendered frame by frame")
-    rr.add_argument("--seed", type=int, default=0)
-    rr.add_argument("--frames", type=int, default=0, help="stop after this many frames (synthetic; 0 = all)")
+    rr.add_argument("--seed", type=SEED, default=0)
+    rr.add_argument("--frames", type=int_in(0, 1_000_000), default=0,
+                    help="stop after this many frames (synthetic; 0 = all)")
     rr.add_argument("images", nargs="*", type=Path)
     rr.set_defaults(func=read_handler)
     ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
@@ -59,22 +71,39 @@ def _profile_ok(name: str) -> None:
         raise CliError(f"unknown profile {name!r}; known: {', '.join(CONVENTIONS)}")
 
 
-def _styles_ok(styles: list[str]) -> None:
+def _styles_ok(styles: list[str]) -> list[str]:
+    """The styles, a folder given as its path (style.json + one PNG per face); one line for a bad one."""
     from controller.cli import CliError
-    from vision.tile_render import available_styles
+    from vision.tile_render import available_styles, load_style
 
-    bad = [s for s in styles if s not in available_styles()]
-    if bad:
-        raise CliError(f"unknown style {bad[0]!r}; available: {', '.join(available_styles())}")
+    out = []
+    for s in styles:
+        name = str(Path(s).resolve()) if s not in available_styles() and Path(s).is_dir() else s
+        try:
+            load_style(name)
+        except ValueError as exc:
+            raise CliError(f"{exc}" if Path(s).is_dir() else
+                           f"unknown style {s!r}; available: {', '.join(available_styles())} or a style folder") from None
+        out.append(name)
+    return out
+
+
+def _tilesets_ok(paths: list[Path]) -> None:
+    from controller.cli.inputs import read_with
+    from vision.tileset import TileSet
+
+    for p in paths:
+        read_with(TileSet.load, p, "tile set")
 
 
 def selftest_handler(args: argparse.Namespace) -> int:
     from controller.cli.frames import one_frame
     from vision.selftest import selftest
 
-    _styles_ok(args.style)
-    frame = one_frame(args.image, args.camera, args.synthetic, style=(args.style or ["classic"])[0])
-    checks = selftest(frame, styles=args.style, tilesets=args.tileset)
+    styles = _styles_ok(args.style)
+    _tilesets_ok(args.tileset)
+    frame = one_frame(args.image, args.camera, args.synthetic, style=(styles or ["classic"])[0])
+    checks = selftest(frame, styles=styles, tilesets=args.tileset)
     for c in checks:
         mark = "ok  " if c.ok else "FAIL"
         print(f"{mark} {c.name:<16} {c.detail}" + ("" if c.ok else f"\n     fix: {c.fix}"))
@@ -85,6 +114,7 @@ def render_handler(args: argparse.Namespace) -> int:
     import cv2
 
     from controller.cli import CliError
+    from controller.cli.inputs import output_file, write_with
     from rules.profiles import registry
     from rules.simulate import random_hands
     from vision.scene_game import scenes_from_events
@@ -92,7 +122,10 @@ def render_handler(args: argparse.Namespace) -> int:
 
     _profile_ok(args.profile)
     if args.style:
-        _styles_ok([args.style])
+        args.style = _styles_ok([args.style])[0]
+    output_file(args.out, "image", IMAGE_SUFFIXES)
+    if args.truth:
+        output_file(args.truth, "ground truth")
     try:
         hr = next(random_hands(registry.get(args.profile), args.seed, 1))
     except LookupError as exc:
@@ -100,10 +133,9 @@ def render_handler(args: argparse.Namespace) -> int:
     scenes = scenes_from_events(args.profile, hr.events)
     sc = scenes[min(len(scenes) - 1, max(0, int(args.step * (len(scenes) - 1))))]
     frame, truth = render_scene(sc, seed=args.seed, style=args.style)
-    if not cv2.imwrite(str(args.out), frame):
-        raise CliError(f"cannot write {args.out}")
+    write_with(lambda p: cv2.imwrite(str(p), frame), args.out, "image", IMAGE_SUFFIXES)
     if args.truth:
-        args.truth.write_text(json.dumps(_truth_json(truth), indent=1))
+        write_with(lambda p: p.write_text(json.dumps(_truth_json(truth), indent=1)), args.truth, "ground truth")
     print(f"{args.out}: {args.profile}, style {truth.style}, {len(truth.tiles())} tiles")
     return 0
 
@@ -126,28 +158,34 @@ def read_handler(args: argparse.Namespace) -> int:
     import cv2
 
     from controller.cli import CliError
-    from vision.calibration import Calibration, CalibrationError, Rectifier, calibrate
+    from controller.cli.tiles import load_tilesets
+    from vision.calibration import CalibrationError, Rectifier, calibrate
     from vision.pipeline import make_reader
     from vision.scene_parse import SceneParser
+    from vision.tileset import TileSetError
 
     _profile_ok(args.profile)
-    _styles_ok(args.style)
+    args.style = _styles_ok(args.style)
+    sets = load_tilesets(args.tileset)
     if args.synthetic:
-        return _read_synthetic(args)
+        return _read_synthetic(args, sets)
     if not args.images:
         raise CliError("give images to read, or --synthetic")
-    styles = args.style or ["classic"]
-    parser = SceneParser(args.profile, make_reader(styles))
-    cal = None
-    if args.calibration:
-        try:
-            cal = Calibration.load(args.calibration)
-        except (OSError, ValueError, KeyError) as exc:
-            raise CliError(f"cannot read calibration {args.calibration}: {exc}") from None
+    try:
+        reader = make_reader(args.style or ([] if sets else ["classic"]), tilesets=sets)
+    except (TileSetError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    parser = SceneParser(args.profile, reader, face=getattr(reader, "face", None))
+    from controller.cli.inputs import input_file
+    from controller.cli.pose import check_pose, load_calibration
+
+    cal = load_calibration(args.calibration) if args.calibration else None
     for p in args.images:
-        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        img = cv2.imread(str(input_file(p, "image")), cv2.IMREAD_COLOR)
         if img is None:
             raise CliError(f"cannot read image {p}")
+        if cal is not None:
+            check_pose(cal, img, str(p))  # a frame from another pose is refused, never misread
         try:
             c = cal or calibrate(img)
         except CalibrationError as exc:
@@ -157,7 +195,7 @@ def read_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_synthetic(args: argparse.Namespace) -> int:
+def _read_synthetic(args: argparse.Namespace, sets: list) -> int:
     from vision.calibration import calibrate
     from vision.camera import SyntheticSource
     from vision.pipeline import VisionPipeline
@@ -167,7 +205,7 @@ def _read_synthetic(args: argparse.Namespace) -> int:
     pipe = None
     while (f := src.read()) is not None and (args.frames <= 0 or f.index < args.frames):
         if pipe is None:
-            pipe = VisionPipeline(calibrate(f.image), args.profile, [style])
+            pipe = VisionPipeline(calibrate(f.image), args.profile, [style], tilesets=sets)
         for e in pipe.process(f.image, t_mono=f.t_mono, t_wall=f.t_wall).events:
             sys.stdout.write(json.dumps(e.to_json()) + "\n")
     return 0

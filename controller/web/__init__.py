@@ -1,76 +1,65 @@
-"""The table's web page: a small HTTP server on the service's own asyncio loop (no extra thread).
+"""The table's web page, served by aiohttp on the service's own asyncio loop (no extra thread).
 
-Routes: ``GET /`` the page (English/Russian), ``GET /api/state`` the service snapshot as JSON,
-``GET /api/results`` the recorded results, ``POST /api/press/<start|judge|abort>`` the operator's
-buttons (the same as the GPIO buttons). Player views never show hidden information: the snapshot holds
-only what is public at the table.
+* :mod:`controller.web.app` — the routes (the page, ``/api/state``, ``/api/press/<button>``, the judge's
+  login and actions, the live WebSocket ``/ws``) and the security middleware;
+* :mod:`controller.web.public` — the public projection of a hand (never hidden information);
+* :mod:`controller.web.live` — the live state pushed to every page when it changes;
+* :mod:`controller.web.judge` — the judge's actions and the audit log (events in the store);
+* :mod:`controller.web.security` — the PIN hash, sessions, the login rate limit, the same-origin check;
+* :mod:`controller.web.camera_view` — the camera frame with the recognised tiles outlined;
+* ``static/`` — the page itself (HTML, JS, CSS, the ru/en texts), shipped in the package, no CDN.
+
+Why aiohttp: one well-kept package that is an HTTP server, a WebSocket server and a test client together,
+started with ``AppRunner``/``TCPSite`` on an already running loop — the service's — so the page needs no
+thread, no ASGI server and no second event loop (docs/web.md).
 """
 from __future__ import annotations
 
-import asyncio
-import json
-from dataclasses import asdict
-from importlib import resources
 from typing import Any
 
-BUTTONS = ("start", "judge", "abort", "accept")  # accept: the judge overrides a re-read mismatch
+from aiohttp import web
+
+from controller.web.judge import BUTTONS
+
+__all__ = ["BUTTONS", "WebServer"]
 
 
 class WebServer:
-    def __init__(self, service, host: str = "127.0.0.1", port: int = 8080):
+    """``await start()`` on the service's loop (returns the port), ``await close()`` when it stops."""
+
+    #: a connection that has not sent a whole request (or sits idle) this long is closed: slow clients go
+    keepalive_s = 15.0
+
+    def __init__(self, service: Any, host: str = "127.0.0.1", port: int = 8080, *, pin_hash: str | None = None):
+        from controller.web.app import Table, make_app
+
+        cfg = service.cfg
         self.svc = service
         self.host = host
         self.port = port
-        self._server: asyncio.base_events.Server | None = None
-        self.page = resources.files("controller.web").joinpath("index.html").read_text(encoding="utf-8")
+        self.table = Table(service, cfg["web.judge_pin_hash"] if pin_hash is None else pin_hash,
+                           float(cfg["web.camera_interval_s"]), bool(cfg["web.camera_public"]))
+        self.app = make_app(self.table)
+        self._runner: web.AppRunner | None = None
 
     async def start(self) -> int:
-        self._server = await asyncio.start_server(self._client, self.host, self.port)
-        self.port = self._server.sockets[0].getsockname()[1]
+        # a request line or header over 8 KiB is answered 400; see keepalive_s for the slow ones
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, keepalive_timeout=self.keepalive_s,
+                                     shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port, backlog=64)
+        try:
+            await site.start()
+        except OSError:
+            await self._runner.cleanup()
+            raise
+        self.port = self._runner.addresses[-1][1]  # the port chosen when 0 was asked
+        self.table.live.start()
+        self.table.camera.start()
         return self.port
 
     async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
-
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=5)
-            line = head.split(b"\r\n", 1)[0].decode("latin-1")
-            parts = line.split()
-            if len(parts) < 2:
-                return await self._send(writer, 400, {"error": "bad request"})
-            method, path = parts[0], parts[1].split("?", 1)[0]
-            status, body, ctype = self.route(method, path)
-            await self._send(writer, status, body, ctype)
-        except (TimeoutError, asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
-            pass
-        finally:
-            writer.close()
-
-    def route(self, method: str, path: str) -> tuple[int, Any, str]:
-        if method == "GET" and path in ("/", "/index.html"):
-            return 200, self.page, "text/html; charset=utf-8"
-        if method == "GET" and path == "/api/state":
-            return 200, asdict(self.svc.snapshot()), "application/json"
-        if method == "GET" and path == "/api/results":
-            return 200, [{"hand_id": h, **r} for h, r in self.svc.store.results()], "application/json"
-        if path.startswith("/api/press/"):
-            if method != "POST":
-                return 405, {"error": "use POST"}, "application/json"
-            button = path.rsplit("/", 1)[1]
-            if button not in BUTTONS:
-                return 404, {"error": f"no button {button!r}"}, "application/json"
-            self.svc.press(button)
-            return 200, {"pressed": button}, "application/json"
-        return 404, {"error": "not found"}, "application/json"
-
-    async def _send(self, writer: asyncio.StreamWriter, status: int, body: Any, ctype: str = "application/json") -> None:
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-        reason = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed"}.get(status, "")
-        writer.write(
-            f"HTTP/1.1 {status} {reason}\r\nContent-Type: {ctype}\r\nContent-Length: {len(data)}\r\n"
-            "Cache-Control: no-store\r\nConnection: close\r\n\r\n".encode() + data
-        )
-        await writer.drain()
+        await self.table.camera.close()
+        await self.table.live.close()
+        if self._runner is not None:
+            await self._runner.cleanup()

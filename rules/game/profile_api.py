@@ -13,8 +13,8 @@ deal after his win or a draw and passing it otherwise, a game of one round (ever
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from typing import ClassVar
 
 from rules.events import Payment
@@ -34,6 +34,20 @@ class Standing:
     player: str
     total: int
     table_points: float
+    place: float = 0.0  # 1-based; tied players share the average of their positions (1.5)
+    penalty: int = 0  # out-of-hand deductions already applied by session_standings
+
+
+@dataclass(frozen=True)
+class TournamentStanding:
+    """One player's line of the tournament ranking (the hall's standings), from ``tournament_standings``."""
+
+    rank: int
+    player: str
+    sessions: int
+    table_points: float
+    total: int
+    detail: dict[str, float] = field(default_factory=dict)  # the profile's further criteria, for display
 
 
 @dataclass(frozen=True)
@@ -291,6 +305,44 @@ class GameRules:
             share = sum(pts[i:j + 1]) / (j - i + 1)
             for k in range(i, j + 1):
                 s = order[k]
-                out.append(Standing(i + 1, s, (players or {}).get(s, str(s)), totals[s], share))
+                out.append(Standing(i + 1, s, (players or {}).get(s, str(s)), totals[s], share, (i + j) / 2 + 1))
             i = j + 1
         return out
+
+    # --- the hall: a table's session and the tournament (hall/standings.py calls these) -------------------
+    session_warning_min: int = 15
+    """Minutes before a session's end when the hall warns the tables."""
+    session_minutes: int = 90
+    """A session's length when the organisers set none."""
+    tournament_keys: tuple[str, ...] = ("table_points", "total")
+    """The tournament ranking: sums over the sessions compared in this order, higher first; players equal
+    on all share the rank."""
+
+    def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
+                          penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
+                          leftover: int = 0) -> list[Standing]:
+        """One table's result of a session: ``totals`` by seat (start score + the hands' deltas),
+        ``penalties`` (points taken, by seat) subtracted before the ranking, ``late`` minutes by seat
+        (no rule by default), ``leftover`` points left on the table at the end (no rule by default)."""
+        pen = {s: int((penalties or {}).get(s, 0)) for s in totals}
+        out = self.standings({s: totals[s] - pen[s] for s in totals}, dict(players or {}))
+        return [replace(x, penalty=pen[x.seat]) for x in out]
+
+    def tournament_standings(self, records: Mapping[str, Sequence[Standing]]) -> list[TournamentStanding]:
+        """The ranking over the sessions played: ``records`` holds each player's session standings."""
+        lines = [TournamentStanding(0, p, len(rs), sum(r.table_points for r in rs), sum(r.total for r in rs))
+                 for p, rs in records.items()]
+        return rank_lines(lines, lambda t: tuple(-float(getattr(t, k)) for k in self.tournament_keys))
+
+
+RankKey = Callable[[TournamentStanding], tuple[float, ...]]
+
+
+def rank_lines(lines: Sequence[TournamentStanding], key: RankKey) -> list[TournamentStanding]:
+    """Sort by ``key`` (then player id, for a stable listing); equal keys share the rank."""
+    ordered = sorted(lines, key=lambda t: (key(t), t.player))
+    out: list[TournamentStanding] = []
+    for i, t in enumerate(ordered):
+        rank = out[-1].rank if i and key(t) == key(ordered[i - 1]) else i + 1
+        out.append(replace(t, rank=rank))
+    return out

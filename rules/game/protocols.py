@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from rules.events import Payment
-from rules.game.profile_api import Capabilities, Standing
+from rules.game.profile_api import Capabilities, Standing, TournamentStanding
 from rules.game.state import HandState, WinRecord
 from rules.notation import Hand
 from rules.scoring import ContextField, ContextValue, ScoreResult
@@ -99,6 +99,19 @@ class SessionRules(Protocol):
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool: ...
     def end_of_game(self, totals: dict[int, int], last: HandState) -> dict[int, int]: ...
     def standings(self, totals: dict[int, int], players: dict[int, str] | None = None) -> list[Standing]: ...
+
+    # the hall (hall/standings.py): a table's session and the tournament ranking
+    @property
+    def session_warning_min(self) -> int: ...
+    @property
+    def session_minutes(self) -> int: ...
+    @property
+    def tournament_keys(self) -> tuple[str, ...]: ...
+
+    def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
+                          penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
+                          leftover: int = 0) -> list[Standing]: ...
+    def tournament_standings(self, records: Mapping[str, Sequence[Standing]]) -> list[TournamentStanding]: ...
 
 
 class RuleSet(ScoringRules, TableRules, ClaimRules, WinRules, SettlementRules, SessionRules, Protocol):

@@ -12,7 +12,7 @@ def test_defaults_validate_and_example_round_trips(tmp_path):
     cfg, problems = config.check(p)
     assert problems == []
     assert cfg.values == config.defaults().values
-    assert tomllib.loads(config.example_toml())["table"]["profile"] == "basic"
+    assert tomllib.loads(config.example_toml())["table"]["profile"] == "sichuan-mpl2025"  # a seed rule set (#17)
 
 
 def test_every_problem_names_its_key_and_the_allowed_values(tmp_path):
@@ -54,8 +54,10 @@ def test_cli_check(tmp_path, capsys):
     assert main(["config", "check", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "not valid TOML" in out and "Traceback" not in out
-    assert main(["config", "check", str(tmp_path / "missing.toml")]) == 1
-    assert "no such file" in capsys.readouterr().out
+    assert main(["config", "check", str(tmp_path / "missing.toml")]) == 2  # bad input: one line on stderr
+    assert "no such file" in capsys.readouterr().err
+    assert main(["config", "check", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
 
 
 def test_overrides_are_validated():

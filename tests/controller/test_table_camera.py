@@ -162,7 +162,7 @@ def test_unreadable_dice_fault_then_roll_again(tmp_path):
 
 def _down_in_play(tmp_path, events_before_stop=25):
     """A first service that goes down in the middle of play, with tiles in the ponds."""
-    rig = Rig(tmp_path, play=BotPlay(event_delay=0.02))
+    rig = Rig(tmp_path, play=BotPlay(event_delay=0.05))  # the hand lasts a few seconds: it is down in play
 
     async def scenario(svc):
         await until(lambda: svc.machine.state is S.PLAY)

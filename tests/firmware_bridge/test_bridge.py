@@ -295,6 +295,14 @@ def test_the_pi_side_port_vanishing_and_returning(emu):
 def test_no_table_gives_a_clear_error():
     async def main():
         b = Bridge("/dev/does-not-exist-mahjong", FAST)
+        t0 = time.monotonic()
+        with pytest.raises(NotConnected, match="no serial port /dev/does-not-exist-mahjong: no such device"):
+            await b.start(timeout=5)
+        assert time.monotonic() - t0 < 1  # at once, not after the 5 s answer time-out
+        b = Bridge("nonsense://x", FAST)  # a URL pyserial cannot open: no waiting either
+        with pytest.raises(NotConnected, match="cannot open nonsense://x"):
+            await b.start(timeout=5)
+        b = Bridge("socket://127.0.0.1:1", FAST)  # a port that exists but nothing answers: the time-out
         with pytest.raises(NotConnected, match="no answer from a table"):
             await b.start(timeout=0.3)
 

@@ -38,7 +38,7 @@ def test_estop_and_dice(capsys):
 def test_user_errors_are_one_line(capsys):
     assert main(["table", "status", "--port", "/dev/no-such-table", "--timeout", "0.2"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("mahjong-table: error: no answer from a table") and "\n" not in err
+    assert err.startswith("mahjong-table: error: no serial port /dev/no-such-table") and "\n" not in err
     assert main(["table", "shuffle", "--emulator", "--stacks", "1,2,3"]) == 2
     assert main(["table", "status", "--port", "x", "--inject", "jam 1"]) == 2
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from controller.cli import main
@@ -91,3 +92,67 @@ def test_console_script_runs_without_traceback(tmp_path):
     assert proc.returncode == 0, proc.stderr
     path, label, conf = proc.stdout.strip().split("\t")
     assert path == str(img) and label == "6z" and float(conf) > 0.5
+
+
+def test_a_table_enrolls_from_its_own_camera_frame_then_reads_with_the_set(tmp_path, capsys):
+    """``tiles enroll --layout FRAME`` with a frame of the table's camera (markers in view), then
+    ``vision read --tileset``: the held-out style read without its art."""
+    import json
+    from collections import Counter
+
+    from vision.scene_model import PondTile, Scene, SeatView
+    from vision.scene_render import render_enrollment_layout, render_scene
+
+    photos = [_write(tmp_path / f"layout{k}.png", render_enrollment_layout("kai", seed=12 + k)[0]) for k in (0, 1)]
+    out = tmp_path / "table.npz"
+    assert main(["tiles", "enroll", "--out", str(out), "--layout", str(photos[0]), "--layout", str(photos[1])]) == 0
+    counts = dict(line.split("\t") for line in capsys.readouterr().out.strip().splitlines())
+    assert len(counts) == 47 and set(counts.values()) == {"2"}
+    pond = ("1m", "9p", "3s", "4z", "5z", "1f", "0p", "2s", "j")
+    scene = Scene("red", (SeatView(pond=tuple(PondTile(t) for t in pond)),) + (SeatView(),) * 3)
+    _write(tmp_path / "table.png", render_scene(scene, seed=5, style="kai")[0])
+    assert main(["vision", "read", "--profile", "red", "--tileset", str(out), str(tmp_path / "table.png")]) == 0
+    got = json.loads(capsys.readouterr().out.splitlines()[0])
+    seen = Counter(p["tile"] for p in got["scene"]["seats"][0]["pond"])  # red: a free pond, no order
+    assert sum((seen & Counter(pond)).values()) >= len(pond) - 1, seen
+
+
+def test_classify_best_adds_the_guess_to_unknown_lines_only(tmp_path, capsys):
+    imgs = [_write(tmp_path / "tile.png", render_tile("classic", "4p", size=64, seed=3))]
+    for a, b in [("3p", "4p"), ("1m", "2m"), ("2s", "3s")]:  # two faces at once: no set can be sure
+        x, y = (render_tile("classic", t, size=64, seed=3).astype(np.float32) for t in (a, b))
+        imgs.append(_write(tmp_path / f"{a}{b}.png", ((x + y) / 2).astype(np.uint8)))
+    assert main(["tiles", "classify", "--best", "--tileset", "vision/tilesets/classic.npz", *map(str, imgs)]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.strip().splitlines()]
+    assert lines[0][1] == "4p" and len(lines[0]) == 3
+    assert any(p[1] == UNKNOWN for p in lines), lines
+    for p in lines:
+        assert len(p) == (4 if p[1] == UNKNOWN else 3), p
+        if p[1] == UNKNOWN:
+            assert p[3] in CLASS_LABELS
+
+
+@pytest.mark.parametrize("content", [b"", b"not a tile set", b"PK\x03\x04 broken zip"])
+def test_a_corrupt_or_empty_tile_set_is_one_line(tmp_path, capsys, content):
+    bad = tmp_path / "set.npz"
+    bad.write_bytes(content)
+    img = _write(tmp_path / "t.png", render_tile("classic", "1m", size=50, seed=1))
+    for argv in (["tiles", "classify", "--tileset", str(bad), str(img)],
+                 ["vision", "read", "--profile", "mcr", "--tileset", str(bad), str(img)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "tile set" in err and "Traceback" not in err, err
+    np.savez(tmp_path / "zero.npz", labels=np.array([], str), prototypes=np.zeros((0, 4, 64)), counts=np.zeros(0),
+             model_id=np.array(""), name=np.array(""))
+    assert main(["tiles", "classify", "--tileset", str(tmp_path / "zero.npz"), str(img)]) == 2
+    assert "empty" in capsys.readouterr().err
+
+
+def test_a_folder_without_labelled_photos_is_one_line(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("no photos here")
+    assert main(["tiles", "enroll", "--out", str(tmp_path / "s.npz"), str(tmp_path)]) == 2
+    assert main(["tiles", "enroll", "--out", str(tmp_path / "s.npz"), str(tmp_path / "missing")]) == 2
+    _write(tmp_path / "photo.png", render_none(size=64, seed=1))
+    assert main(["tiles", "enroll", "--out", str(tmp_path / "s.npz"), "--layout", str(tmp_path / "photo.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("mahjong-table: error:") == 3 and "Traceback" not in err, err

@@ -108,3 +108,18 @@ def test_a_style_can_be_loaded_from_a_folder(tmp_path):
     st = load_style(str(folder))
     assert st.name == str(folder) and st.labels == ("7z", BACK)
     assert render_tile(str(folder), "7z", size=48, seed=1).shape[2] == 3
+
+
+def test_tight_crops_are_cut_like_the_pipeline_cuts_tiles():
+    """``tight``: the tile's own box (tile aspect, hardly any table), deterministic, with camera effects."""
+    from vision.train.dataset import _render_job
+
+    a = render_tile("classic", "7p", size=48, seed=11, tight=True)
+    assert np.array_equal(a, render_tile("classic", "7p", size=48, seed=11, tight=True))
+    aspects = [c.shape[1] / c.shape[0] for c in (render_tile("classic", "3m", size=48, seed=s, tight=True)
+                                                 for s in range(12))]
+    assert all(0.68 <= r <= 0.82 for r in aspects), aspects
+    loose = [c.shape[1] / c.shape[0] for c in (render_tile("classic", "3m", size=48, seed=s) for s in range(12))]
+    assert np.mean(loose) > np.mean(aspects) + 0.02  # the usual crops keep some table at the sides
+    imgs, orients = _render_job(("classic", "5s", 900, 4, False, 32, 1.0))
+    assert imgs.shape == (4, 32, 32, 3) and list(orients) == [0, 0, 0, 0]

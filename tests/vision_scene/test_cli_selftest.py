@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -89,3 +90,45 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert main(["vision", "selftest"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and err.count("mahjong-table: error:") == 5
+
+
+def test_selftest_fails_without_a_set_or_with_another_tables_set(tmp_path):
+    from tests.vision_scene.helpers import feature_scene
+
+    frame = render_scene(feature_scene("mcr"), seed=3, style="classic")[0]
+    c = by_name(selftest(frame))
+    assert not c["tilesets"].ok and "tiles enroll" in c["tilesets"].fix
+    c = by_name(selftest(frame, tilesets=[Path("vision/tilesets/classic.npz")]))
+    assert c["tiles match set"].ok, c["tiles match set"]
+    for other in ("kai", "fluffy"):  # a set enrolled for other tiles than those on the table
+        c = by_name(selftest(frame, tilesets=[Path(f"vision/tilesets/{other}.npz")]))
+        assert not c["tiles match set"].ok and "enroll" in c["tiles match set"].fix, c["tiles match set"]
+    (tmp_path / "broken.npz").write_text("x")
+    c = by_name(selftest(frame, tilesets=[tmp_path / "broken.npz"]))
+    assert not c["tileset:broken.npz"].ok and "not a readable" in c["tileset:broken.npz"].detail
+
+
+def test_render_accepts_a_style_folder(tmp_path, capsys):
+    """A new set's look (style.json + one PNG per face, the shipped styles' format) renders for tests."""
+    import shutil
+
+    from vision.tile_render import ASSET_DIR
+
+    folder = tmp_path / "my-set"
+    shutil.copytree(ASSET_DIR / "classic", folder)
+    meta = json.loads((folder / "style.json").read_text())
+    meta["face"] = [250, 230, 200]
+    (folder / "style.json").write_text(json.dumps(meta))
+    out = tmp_path / "f.png"
+    assert main(["vision", "render", "--profile", "mcr", "--style", str(folder), "--out", str(out)]) == 0
+    assert cv2.imread(str(out)).shape == (1080, 1920, 3) and "my-set" in capsys.readouterr().out
+    broken = tmp_path / "broken-set"
+    shutil.copytree(folder, broken)
+    (broken / "5m.png").unlink()
+    assert main(["vision", "render", "--style", str(broken), "--out", str(out)]) == 2
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "style.json").write_text("{")
+    assert main(["vision", "render", "--style", str(tmp_path / "junk"), "--out", str(out)]) == 2
+    assert main(["vision", "render", "--style", "no-such-style", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("mahjong-table: error:") == 3 and "Traceback" not in err and "5m.png" in err, err

@@ -50,12 +50,14 @@ def half_turn_symmetric(style: str, label: str) -> bool:
     return float(np.abs(img - img[::-1, ::-1]).mean()) < 10.0
 
 
-def _render_job(job: tuple[str | tuple[tuple[str, ...], ...], str, int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
+def _render_job(job: tuple[str | tuple[tuple[str, ...], ...], str, int, int, bool, int, float]
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Render ``count`` crops of one (style, label) starting at ``seed0``; returns images and orientations.
     For ``none`` crops ``style`` is groups of styles whose tiles may show at the edges (named styles,
-    randomised styles), each group drawn equally often."""
-    style, label, seed0, count, rotate = job
-    imgs = np.empty((count, INPUT_SIZE, INPUT_SIZE, 3), np.uint8)
+    randomised styles), each group drawn equally often. A share ``tight`` of the tile crops is cut as the
+    table pipeline cuts them (:func:`render_tile`'s ``tight``)."""
+    style, label, seed0, count, rotate, size_px, tight = job
+    imgs = np.empty((count, size_px, size_px, 3), np.uint8)
     orients = np.zeros(count, np.int8)
     for i in range(count):
         seed = seed0 + i
@@ -67,26 +69,27 @@ def _render_job(job: tuple[str | tuple[tuple[str, ...], ...], str, int, int, boo
             styles = groups[int(rng.integers(len(groups)))]
             crop = render_none(size=size, seed=seed, style=styles[int(rng.integers(len(styles)))])
         else:
-            crop = render_tile(style, label, orientation=k, size=size, seed=seed)
-        imgs[i] = preprocess(crop)
+            crop = render_tile(style, label, orientation=k, size=size, seed=seed, tight=bool(rng.random() < tight))
+        imgs[i] = preprocess(crop, size_px)
         orients[i] = k
     return imgs, orients
 
 
 def build(styles: tuple[str, ...], per_label: int, n_none: int, seed_base: int, rotate: bool,
-          workers: int, extra: tuple[tuple[str, ...], int] = ((), 0)) -> dict[str, np.ndarray]:
+          workers: int, extra: tuple[tuple[str, ...], int] = ((), 0), size_px: int = INPUT_SIZE,
+          tight: float = 0.0) -> dict[str, np.ndarray]:
     """Render ``per_label`` crops per (style, label) of ``styles``, ``extra[1]`` per label of the styles
-    ``extra[0]`` and ``n_none`` none crops."""
+    ``extra[0]`` and ``n_none`` none crops, at ``size_px`` square (the network's input)."""
     jobs, meta = [], []
     for group, count in ((styles, per_label), extra):
         for style in group:
             for label in load_style(style).labels:
                 sid = style_id(style)
                 seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
-                jobs.append((style, label, seed0, count, rotate))
+                jobs.append((style, label, seed0, count, rotate, size_px, tight))
                 meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
     if n_none:  # slivers of the set's own styles only: never a held-out style's tiles, not even as none
-        jobs.append(((styles, extra[0]), NONE, seed_base + 99_000_000, n_none, rotate))
+        jobs.append(((styles, extra[0]), NONE, seed_base + 99_000_000, n_none, rotate, size_px, tight))
         meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
     with ProcessPoolExecutor(workers) as ex:
         results = list(ex.map(_render_job, jobs, chunksize=1))
@@ -107,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--random-styles", type=int, default=0,
                     help="also train on this many randomised procedural styles (drawn into cache/styles/)")
     ap.add_argument("--random-per-label", type=int, default=80, help="training crops per (random style, label)")
+    ap.add_argument("--size", type=int, default=INPUT_SIZE, help="crop size in the cache: the network's input")
+    ap.add_argument("--tight", type=float, default=0.0,
+                    help="share of tile crops cut as the table pipeline cuts them, with camera effects")
     ap.add_argument("--keep-styles", action="store_true",
                     help="use the randomised styles already in cache/styles/ instead of drawing them (no fonts needed)")
     args = ap.parse_args(argv)
@@ -131,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     for name, (styles, per, n_none, seed_base, rotate) in sets.items():
         extra = (random_styles, args.random_per_label) if name == "train" else ((), 0)
-        data = build(styles, per, n_none, seed_base, rotate, args.workers, extra)
+        data = build(styles, per, n_none, seed_base, rotate, args.workers, extra, args.size, args.tight)
         np.savez(CACHE / f"{name}.npz", **data)
         print(f"{name}: {len(data['y'])} crops, {time.time() - t0:.0f}s", flush=True)
     return 0

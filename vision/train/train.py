@@ -25,7 +25,6 @@ import torch
 import torch.nn.functional as F
 
 from vision.tile_labels import CLASS_LABELS, NONE
-from vision.tile_preprocess import INPUT_SIZE
 from vision.train.dataset import CACHE, HELD_OUT_STYLES, RANDOM_STYLE_ID0, STYLE_IDS, TRAIN_STYLES
 from vision.train.episodes import Episodes
 from vision.train.model import COS_SCALE, TileNet
@@ -150,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     sym_all = torch.from_numpy(train["sym"]).to(dev)
     episodes = Episodes(train["y"], train["style"], support=args.episode_support) if args.episode_weight else None
 
-    model = TileNet(len(CLASS_LABELS), INPUT_SIZE, emb_dim=args.emb_dim)
+    input_size = int(train["x"].shape[1])  # the cache's crop size (``dataset --size``): the network's input
+    model = TileNet(len(CLASS_LABELS), input_size, emb_dim=args.emb_dim)
     if args.init:
         model.load_state_dict(torch.load(args.init))
         print(f"starting from {args.init}", flush=True)
@@ -235,14 +235,14 @@ def main(argv: list[str] | None = None) -> int:
 
     model = model.cpu().to(memory_format=torch.contiguous_format).eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.rand(2, 3, INPUT_SIZE, INPUT_SIZE)
+    dummy = torch.rand(2, 3, input_size, input_size)
     torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
                       output_names=["logits", "orientation", "embedding"],
                       dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}, "orientation": {0: "n"}, "embedding": {0: "n"}},
                       opset_version=17, dynamo=False)
     meta = {
         "classes": list(CLASS_LABELS),
-        "input_size": INPUT_SIZE,
+        "input_size": input_size,
         "temperature": temp,
         "threshold": thr,
         "cos_scale": COS_SCALE,

@@ -127,6 +127,7 @@ class RedGameRules(GameRules):
 
     # --- session ----------------------------------------------------------------------------------------
     start_score = 0
+    tournament_keys = ("total", "table_points")  # 001: a player's result is his final number of points
 
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
         """The default game is one cycle of four rounds; a round ends when the deal has passed ``players``

@@ -9,12 +9,12 @@ earlier hands are read from ``HandStarted.options`` (``{"honba": n, "deposits": 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules.events import Discarded, DoraRevealed, Drew, Event, MeldMade, RiichiDeclared, Won, as_int
 from rules.events import Payment as PaymentEvent
-from rules.game.profile_api import Capabilities, GameRules
+from rules.game.profile_api import Capabilities, GameRules, Standing, TournamentStanding
 from rules.game.state import HandState, WinRecord
 from rules.notation import Hand
 from rules.profiles.riichi import claims, settlement, tournament
@@ -380,6 +380,40 @@ class RiichiHooks(GameRules):
         players = sorted(totals)
         final = tournament.end_of_game_deposits([totals[p] for p in players], deposits)
         return dict(zip(players, final, strict=True))
+
+    # --- the hall: a session's result and the tournament (004 Reg 6.1-6.3, spec A5) --------------------
+    session_warning_min = tournament.RED_ZONE_MIN  # 004 Reg 6.1.2: the 10-minute red zone
+    session_minutes = tournament.SESSION_MIN  # Reg 6.1.1
+
+    def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
+                          penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
+                          leftover: int = 0) -> list[Standing]:
+        """A table's session: the sticks left on the table go to the first place (Rules 3.6), places by final
+        score with ties sharing the average place (A5), deductions — penalties and lateness, 1000 per started
+        minute (Rules 5.7) — taken from the points, not the places; EMA uma as informational table points."""
+        seats = sorted(totals)
+        finals = dict(zip(seats, tournament.end_of_game_deposits([totals[s] for s in seats], leftover), strict=True))
+        places = dict(zip(seats, tournament.places([finals[s] for s in seats]), strict=True))
+        uma = dict(zip(seats, tournament.ema_scores([finals[s] for s in seats]), strict=True))
+        out = []
+        for s in sorted(seats, key=lambda x: (places[x], x)):
+            lateness, _substitute = tournament.lateness_penalty(float((late or {}).get(s, 0)))
+            deduction = int((penalties or {}).get(s, 0)) + (lateness or 0)
+            out.append(Standing(1 + sum(1 for x in seats if finals[x] > finals[s]), s, (players or {}).get(s, str(s)),
+                                finals[s], (uma[s] - (finals[s] - self.start_score)) / 1000, places[s], deduction))
+        return out
+
+    def tournament_standings(self, records: Mapping[str, Sequence[Standing]]) -> list[TournamentStanding]:
+        """004 Reg 6.3: average place, then the sum of points (final − 30 000 − deductions, A5), then the
+        variance of places, then the spread of session scores; players equal on all four share the rank."""
+        rs = [tournament.Standing(p, [r.place for r in recs], [tournament.session_points(r.total, r.penalty) for r in recs],
+                               [r.total for r in recs]) for p, recs in records.items()]
+        rk = tournament.ranks(rs)
+        uma = {p: sum(r.table_points for r in recs) for p, recs in records.items()}
+        return [TournamentStanding(rk[x.id], x.id, len(x.places), uma[x.id], x.total_points,
+                                   {"average_place": x.average_place, "place_variance": x.place_variance,
+                                    "spread": x.spread})
+                for x in sorted(tournament.rank(rs), key=lambda x: (rk[x.id], x.id))]
 
 
 def kuikae_violations(h: HandHistory, seat: int) -> list[tuple[str, str]]:

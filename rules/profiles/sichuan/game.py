@@ -11,10 +11,11 @@ per-win payments: the ``settle_hand`` hook settles the whole hand with :func:`le
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules.events import Discarded, Drew, MeldMade, Payment, Won, as_int
-from rules.game.profile_api import Capabilities, GameRules
+from rules.game.profile_api import Capabilities, GameRules, Standing
 from rules.game.state import SeatState
 from rules.notation import Hand
 from rules.profiles.sichuan.params import MPL2025, SichuanParams
@@ -60,9 +61,10 @@ def _offer_index(state: HandState, upto: int, seat: int) -> int | None:
 
 
 def discard_after_kong(state: HandState, discard_index: int) -> bool:
-    """Whether the discard at ``discard_index`` was made in a turn in which its player declared a kong."""
+    """Whether the discard at ``discard_index`` was made in a turn in which its player declared a kong (the
+    index may be an added kong's too, a tile offered to be robbed: ``_offer_index``)."""
     ev = state.history[discard_index]
-    assert isinstance(ev, Discarded)
+    assert isinstance(ev, Discarded | MeldMade)
     seat = ev.seat
     for i in range(discard_index - 1, -1, -1):
         e = state.history[i]
@@ -322,3 +324,34 @@ class SichuanGameRules(GameRules):
 
     def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
         return hands_played >= self.session_hands
+
+    # -- the hall: a session's result and the tournament ---------------------------------------------
+    session_warning_min = 15  # 000 §2.4.4: the chief judge announces the last 15 minutes
+    # tournament_keys stays ("table_points", "total"): TP summed over the sessions (000 §2.7.5.2), then GP
+    # [Interp: the seed ranks by TP only; GP as the tie-break is the organisers' usual rule, §2.7.5.2 end]
+
+    def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
+                          penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
+                          leftover: int = 0) -> list[Standing]:
+        """000 §2.7.5: session GP = the hands' GP minus penalties (§2.8.2, given to nobody) and lateness
+        (§2.8.4.5: −8 / −16 GP; over 15 minutes a fixed 0 TP / 0 GP, left out of the others' ranking);
+        TP 4/3/2/1 by GP, tied places sharing their TP (AMB-26); 3 players 4/3/2 (§3.1.3); a table of one
+        or two players 3 TP each (§3.1.4)."""
+        from rules.profiles.sichuan.session import SessionScore
+
+        seats = tuple(sorted(totals))
+        sc = SessionScore(seats=seats)
+        sc.add_hand(totals)
+        for s, amount in (penalties or {}).items():
+            sc.add_penalty(s, int(amount))
+        for s, minutes in (late or {}).items():
+            sc.late(s, float(minutes))
+        gp, tp = sc.gp(), sc.tp()
+        order = sorted(seats, key=lambda s: (-tp[s], -gp[s], s))
+        out = []
+        for s in order:
+            higher = sum(1 for x in seats if tp[x] > tp[s])
+            equal = sum(1 for x in seats if tp[x] == tp[s])
+            out.append(Standing(higher + 1, s, (players or {}).get(s, str(s)), gp[s], tp[s], higher + (equal + 1) / 2,
+                                penalty=totals[s] - gp[s]))
+        return out

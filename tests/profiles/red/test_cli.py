@@ -34,7 +34,7 @@ def test_json_with_options(capsys):
 def test_json_discarded_joker_is_not_a_win(capsys):
     rc, out = run(capsys, ["score", "--profile", "red", "--json", "234s j [123m] [555p] [777z] + j"])
     res = json.loads(out.out)
-    assert rc == 0 and res["ok"] and not res["valid"]
+    assert rc == 1 and res["ok"] and not res["valid"]  # a negative answer: exit code 1 (README, exit codes)
     assert "§Джокеры 2" in res["reason"]
 
 

@@ -1,0 +1,43 @@
+"""``mahjong-table hall provision``: identities, broker credentials and ACL, certificates and config files."""
+from __future__ import annotations
+
+import argparse
+
+from controller.cli import CliError
+
+
+def register(hs: argparse._SubParsersAction) -> None:
+    from controller.cli.hall import PROFILES, _positive
+
+    p = hs.add_parser("provision", help="write the hall's and every table's identity, credentials and configs",
+                      description="Writes DIR/broker (mosquitto.conf, hashed password file, ACL), DIR/hall/hall.toml "
+                      "and DIR/tables/<id>/config.toml; with --tls a hall CA, the broker's certificate and one "
+                      "client certificate per table.")
+    p.add_argument("--tables", type=_positive, required=True, help="number of tables (table-01 ... table-NN)")
+    p.add_argument("--out", required=True, help="the folder to write (created; must be empty or absent)")
+    p.add_argument("--hall-id", default="hall", help="the hall's id (topic root hall/<id>/)")
+    p.add_argument("--hall-host", default="localhost", help="the broker's host name as the tables reach it")
+    p.add_argument("--port", type=int, default=None, help="the broker's port (1883, or 8883 with --tls)")
+    p.add_argument("--tls", action="store_true", help="TLS with a hall CA and client certificates")
+    p.add_argument("--profile", default="sichuan-mpl2025", choices=PROFILES, help="the rule set of the tournament")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from hall.provision import provision
+
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CliError(f"{out} exists and is not an empty folder: choose a new one (credentials are never overwritten)")
+    if args.port is not None and not 1 <= args.port <= 65535:
+        raise CliError(f"--port {args.port}: use 1..65535")
+    try:
+        p = provision(out, args.tables, hall_id=args.hall_id, hall_host=args.hall_host, port=args.port, tls=args.tls,
+                      profile=args.profile)
+    except (ValueError, OSError) as exc:
+        raise CliError(str(exc)) from None
+    print(f"provisioned hall {p.hall_id}: {len(p.tables)} tables{' with TLS' if p.tls else ''} in {out}/ "
+          f"(broker/, hall/hall.toml, tables/<id>/config.toml; see {out}/README.txt)")
+    return 0

@@ -1,0 +1,249 @@
+"""The table's link to the hall: publishes the outbox over MQTT until the hall acknowledges, takes the hall's
+commands (session start, warning, session end, seating, messages), records and acknowledges them.
+
+Threads: paho's network thread (connects, reconnects by itself, calls :meth:`_on_message`), and one pump
+thread that feeds the outbox from the store, sends what is due and publishes the table's status. Nothing
+here runs on the service's asyncio loop: the table never waits for the network.
+"""
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.hall_link.outbox import Outbox
+from hall.messages import Ack, Command, CommandAck, MessageError, dumps
+from hall.mqtt import Credentials, make_client
+from hall.topics import Topics, check_id
+
+log = logging.getLogger("mahjong_table.hall_link")
+
+
+@dataclass(frozen=True)
+class LinkConfig:
+    broker: str  # mqtt://host:port or mqtts://host:port
+    hall: str = "hall"
+    table: str = "table-1"
+    creds: Credentials = Credentials()
+    events: str = "results"  # "results": results and hand starts; "all": every event of every hand
+    resend_s: float = 5.0  # an unacknowledged message is sent again after this long
+    poll_s: float = 0.2  # how often the store is read for new results
+    status_s: float = 5.0  # fleet-health status period
+
+    @classmethod
+    def from_config(cls, cfg: Any) -> LinkConfig:
+        """From the table's ``[hall]`` section (controller.config)."""
+        return cls(broker=cfg["hall.address"], hall=cfg["hall.id"], table=cfg["table.id"],
+                   creds=Credentials(cfg["hall.username"] or cfg["table.id"], cfg["hall.password"],
+                                     cfg["hall.cafile"], cfg["hall.certfile"], cfg["hall.keyfile"]),
+                   events=cfg["hall.events"], resend_s=float(cfg["hall.resend_s"]))
+
+
+def system_health(path: str | Path = ".") -> dict[str, Any]:
+    """CPU temperature and throttling (Raspberry Pi; absent elsewhere), free disk where the store lives."""
+    out: dict[str, Any] = {}
+    try:
+        out["cpu_temp_c"] = round(int(Path("/sys/class/thermal/thermal_zone0/temp").read_text()) / 1000, 1)
+    except (OSError, ValueError):
+        out["cpu_temp_c"] = None
+    try:  # the firmware's get_throttled bits (non-zero: under-voltage or thermal throttling, now or since boot)
+        out["throttled"] = int(Path("/sys/devices/platform/soc/soc:firmware/get_throttled").read_text(), 16) != 0
+    except (OSError, ValueError):
+        out["throttled"] = None
+    try:
+        out["disk_free_mb"] = shutil.disk_usage(Path(path).resolve().parent).free // 2**20
+    except OSError:
+        out["disk_free_mb"] = None
+    return out
+
+
+def software_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mahjong-table")
+    except PackageNotFoundError:  # pragma: no cover - running from a plain checkout
+        return "dev"
+
+
+class HallLink:
+    def __init__(self, cfg: LinkConfig, store_path: str | Path, *,
+                 on_command: Callable[[Command], None] | None = None,
+                 status: Callable[[], dict[str, Any]] | None = None, durable: bool = True):
+        check_id("table", cfg.table)
+        self.cfg = cfg
+        self.topics = Topics(cfg.hall)
+        self.store_path = Path(store_path)
+        self.outbox = Outbox(store_path, cfg.events, durable=durable)
+        self.on_command = on_command
+        self.status_source = status
+        self.client, self.addr = make_client(cfg.table, cfg.broker, cfg.creds,
+                                             will=(self.topics.up(cfg.table, "status"), dumps({"online": False})))
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.connected = False
+        self.error = ""  # the last refusal (bad credentials, not authorised) for the page
+        self.connects = 0
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._pump: threading.Thread | None = None
+        self._state_lock = threading.Lock()
+        self.session: dict[str, Any] = {}  # the hall's current session: number, clock, seating, ended
+        self.next_seating: dict[str, Any] = {}
+        self.messages: list[dict[str, Any]] = []  # what the table shows: warnings, hall messages
+        self._last_status = 0.0
+        for c in self.outbox.commands():  # a restarted table knows its session from the recorded commands
+            self._apply(Command(c["id"], c["kind"], c["body"]), replay=True)
+
+    # --- life ---------------------------------------------------------------------------------------------
+    def start(self) -> HallLink:
+        self.client.connect_async(self.addr.host, self.addr.port, keepalive=15)
+        self.client.loop_start()
+        self._pump = threading.Thread(target=self._run, name=f"hall-link-{self.cfg.table}", daemon=True)
+        self._pump.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._pump is not None:
+            self._pump.join(timeout=5)
+        try:
+            if self.connected:
+                self.client.publish(self.topics.up(self.cfg.table, "status"), dumps({"online": False}), qos=1,
+                                    retain=True).wait_for_publish(timeout=1)
+        except (RuntimeError, ValueError):  # pragma: no cover - disconnected meanwhile
+            pass
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.outbox.close()
+
+    def notify(self) -> None:
+        """Something was recorded: look at the store now rather than at the next poll."""
+        self._wake.set()
+
+    # --- MQTT callbacks (paho's thread) -----------------------------------------------------------------
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        if reason.is_failure:
+            self.error = f"the broker refused the table: {reason}"
+            log.warning("hall link: %s", self.error)
+            return
+        self.connected, self.error = True, ""
+        self.connects += 1
+        client.subscribe(self.topics.table(self.cfg.table, "down", "#"), qos=1)
+        self.outbox.unsend()  # everything not acknowledged goes again
+        self._last_status = 0.0
+        self._wake.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        self.connected = False
+
+    def _on_message(self, client, userdata, msg) -> None:
+        parsed = self.topics.parse(msg.topic)
+        if parsed is None or parsed[0] != self.cfg.table or parsed[1] != "down":
+            return
+        try:
+            if parsed[2] == "ack":
+                self.outbox.ack(Ack.decode(msg.payload).keys)
+            elif parsed[2] == "cmd":
+                cmd = Command.decode(msg.payload)
+                if self.outbox.record_command(cmd.id, cmd.kind, cmd.body):
+                    self._apply(cmd)
+                    if self.on_command is not None:
+                        self.on_command(cmd)
+                # acknowledged after it is recorded (again on a redelivery: the first ack may have been lost)
+                client.publish(self.topics.up(self.cfg.table, "cmd_ack"),
+                               CommandAck(cmd.id, cmd.kind, time.time()).encode(), qos=1)
+        except MessageError as exc:
+            log.warning("hall link: ignored a bad message on %s: %s", msg.topic, exc)
+
+    # --- hall commands ----------------------------------------------------------------------------------
+    def _apply(self, cmd: Command, replay: bool = False) -> None:
+        b = cmd.body
+        with self._state_lock:
+            if cmd.kind == "session_start":
+                self.session = {"session": b.get("session"), "players": list(b.get("players") or []),
+                                "starts_at": b.get("starts_at"), "ends_at": b.get("ends_at"),
+                                "warning_at": b.get("warning_at"), "warned": False, "ended": False}
+                self.messages = []
+                self.next_seating = {}
+            elif cmd.kind == "warning":
+                self.session["warned"] = True
+            elif cmd.kind == "session_end":
+                self.session["ended"] = True
+            elif cmd.kind == "seating":
+                self.next_seating = {"session": b.get("session"), "players": list(b.get("players") or [])}
+            text = {"en": b.get("text_en") or b.get("text") or "", "ru": b.get("text_ru") or b.get("text") or ""}
+            if text["en"] or text["ru"]:
+                self.messages = (self.messages + [{"kind": cmd.kind, "id": cmd.id, **text}])[-10:]
+
+    def context(self) -> dict[str, Any]:
+        """What each hand's result carries: the hall session and the players by seat."""
+        with self._state_lock:
+            if not self.session:
+                return {}
+            return {"session": self.session.get("session"), "players": list(self.session.get("players") or [])}
+
+    def may_start_hand(self) -> bool:
+        """False after the hall ended the session (the hand in play is finished, no new one starts)."""
+        with self._state_lock:
+            return not self.session.get("ended", False)
+
+    def view(self) -> dict[str, Any]:
+        """For the table's state (``Snapshot.hall``) and its web page."""
+        counts = self.outbox.counts()
+        with self._state_lock:
+            now = time.time()
+            s = dict(self.session)
+            left = (s["ends_at"] - now) if s.get("ends_at") else None
+            return {"connected": self.connected, "broker": self.addr.url, "hall": self.cfg.hall, "error": self.error,
+                    "session": s.get("session"), "players": s.get("players", []),
+                    "clock": {"ends_at": s.get("ends_at"), "warning_at": s.get("warning_at"),
+                              "seconds_left": None if left is None else max(0.0, round(left, 1)),
+                              "warned": s.get("warned", False), "ended": s.get("ended", False)},
+                    "next_seating": dict(self.next_seating), "messages": list(self.messages),
+                    "outbox": counts}
+
+    # --- the pump ---------------------------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(self.cfg.poll_s)
+            self._wake.clear()
+            try:
+                self.pump()
+            except Exception:  # the link must outlive a bad row or a locked store
+                log.exception("hall link pump")
+
+    def pump(self) -> int:
+        """Feed the outbox, send what is due, publish the status when due; returns messages sent."""
+        self.outbox.feed(self.context())
+        if not self.connected:
+            return 0
+        sent = 0
+        while True:
+            due = self.outbox.due(self.cfg.resend_s)
+            for m in due:
+                self.client.publish(self.topics.up(self.cfg.table, "outbox"), m.encode(), qos=1)
+            sent += len(due)
+            if len(due) < 500:
+                break
+        now = time.monotonic()
+        if now - self._last_status >= self.cfg.status_s:
+            self._last_status = now
+            self.client.publish(self.topics.up(self.cfg.table, "status"), dumps(self.status()), qos=1, retain=True)
+        return sent
+
+    def status(self) -> dict[str, Any]:
+        st: dict[str, Any] = {"online": True, "version": software_version(), "t_wall": time.time(),
+                              "outbox_pending": self.outbox.counts()["pending"], "session": self.context().get("session")}
+        st.update(system_health(self.store_path))
+        if self.status_source is not None:
+            st.update(self.status_source())
+        return st
+

@@ -1,0 +1,211 @@
+"""The hall outbox: new tables in the table's own event store (SQLite), next to ``events`` and ``hands``.
+
+:meth:`Outbox.feed` copies what the hall needs from the store into ``hall_outbox`` — each finished hand's
+result, and the hand's events (``hall.events = "all"``) or only its ``hand_started`` (``"results"``) — in
+one transaction with its read position, so a crash between the two never loses or doubles a message. A
+message stays in the outbox until the hall service acknowledges it (:meth:`ack`); :meth:`due` lists what to
+(re)send — when a message was sent is kept in memory only, so sending costs no write.
+``hall_commands`` records each hall command once (its id), before the table acknowledges it.
+
+The outbox has its own connection to the store file (WAL: the service's writer is never blocked for long)
+and a lock, because the MQTT network thread and the service's loop both call it.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from hall.messages import OutboxMessage
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS hall_outbox (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    hand     TEXT    NOT NULL,
+    seq      INTEGER NOT NULL,
+    kind     TEXT    NOT NULL,
+    body     TEXT    NOT NULL,
+    t_wall   REAL    NOT NULL,
+    acked    REAL,
+    UNIQUE (hand, seq)
+);
+CREATE INDEX IF NOT EXISTS hall_outbox_pending ON hall_outbox (acked) WHERE acked IS NULL;
+CREATE TABLE IF NOT EXISTS hall_cursor (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS hall_hands (hand TEXT PRIMARY KEY, context TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS hall_commands (
+    id       TEXT PRIMARY KEY,
+    kind     TEXT NOT NULL,
+    body     TEXT NOT NULL,
+    received REAL NOT NULL
+);
+"""
+EVENT_MODES = ("results", "all")
+
+
+def hand_of(stream: str) -> str:
+    """The hand a store stream belongs to (``<hand_id>`` or ``<hand_id>/game``)."""
+    return stream.split("/", 1)[0]
+
+
+class Outbox:
+    def __init__(self, path: str | Path, events: str = "results", durable: bool = True):
+        if events not in EVENT_MODES:
+            raise ValueError(f"hall.events {events!r}: one of {', '.join(EVENT_MODES)}")
+        self.events = events
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
+        self.db.executescript(SCHEMA)
+        self._sent: dict[tuple[str, int], float] = {}  # (hand, seq) -> when last sent by this outbox
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+
+    # --- from the store into the outbox ------------------------------------------------------------------
+    def _cursor(self, name: str) -> int:
+        row = self.db.execute("SELECT value FROM hall_cursor WHERE name=?", (name,)).fetchone()
+        return row[0] if row else 0
+
+    def feed(self, context: dict[str, Any] | None = None, limit: int = 2000) -> int:
+        """Copy new events and finished hands from the store; returns how many messages were added.
+        ``context`` (the hall session and the players by seat, as the hall's commands set them) is
+        recorded when a hand starts and attached to that hand's result.
+
+        Everything is read first (WAL: reading never blocks the table's writer); the write transaction
+        that follows is a few quick statements, so the table's own appends never wait long for it."""
+        with self.lock:
+            if not self._has_store():
+                return 0
+            ctx = json.dumps(context or {}, sort_keys=True)
+            # finished hands first: all their events were appended before they finished, so the events read
+            # next include them, and a result always follows its hand's events
+            done = self.db.execute(
+                "SELECT h.hand_id, h.profile, h.finished, h.result FROM hands h WHERE h.finished IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM hall_outbox o WHERE o.hand = h.hand_id AND o.kind = 'result') "
+                "ORDER BY h.finished LIMIT ?", (limit,)).fetchall()
+            last = self._cursor("events")
+            rows = self.db.execute("SELECT id, hand_id, seq, type, t_wall, body FROM events WHERE id > ? "
+                                   "ORDER BY id LIMIT ?", (last, limit)).fetchall()
+            msgs: list[tuple[str, str, str, float]] = []  # hand, kind, body, t_wall
+            starts: list[tuple[str, str]] = []
+            for _rid, stream, seq, typ, t_wall, body in rows:
+                if typ == "hand_started":
+                    starts.append((hand_of(stream), ctx))
+                if self.events == "all" or typ == "hand_started":
+                    msgs.append((hand_of(stream), "event", json.dumps(
+                        {"stream": stream, "seq": seq, "event": json.loads(body)}, sort_keys=True), t_wall))
+            if len(rows) < limit:  # else events are still to copy: results come after their hand's events
+                known = dict(starts)
+                for hand, profile, finished, result in done:
+                    c = known.get(hand)
+                    if c is None:
+                        row = self.db.execute("SELECT context FROM hall_hands WHERE hand=?", (hand,)).fetchone()
+                        c = row[0] if row else ctx
+                    body = {"profile": profile, "result": json.loads(result), **json.loads(c)}
+                    msgs.append((hand, "result", json.dumps(body, sort_keys=True), finished))
+            if not rows and not msgs:
+                return 0
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.executemany("INSERT OR IGNORE INTO hall_hands VALUES (?, ?)", starts)
+                nxt: dict[str, int] = {}
+                for hand, kind, body, t_wall in msgs:
+                    if hand not in nxt:
+                        row = self.db.execute("SELECT MAX(seq) FROM hall_outbox WHERE hand=?", (hand,)).fetchone()
+                        nxt[hand] = 0 if row[0] is None else row[0] + 1
+                    self.db.execute("INSERT INTO hall_outbox (hand, seq, kind, body, t_wall) VALUES (?,?,?,?,?)",
+                                    (hand, nxt[hand], kind, body, t_wall))
+                    nxt[hand] += 1
+                if rows:
+                    self.db.execute("INSERT OR REPLACE INTO hall_cursor VALUES ('events', ?)", (rows[-1][0],))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            return len(msgs)
+
+    def _has_store(self) -> bool:
+        n = self.db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('events', 'hands')").fetchone()[0]
+        return n == 2
+
+    # --- sending and acknowledgement ---------------------------------------------------------------------
+    def due(self, resend_after: float, now: float | None = None, limit: int = 500) -> list[OutboxMessage]:
+        """Unacknowledged messages not sent since this outbox was opened (or since :meth:`unsend`), or sent
+        more than ``resend_after`` seconds ago — oldest first, at most ``limit``; they count as sent now.
+        When they were sent is kept in memory only: after a restart everything unacknowledged is due."""
+        now = time.time() if now is None else now
+        out = []
+        with self.lock:
+            after = 0
+            while len(out) < limit:
+                rows = self.db.execute("SELECT id, hand, seq, kind, body, t_wall FROM hall_outbox WHERE acked IS NULL "
+                                       "AND id > ? ORDER BY id LIMIT 1000", (after,)).fetchall()
+                for _rid, h, sq, k, b, t in rows:
+                    sent = self._sent.get((h, sq))
+                    if sent is None or sent <= now - resend_after:
+                        self._sent[(h, sq)] = now
+                        out.append(OutboxMessage(h, sq, k, json.loads(b), t))
+                        if len(out) == limit:
+                            break
+                if len(rows) < 1000:
+                    break
+                after = rows[-1][0]
+        return out
+
+    def unsend(self) -> None:
+        """After a (re)connection: everything unacknowledged is due again at once."""
+        with self.lock:
+            self._sent.clear()
+
+    def ack(self, keys: list[tuple[str, int]] | tuple[tuple[str, int], ...]) -> int:
+        """The hall committed these ``(hand, seq)``; returns how many were newly acknowledged."""
+        now = time.time()
+        with self.lock:
+            for k in keys:
+                self._sent.pop(k, None)
+            return self._write_many("UPDATE hall_outbox SET acked=? WHERE hand=? AND seq=? AND acked IS NULL",
+                                    [(now, h, s) for h, s in keys])
+
+    def _write_many(self, sql: str, args: list[tuple]) -> int:
+        """One short write transaction (one commit, not one per row)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            n = self.db.executemany(sql, args).rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return n
+
+    def counts(self) -> dict[str, int]:
+        with self.lock:
+            total, pending = self.db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(acked IS NULL), 0) FROM hall_outbox").fetchone()
+            results = self.db.execute("SELECT COUNT(*) FROM hall_outbox WHERE kind='result'").fetchone()[0]
+        return {"total": total, "pending": pending, "acked": total - pending, "results": results}
+
+    def messages(self, kind: str | None = None) -> list[tuple[str, int, str, bool]]:
+        """Every message as ``(hand, seq, kind, acked)`` (tests, ``hall simulate``'s count)."""
+        with self.lock:
+            q = "SELECT hand, seq, kind, acked IS NOT NULL FROM hall_outbox"
+            rows = self.db.execute(q + (" WHERE kind=?" if kind else "") + " ORDER BY id",
+                                   (kind,) if kind else ()).fetchall()
+        return [(h, s, k, bool(a)) for h, s, k, a in rows]
+
+    # --- hall commands -----------------------------------------------------------------------------------
+    def record_command(self, cmd_id: str, kind: str, body: dict[str, Any]) -> bool:
+        """Record a hall command once; False when it was already recorded (a redelivery)."""
+        with self.lock:
+            cur = self.db.execute("INSERT OR IGNORE INTO hall_commands VALUES (?,?,?,?)",
+                                  (cmd_id, kind, json.dumps(body, sort_keys=True), time.time()))
+            return cur.rowcount == 1
+
+    def commands(self) -> list[dict[str, Any]]:
+        with self.lock:
+            rows = self.db.execute("SELECT id, kind, body, received FROM hall_commands ORDER BY received, rowid")
+            return [{"id": i, "kind": k, "body": json.loads(b), "received": r} for i, k, b, r in rows]

@@ -1,0 +1,118 @@
+"""A simulated table for ``hall simulate`` and the hall benchmark: no camera, no motors — bots play the hands
+(``rules.simulate``), and everything else is a real table's: its own event store, its outbox, its
+:class:`~controller.hall_link.link.HallLink` taking the hall's commands and publishing the results.
+
+A table plays one game per hall session (the profile's ``game_over``, or until the hall ends the session),
+with the players the hall's ``session_start`` command seated. Each hand's events are appended to the store
+one by one (``event_delay`` apart: 0 for "as fast as possible", 0.2 s for 10x a real table's pace).
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.event_store import EventStore
+from controller.hall_link.link import HallLink, LinkConfig
+
+_BOTS = threading.Lock()  # the bots' lazily built tables (rules.bots) are filled by one thread at a time
+REAL_EVENT_S = 2.0  # seconds between recorded events at a real table (a draw and a discard take ~4 s)
+
+
+@dataclass
+class PlayedHand:
+    hand_id: str
+    session: int
+    deltas: tuple[int, ...]
+    seats: tuple[str, ...]
+    finished: float
+
+
+class SimTable:
+    def __init__(self, table_id: str, profile: str, folder: str | Path, link: LinkConfig, seed: int, *,
+                 event_delay: float = 0.0, durable: bool = True):
+        from rules.profiles import registry
+
+        self.id = table_id
+        self.profile_name = profile
+        self.profile = registry.get(profile)
+        self.folder = Path(folder)
+        self.store_path = self.folder / f"{table_id}.sqlite"
+        self.store = EventStore(self.store_path, durable=durable)
+        self.store.db.execute("PRAGMA busy_timeout = 30000")  # a hundred tables share this machine's cores
+        self.seed = seed
+        self.event_delay = event_delay
+        self.rng = random.Random(seed)
+        self._session_started = threading.Event()
+        self.link = HallLink(link, self.store_path, on_command=self._command, durable=durable,
+                             status=lambda: {"profile": profile, "state": "play" if self.playing else "idle",
+                                             "hand_id": self.hand_id, "fault": "", "judge_called": False,
+                                             "camera_fps": None})
+        self.playing = False
+        self.hand_id = ""
+        self.played: list[PlayedHand] = []
+        self.lock = threading.Lock()
+
+    def start(self) -> SimTable:
+        self.link.start()
+        return self
+
+    def stop(self) -> None:
+        self.link.stop()
+        self.store.close()
+
+    def _command(self, cmd: Any) -> None:
+        if cmd.kind == "session_start":
+            self._session_started.set()
+
+    def wait_session(self, session: int, timeout: float = 30.0) -> list[str]:
+        """Wait for the hall's start of ``session``; the players by seat."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ctx = self.link.context()
+            if ctx.get("session") == session:
+                return list(ctx.get("players") or [])
+            self._session_started.wait(0.05)
+            self._session_started.clear()
+        raise TimeoutError(f"{self.id}: the hall did not start session {session}")
+
+    def play_session(self, session: int, max_hands: int | None = None, stop: threading.Event | None = None,
+                     timeout: float = 30.0) -> int:
+        """Play one game with the seated players; returns the hands recorded."""
+        from rules.simulate import play_game
+
+        players = self.wait_session(session, timeout)
+        n_players = len(players)
+        with _BOTS:  # the game is computed at once (fast); recording it at the table's pace is what takes time
+            game = play_game(self.profile, self.seed * 1000 + session, n_players=n_players, max_hands=max_hands)
+        for i, hr in enumerate(game.hands):
+            if stop is not None and stop.is_set() or not self.link.may_start_hand():
+                break  # the hall ended the session: the hand in play was finished, no new one starts
+            self._record_hand(session, i, hr, players)
+        return len(self.played)
+
+    def _record_hand(self, session: int, i: int, hr: Any, players: list[str]) -> None:
+        hand_id = f"{self.id}-s{session}-h{i + 1:03d}"
+        self.playing, self.hand_id = True, hand_id
+        st = hr.machine.state
+        start = hr.events[0]
+        seats = tuple(players[int(p[1:])] for p in start.seats)  # "P<i>" = the i-th seated player
+        self.store.start_hand(hand_id, self.profile_name, time.time())
+        if not self.event_delay:  # as fast as possible: the hand's events in one durable transaction
+            self.store.append_many(f"{hand_id}/game", 0, list(hr.events))
+        for seq, ev in enumerate(hr.events if self.event_delay else ()):  # at a table's pace: one by one
+            self.store.append(f"{hand_id}/game", seq, ev)
+            time.sleep(self.event_delay * self.rng.uniform(0.5, 1.5))
+        result = {"hand_id": hand_id, "status": "played", "source": "bots", "dealer": st.dealer,
+                  "deltas": list(hr.deltas), "winners": list(hr.winners), "exhaustive": hr.exhaustive,
+                  "next_dealer": hr.next_dealer, "seats": list(seats), "events": len(hr.events),
+                  "options_after": self.profile.next_hand_options(st)}
+        finished = time.time()
+        self.store.finish_hand(hand_id, result, finished)
+        self.link.notify()
+        with self.lock:
+            self.played.append(PlayedHand(hand_id, session, tuple(hr.deltas), seats, finished))
+        self.playing = False

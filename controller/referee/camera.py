@@ -1,0 +1,223 @@
+"""The referee's camera: frames → observation events, through vision's pipeline, in one place.
+
+:class:`CameraReader` wraps :class:`vision.pipeline.VisionPipeline` (and its tile reader: the switch to
+another reader is :func:`make_reader` here) and adds what only the referee needs from a frame:
+
+* a tile read with less confidence than ``min_score`` is reported ``unknown`` — the referee asks, it never
+  takes a guess (the classifier itself reports ``unknown`` below its threshold);
+* the racks (:class:`~rules.events.RackCounted`): tiles standing in each rack, and how many stand apart at
+  its right end (the tile just drawn is kept apart, 000 §2.5.3), from the standing tiles vision found;
+* riichi's dead-wall indicators (:class:`~rules.events.IndicatorSeen`), read in the emulated table's
+  indicator strip (:data:`INDICATOR_SLOTS`: a real table calibrates where its dead wall lies).
+
+Each reading counts once it is seen alike in two frames in a row (like vision's tracker).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from rules.events import IndicatorSeen, ObservationEvent, RackCounted
+
+#: Where the emulated table shows riichi's dead-wall indicators: slot centres (a, b) in East's frame (mm),
+#: the dora row; the ura row lies one tile further from the centre. Free of every vision zone.
+INDICATOR_SLOTS: tuple[tuple[float, float], ...] = tuple((140.0 + 29.0 * i, 130.0) for i in range(5))
+INDICATOR_ROW_MM = 40.0  # from the dora row to the ura row
+APART_GAP_MM = 5.0  # a gap this wide before the last standing tile(s): they stand apart
+MIN_SCORE = 0.7  # template reader: a reading below this is "unknown" (clean tiles score above 0.8)
+MIN_MARGIN = 0.0  # and one this close to the next face
+PX_PER_MM = 1.2
+
+
+def make_reader(styles: Sequence[str], kind: str = "auto") -> Any:
+    """The tile reader the referee's pipeline uses (vision's default for the table's enrolled styles); made
+    once per set of styles (a template bank or a classifier takes a while to load)."""
+    return _reader(tuple(styles), kind)
+
+
+@lru_cache(maxsize=8)
+def _reader(styles: tuple[str, ...], kind: str) -> Any:
+    from vision.pipeline import make_reader as vision_reader
+
+    return vision_reader(list(styles), kind)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    label: str
+    score: float
+    upside_down: bool = False
+
+
+def _twin(label: str) -> str:
+    """A five and its red five are one face for the margin (their difference is the colour)."""
+    return {"5m": "0m", "0m": "5m", "5p": "0p", "0p": "5p", "5s": "0s", "0s": "5s"}.get(label, label)
+
+
+class ConfidentReader:
+    """A tile reader that answers ``unknown`` where it is not sure: a best score below ``min_score``, or a
+    runner-up face (the red or plain twin of a five aside) within ``min_margin`` of it."""
+
+    def __init__(self, reader: Any, min_score: float = MIN_SCORE, min_margin: float = MIN_MARGIN):
+        self.reader = reader
+        self.min_score = min_score
+        self.min_margin = min_margin
+        self.thread_safe = getattr(reader, "thread_safe", False)
+        self.labels = frozenset(getattr(reader, "labels", ()))
+
+    def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Any]:
+        first = self.reader.read(crops, allowed)
+        out = list(first)
+        rest = [i for i, r in enumerate(first) if r.label not in ("back", "unknown")]
+        if self.min_margin > 0 and self.labels and rest:
+            others = []
+            for i in rest:
+                ok = (allowed[i] if allowed is not None and allowed[i] is not None else self.labels)
+                others.append(frozenset(ok - {first[i].label, _twin(first[i].label), "back"}))
+            second = self.reader.read([crops[i] for i in rest], others)
+            for i, r2 in zip(rest, second):
+                if first[i].score - r2.score < self.min_margin:
+                    out[i] = _Reading("unknown", first[i].score, first[i].upside_down)
+        for i, r in enumerate(out):
+            if getattr(r, "score", 1.0) < self.min_score and r.label != "back":
+                out[i] = _Reading("unknown", r.score, r.upside_down)
+        return out
+
+
+class _Steady:
+    """A value counts once two frames in a row agree (and it differs from the last one counted)."""
+
+    def __init__(self) -> None:
+        self.cand: Any = None
+        self.count = 0
+        self.stable: Any = None
+        self.since: tuple[int, float, float] = (0, 0.0, 0.0)
+
+    def see(self, v: Any, stamp: tuple[int, float, float]) -> bool:
+        if v != self.cand:
+            self.cand, self.count, self.since = v, 1, stamp
+        else:
+            self.count += 1
+        if self.count >= 2 and self.cand != self.stable:
+            self.stable = self.cand
+            return True
+        return False
+
+
+class CameraReader:
+    """Frames of one table → observation events for the referee (see the module's docstring)."""
+
+    def __init__(self, calibration: Any, profile: str, styles: Sequence[str], *, n_seats: int = 4,
+                 min_score: float = MIN_SCORE, min_margin: float = MIN_MARGIN, indicators: bool | None = None,
+                 threads: int = 1, kind: str = "auto"):
+        from vision.pipeline import VisionPipeline
+
+        self.reader = ConfidentReader(make_reader(styles, kind), min_score, min_margin)
+        self.pipe = VisionPipeline(calibration, profile, list(styles), reader=self.reader, n_seats=n_seats,
+                                   threads=threads)
+        self.cal = calibration
+        self.n_seats = n_seats
+        self.indicators = profile == "riichi-ema2016" if indicators is None else indicators
+        self.racks = {s: _Steady() for s in range(n_seats)}
+        self.slots = {(row, i): _Steady() for row in (0, 1) for i in range(len(INDICATOR_SLOTS))}
+        self.seen_slots: set[tuple[int, int]] = set()
+        self._strip_ref: np.ndarray | None = None
+        self.frames = 0
+        self.ms: dict[str, float] = {}
+
+    def prime(self, scene: Any) -> None:
+        """Start from the table the record gives (after a restart): only changes from it are reported."""
+        self.pipe.tracker.stable = scene
+        self.pipe.scene = scene
+
+    def process(self, image: np.ndarray, t_mono: float, t_wall: float = 0.0) -> list[ObservationEvent]:
+        r = self.pipe.process(image, t_mono=t_mono, t_wall=t_wall)
+        self.frames += 1
+        self.ms = dict(r.ms)
+        stamp = (self.pipe.frame_no - 1, t_mono, t_wall)
+        out: list[ObservationEvent] = list(r.events)
+        out += self._racks(r, stamp)
+        if self.indicators:
+            out += self._indicators(image, stamp)
+        return out
+
+    def close(self) -> None:
+        self.pipe.close()
+
+    # --- racks --------------------------------------------------------------------------------------
+    def _racks(self, r: Any, stamp: tuple[int, float, float]) -> list[ObservationEvent]:
+        out: list[ObservationEvent] = []
+        info = r.info
+        for s in range(self.n_seats):
+            name = f"hand{s}"
+            st = self.racks[s]
+            if info is None or name not in r.read:  # not re-read: its image did not change
+                if st.cand is None or not st.see(st.cand, stamp):
+                    continue
+            elif name not in info.found or name in info.occluded:
+                st.cand, st.count = None, 0
+                continue
+            else:
+                boxes = sorted(f.box for f in info.found[name] if f.shape == "stand")
+                apart = 0
+                for k in range(len(boxes) - 1, 0, -1):
+                    if (boxes[k][0] - boxes[k - 1][2]) / PX_PER_MM > APART_GAP_MM:
+                        apart = len(boxes) - k
+                        break
+                if not st.see((len(boxes), apart), stamp):
+                    continue
+            if st.stable is not None and st.stable[0]:
+                fr, t, tw = st.since
+                out.append(RackCounted(seat=s, standing=st.stable[0], apart=st.stable[1], frame=fr, t_mono=t,
+                                       t_wall=tw))
+        return out
+
+    # --- riichi's dead-wall indicators ------------------------------------------------------------------
+    def _slot_quad(self, row: int, i: int) -> np.ndarray:
+        from vision.geometry import DEFAULT_GEOMETRY as GEO
+        from vision.geometry import apply_homography, local_to_table
+
+        a, b = INDICATOR_SLOTS[i]
+        b += row * INDICATOR_ROW_MM
+        w, h = GEO.tile_w / 2, GEO.tile_h / 2
+        local = np.array([[a - w, b - h], [a + w, b - h], [a + w, b + h], [a - w, b + h]])
+        return apply_homography(self.cal.h, local_to_table(0, local, GEO)).astype(np.float32)
+
+    def _indicators(self, image: np.ndarray, stamp: tuple[int, float, float]) -> list[ObservationEvent]:
+        quads = {k: self._slot_quad(*k) for k in self.slots if k not in self.seen_slots}
+        if not quads:
+            return []
+        pts = np.concatenate(list(quads.values()))
+        x0, y0 = np.floor(pts.min(0)).astype(int) - 2
+        x1, y1 = np.ceil(pts.max(0)).astype(int) + 2
+        grey = cv2.cvtColor(image[max(0, y0):y1, max(0, x0):x1], cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(grey, (max(1, grey.shape[1] // 4), max(1, grey.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+        if self._strip_ref is not None and self._strip_ref.shape == small.shape and int(np.count_nonzero(
+                cv2.absdiff(small, self._strip_ref) > 28)) < 6 and all(s.count >= 2 for s in self.slots.values()):
+            return []
+        self._strip_ref = small
+        w, h = int(round(27 * PX_PER_MM)), int(round(36 * PX_PER_MM))
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        crops, keys = [], []
+        for k, q in quads.items():
+            crop = cv2.warpPerspective(image, cv2.getPerspectiveTransform(q, dst), (w, h))
+            if float(crop.std(axis=(0, 1)).max()) < 12.0 and float(crop.mean()) < 150:
+                self.slots[k].see(None, stamp)  # felt: no tile there
+                continue
+            crops.append(crop)
+            keys.append(k)
+        out: list[ObservationEvent] = []
+        reads = self.reader.read(crops) if crops else []
+        for k, r in zip(keys, reads):
+            st = self.slots[k]
+            if st.see(r.label, stamp) and st.stable is not None:
+                self.seen_slots.add(k)
+                fr, t, tw = st.since
+                out.append(IndicatorSeen(index=k[1], tile=st.stable, kind="ura" if k[0] else "dora", frame=fr,
+                                         t_mono=t, t_wall=tw))
+        return sorted(out, key=lambda e: (e.kind != "dora", e.index))

@@ -1,0 +1,50 @@
+"""The live camera feed of the referee: frames of the configured camera, read incrementally
+(:class:`controller.referee.camera.CameraReader`), their observations put to the referee session."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from controller.referee.camera import CameraReader
+
+FPS = 10.0
+
+
+class CameraFeed:
+    """Reads the service's camera for a refereed hand (frames on a worker thread, the loop never waits)."""
+
+    def __init__(self, fps: float = FPS):
+        self.fps = fps
+        self.reader: CameraReader | None = None
+
+    async def run(self, session: Any) -> None:
+        from controller.table_camera import CameraError
+        from vision.calibration import CalibrationError, calibrate
+        from vision.scene_game import scenes_from_events, view_seats
+
+        svc = session.svc
+        try:
+            cam = await svc.open_camera()
+        except CameraError as exc:
+            svc.note(f"referee: no camera ({exc}); the operator reports the hand")
+            return
+        while True:
+            try:
+                cam.sync()
+                frame = await asyncio.to_thread(cam.next_frame)
+                if self.reader is None:
+                    cal = cam.calibration or await asyncio.to_thread(calibrate, frame.image)
+                    self.reader = CameraReader(cal, svc.profile, list(svc.cfg["camera.styles"]),
+                                               n_seats=view_seats(svc.profile, svc.players),
+                                               min_score=svc.cfg["referee.min_score"])
+                    log = session.referee.game_log
+                    if log:  # after a restart: only what changed since the record is news
+                        self.reader.prime(scenes_from_events(svc.profile, log)[-1])
+                evs = await asyncio.to_thread(self.reader.process, frame.image, frame.t_mono, frame.t_wall)
+            except (CameraError, CalibrationError) as exc:
+                svc.note(f"referee: camera: {exc}")
+                await asyncio.sleep(1.0)
+                continue
+            for ev in evs:
+                session.put(ev)
+            await asyncio.sleep(1.0 / self.fps)

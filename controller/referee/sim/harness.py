@@ -1,0 +1,238 @@
+"""The whole stack, hand after hand: what ``mahjong-table simulate`` runs.
+
+For each hand of each table: the MCU emulator shuffles and throws the dice (its dice motor; the dice lie in
+the middle of the table for the camera), the bots play the ground truth at the table with those dice
+(:mod:`.truth`, faults at random moments with ``faults``), each moment is filmed with a real table's
+nuisances and read by vision (:class:`.observe.CameraObserver`, a random tile style and camera pose per
+hand; a tile rendered unreadable on purpose), the call buttons are pressed as the bots call, the referee
+follows, the operator answers its questions from the truth, and the refereed hand is compared with the
+truth payment by payment and verdict by verdict (:func:`.play.referee_hand`).
+
+Hands are independent and seeded (``seed``, the table, the hand's number), so any number of worker
+processes gives the same reports.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.referee.sim.compare import HandReport
+
+#: Every table a simulation runs with ``all``: the six profiles, Sichuan and Red also at three and two.
+ALL_TABLES = ("sichuan-mpl2025", "sichuan-mpl2025@3", "sichuan-wmsg", "sichuan-wmsg@3", "mcr", "mcr-siamese@3",
+              "mcr-siamese@2", "riichi-ema2016", "red", "red@3", "red@2")
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    profile: str
+    players: int
+
+    @property
+    def label(self) -> str:
+        return self.profile if self.players == 4 else f"{self.profile}@{self.players}"
+
+    @staticmethod
+    def parse(text: str) -> TableSpec:
+        """``PROFILE`` or ``PROFILE@PLAYERS``; ValueError naming what is wrong."""
+        from rules.profiles import registry
+
+        name, _, n = text.partition("@")
+        if name not in registry.names() or name == "basic":
+            raise ValueError(f"unknown profile {name!r}; known: {', '.join(p for p in registry.names() if p != 'basic')}")
+        profile = registry.get(name)
+        players = int(n) if n.isdigit() else (3 if profile.capabilities.two_hands else 4)
+        try:
+            profile.wall_spec(players)
+        except ValueError as exc:
+            raise ValueError(f"{text}: {exc}") from None
+        return TableSpec(name, players)
+
+
+def tables(texts: list[str]) -> list[TableSpec]:
+    out: list[TableSpec] = []
+    for t in texts:
+        for x in (ALL_TABLES if t == "all" else (t,)):
+            spec = TableSpec.parse(x)
+            if spec not in out:
+                out.append(spec)
+    return out
+
+
+@dataclass
+class TableSummary:
+    """One table's hands, summed up (the simulate command's table row, its JSON object)."""
+
+    table: str
+    hands: int = 0
+    events: int = 0
+    frames: int = 0
+    questions: int = 0
+    questions_planned: int = 0
+    injected: int = 0
+    flagged: int = 0
+    missed: int = 0
+    false: int = 0
+    mismatches: int = 0
+    redealt: int = 0
+    judged: int = 0
+    seconds: float = 0.0
+    vision_s: float = 0.0
+    faults: Counter = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+    def add(self, r: HandReport) -> None:
+        self.hands += 1
+        self.events += r.events
+        self.frames += r.frames
+        self.questions += r.questions
+        self.questions_planned += r.questions_planned
+        self.injected += r.injected
+        self.flagged += r.flagged
+        self.missed += len(r.missed)
+        self.false += len(r.false)
+        self.mismatches += 1 if r.mismatches else 0
+        self.redealt += r.redealt
+        self.judged += len(r.judged)
+        self.seconds += r.seconds
+        self.vision_s += r.vision_s
+        self.faults.update(r.faults)
+        for what, items in (("missed", r.missed), ("false", r.false), ("settlement", r.mismatches)):
+            self.problems += [f"{r.hand_id} {what}: {x}" for x in items]
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missed or self.false or self.mismatches)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table, "hands": self.hands, "events": self.events, "frames": self.frames,
+                "questions": self.questions, "questions_unreadable": self.questions_planned,
+                "questions_other": self.questions - self.questions_planned,
+                "violations": {"injected": self.injected, "flagged": self.flagged, "missed": self.missed,
+                               "false": self.false},
+                "faults": dict(sorted(self.faults.items())), "settlement_mismatches": self.mismatches,
+                "redealt": self.redealt, "judge_corrections": self.judged, "seconds": round(self.seconds, 2),
+                "problems": self.problems, "ok": self.ok}
+
+
+def hand_seed(seed: int, table: str, i: int) -> int:
+    return zlib.crc32(f"{seed}/{table}/{i}".encode())
+
+
+class _Dice:
+    """The MCU emulator in this process: its shuffle, walls and dice motor (physical dice, as they fall)."""
+
+    def __init__(self) -> None:
+        from controller.backends.mcu import McuBackend
+
+        self.loop = asyncio.new_event_loop()
+        self.backend = McuBackend("emulator", time_scale=2000.0, emulator_seed=1)
+        self.loop.run_until_complete(self.backend.start())
+
+    def throw(self, spec: TableSpec, dealer: int) -> tuple[tuple[int, int], ...]:
+        from controller.service import dice_throws, stacks_per_seat
+
+        async def cycle() -> tuple[tuple[int, int], ...]:
+            b = self.backend
+            await b.collect()
+            n, stacks = stacks_per_seat(spec.profile, spec.players, dealer)
+            await b.configure(n, stacks)
+            await b.shuffle()
+            await b.raise_walls()
+            out = []
+            for _ in range(dice_throws(spec.profile, spec.players)):
+                await b.dice(600)
+                d = b.physical_dice()
+                out.append((int(d[0]), int(d[1])) if d else (1, 1))
+            await b.lower_walls()
+            return tuple(out)
+
+        return self.loop.run_until_complete(cycle())
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.backend.close())
+        self.loop.close()
+
+
+_DICE: _Dice | None = None
+
+
+def _mcu() -> _Dice:
+    global _DICE
+    if _DICE is None:
+        _DICE = _Dice()
+    return _DICE
+
+
+def styles_for(profile: str) -> list[str]:
+    """The tile styles a table of ``profile`` may use (its flowers must be in the set)."""
+    from vision.conventions import conventions
+    from vision.tile_render import available_styles, load_style
+
+    return [s for s in available_styles() if not conventions(profile).flowers or "1f" in load_style(s).glyphs]
+
+
+def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None = None, camera: bool = True,
+             unreadable: int = 1) -> HandReport:
+    """One hand of ``spec`` through the whole stack (see the module's docstring)."""
+    import time
+
+    from controller.referee.sim.observe import CameraObserver, ExactObserver
+    from controller.referee.sim.play import playable_truth, referee_hand
+    from rules.profiles import registry
+    from vision.scene_game import view_seats
+
+    t0 = time.perf_counter()
+    profile = registry.get(spec.profile)
+    rng = random.Random(hand_seed(seed, spec.label, i))
+    seats = profile.wall_spec(spec.players).seats
+    dealer = seats[i % len(seats)]
+    dice = _mcu().throw(spec, dealer) if camera else None
+    truth, redeals = playable_truth(profile, rng.randrange(1 << 31), hand_id=f"{spec.label}-{seed}-{i}",
+                                    dealer=dealer, players=spec.players, dice=dice, faults=faults)
+    discards = sorted(truth.timeline.discard_times)
+    marks = set(rng.sample(discards, min(unreadable, len(discards))))
+    n = view_seats(spec.profile, spec.players)
+    if camera:
+        st = style or rng.choice(styles_for(spec.profile))
+        obs: Any = CameraObserver(spec.profile, n, style=st, seed=rng.randrange(1 << 31), unreadable=marks)
+    else:
+        obs = ExactObserver(spec.profile, n, marks)
+    _, rep = referee_hand(profile, truth, obs, planned_questions=len(marks), players=spec.players)
+    rep.redealt = redeals
+    rep.vision_s = getattr(obs, "vision_s", 0.0)
+    rep.latencies = list(getattr(obs, "settle_ms", []))
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+def _job(args: tuple[TableSpec, int, int, bool, str | None, bool]) -> tuple[str, HandReport]:
+    spec = args[0]
+    return spec.label, run_hand(*args)
+
+
+def simulate(specs: list[TableSpec], hands: int, seed: int, *, faults: bool = False, style: str | None = None,
+             camera: bool = True, workers: int = 1) -> Iterator[tuple[str, HandReport]]:
+    """Every hand of every table, as it finishes (``workers`` processes)."""
+    jobs = [(spec, seed, i, faults, style, camera) for spec in specs for i in range(hands)]
+    if workers <= 1:
+        for j in jobs:
+            yield _job(j)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(_job, jobs)
+
+
+def summarize(specs: list[TableSpec], results: Iterator[tuple[str, HandReport]],
+              tick: Callable[[], None] = lambda: None) -> dict[str, TableSummary]:
+    out = {s.label: TableSummary(s.label) for s in specs}
+    for label, rep in results:
+        out[label].add(rep)
+        tick()
+    return out

@@ -1,0 +1,164 @@
+"""Observers: the table at each moment of a simulated hand → what the referee is told.
+
+* :class:`ExactObserver` — a perfect camera: each moment's scene diffed against the last (vision's
+  tracker), the racks and the dead-wall indicators as they are. For the referee's logic alone (tests, the
+  demo without a camera).
+* :class:`CameraObserver` — the real path: every moment filmed (:class:`.render.TableFilm`) with a real
+  table's nuisances — arms reaching over the zones that change, frames dropped, a blur, a lighting change,
+  tiles pushed out of line, tiles that cannot be read — and read by :class:`controller.referee.camera.CameraReader`.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Protocol
+
+from controller.referee.sim.timeline import Moment
+from rules.events import IndicatorSeen, ObservationEvent, PondTileSeen, RackCounted
+from vision.tracking import Tracker
+
+FPS = 10.0
+
+
+class Observer(Protocol):
+    frames: int
+
+    def observe(self, m: Moment) -> list[ObservationEvent]: ...
+
+    def settle(self, t: float) -> list[ObservationEvent]: ...
+
+
+class ExactObserver:
+    """The camera as a perfect reader (``unreadable``: discards, by truth log index, reported ``unknown``
+    as the classifier reports a tile it cannot read)."""
+
+    def __init__(self, profile: str, n_views: int, unreadable: set[int] | None = None):
+        self.tracker = Tracker(profile, n_views, debounce=1)
+        self.frames = 0
+        self.unreadable = unreadable or set()
+        self.dora: tuple[str, ...] = ()
+        self.ura: tuple[str, ...] = ()
+        self.racks: dict[int, tuple[int, int]] = {}
+
+    def observe(self, m: Moment) -> list[ObservationEvent]:
+        self.frames += 1
+        st = {"frame": self.frames, "t_mono": m.t, "t_wall": m.t}
+        out: list[ObservationEvent] = []
+        for e in self.tracker.update(m.scene, frame=self.frames, t_mono=m.t, t_wall=m.t):  # type: ignore[arg-type]
+            if isinstance(e, PondTileSeen) and m.truth in self.unreadable:
+                e = PondTileSeen(seat=e.seat, index=e.index, tile="unknown", sideways=e.sideways, **st)
+            out.append(e)
+        apart = dict(m.apart)
+        for seat, v in enumerate(m.scene.seats):  # type: ignore[union-attr]
+            rack = (v.standing, apart.get(seat, 0))
+            if v.standing and self.racks.get(seat) != rack:
+                self.racks[seat] = rack
+                out.append(RackCounted(seat=seat, standing=rack[0], apart=rack[1], **st))
+        out += [IndicatorSeen(index=i, tile=t, kind="dora", **st) for i, t in enumerate(m.dora) if i >= len(self.dora)]
+        out += [IndicatorSeen(index=i, tile=t, kind="ura", **st) for i, t in enumerate(m.ura) if i >= len(self.ura)]
+        self.dora, self.ura = m.dora, m.ura
+        return out
+
+    def settle(self, t: float) -> list[ObservationEvent]:
+        return []
+
+
+class CameraObserver:
+    """Each moment filmed with nuisances and read by the referee's camera (see the module's docstring).
+
+    ``unreadable``: discards (truth log indices) whose tile is rendered smudged; ``seed`` picks the style,
+    the pose and every nuisance."""
+
+    def __init__(self, profile: str, n_views: int, *, style: str, seed: int, unreadable: set[int] | None = None,
+                 nuisances: bool = True):
+        from controller.referee.camera import CameraReader
+        from controller.referee.sim.render import TableFilm
+        from vision.calibration import calibrate
+
+        self.rng = random.Random(seed)
+        self.film = TableFilm(profile, n_views, style=style, seed=seed)
+        self.nuisances = nuisances
+        self.unreadable = unreadable or set()
+        self.relight_at = self.rng.uniform(30.0, 200.0) if nuisances else -1.0
+        cal = calibrate(self.film.frame())
+        self.camera = CameraReader(cal, profile, [style], n_seats=n_views)
+        self.frames = 0  # frames the camera took (dropped ones included)
+        self.read = 0  # frames the pipeline read
+        self.last_t = -1.0
+        self.vision_s = 0.0
+        self.render_s = 0.0
+        self.settle_ms: list[float] = []  # per settled change: ms of vision for the frame that completed it
+
+    def observe(self, m: Moment) -> list[ObservationEvent]:
+        t0 = time.perf_counter()
+        scene = m.scene
+        assert scene is not None
+        if self.nuisances and self.last_t < self.relight_at <= m.t:
+            self.film.relight()
+        if m.truth in self.unreadable and m.note == "discard":
+            self._smudge_new(scene)
+        if self.nuisances and self.rng.random() < 0.04:
+            self._push(scene)
+        self.film.set_table(scene, apart=dict(m.apart), indicators=m.dora, ura=m.ura)
+        self.render_s += time.perf_counter() - t0
+        out: list[ObservationEvent] = []
+        hands = m.zones if self.nuisances else ()
+        n_arm = self.rng.randint(1, 3) if hands else 0
+        times = [m.t - (n_arm - j) / FPS for j in range(n_arm)] + [m.t + j / FPS for j in range(2)]
+        shots = [(tf, hands if j < n_arm else ()) for j, tf in enumerate(times) if tf > self.last_t]
+        j = 0
+        while j < len(shots):
+            tf, arms = shots[j]
+            j += 1
+            dropped = self.nuisances and self.rng.random() < 0.03
+            if dropped:
+                shots.append((shots[-1][0] + 1 / FPS, ()))  # the camera goes on: one more frame after
+            out += self._shoot(tf, arms, dropped)
+        return out
+
+    def settle(self, t: float) -> list[ObservationEvent]:
+        out: list[ObservationEvent] = []
+        for _k in range(2):
+            out += self._shoot(max(t, self.last_t + 1 / FPS), (), False)
+        return out
+
+    def _shoot(self, t: float, arms: tuple[tuple[int, str], ...], dropped: bool) -> list[ObservationEvent]:
+        t0 = time.perf_counter()
+        img = self.film.frame(arms, blur=self.nuisances and self.rng.random() < 0.02)
+        t1 = time.perf_counter()
+        self.render_s += t1 - t0
+        self.frames += 1
+        self.last_t = t
+        if dropped:
+            return []
+        evs = self.camera.process(img, t_mono=t, t_wall=t)
+        dt = time.perf_counter() - t1
+        self.vision_s += dt
+        self.read += 1
+        if evs:
+            self.settle_ms.append(dt * 1e3)
+        return evs
+
+    def _smudge_new(self, scene) -> None:
+        """The discard just laid cannot be read (the last tile of the pond that grew)."""
+        before = {s: len(v) for s, v in self._ponds().items()}
+        for s, v in enumerate(scene.seats):
+            if len(v.pond) > before.get(s, 0):
+                self.film.smudge(s, "pond", len(v.pond) - 1, v.pond[-1].tile)
+                return
+
+    def _ponds(self) -> dict[int, list]:
+        out: dict[int, list] = {}
+        for seat, _zone, idx in (k for s in range(4) for k in self.film.pond_items(s)):
+            out.setdefault(seat, []).append(idx)
+        return out
+
+    def _push(self, scene) -> None:
+        """A tile in a pond nudged out of line by a sleeve (it stays so)."""
+        seats = [s for s, v in enumerate(scene.seats) if v.pond]
+        if not seats:
+            return
+        s = self.rng.choice(seats)
+        i = self.rng.randrange(len(scene.seats[s].pond))
+        self.film.push((s, "pond", i), (self.rng.uniform(-1.5, 1.5), self.rng.uniform(-1.2, 1.2)),
+                       self.rng.uniform(-2.0, 2.0))

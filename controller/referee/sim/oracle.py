@@ -1,0 +1,107 @@
+"""The operator and the judge of a simulated table: they answer the referee's questions from the ground
+truth, and correct its record where the camera misread a tile (a judge's correction, replayed and audited
+by the referee like any other)."""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.events import (
+    Discarded,
+    Event,
+    HandRevealed,
+    JudgeCorrection,
+    MeldMade,
+    MeldSeen,
+    PondTileSeen,
+    QuestionAnswered,
+    QuestionAsked,
+    TilesRevealed,
+)
+from rules.game.machine import table_view
+from vision.scene_model import Scene
+
+
+def respond(q: QuestionAsked, ref: Any, truth: Any, scene: Scene | None, at: Event) -> list[Event]:
+    """What the operator (or the judge) does about question ``q``: a correction of the record, an answer."""
+    stamp = {"t_mono": at.t_mono, "t_wall": at.t_wall, "hand_id": ref.hand_id}
+    if q.kind == "impossible":
+        fix = correction(ref, truth, stamp)
+        if fix is not None:
+            return [fix]
+    return [QuestionAnswered(question_id=q.question_id, answer=answer(q, scene, truth), by="operator", **stamp)]
+
+
+def answer(q: QuestionAsked, scene: Scene | None, truth: Any) -> str:
+    """The answer from the ground truth."""
+    log = truth.driver.machine.log
+    if q.kind == "kong_tile" and q.seat is not None:
+        kongs = [e for e in log if isinstance(e, MeldMade) and e.kind == "kong_added" and e.seat == q.seat]
+        return "yes" if kongs and kongs[-1].drawn_tile else "no"
+    if q.kind == "missing_suit" and q.seat is not None:
+        return str(truth.driver.machine.state.seat_state[q.seat].missing_suit or "m")
+    if q.kind == "tile" and scene is not None:
+        obs = dict(q.subject.get("observation", {}))
+        zone = q.subject.get("zone")
+        seat = q.seat if q.seat is not None else 0
+        if zone == "pond":
+            idx = int(q.subject.get("index") or 0)
+            pond = scene.seats[seat].pond
+            return pond[idx].tile if idx < len(pond) else "?"
+        if zone == "hand":
+            return " ".join(t for t, o in zip(scene.seats[seat].revealed, obs.get("tiles", ())) if o == "unknown")
+        if zone == "meld":
+            tiles = tuple(obs.get("tiles", ()))
+            for m in scene.seats[seat].melds:
+                if len(m.tiles) == len(tiles):
+                    return " ".join(t for t, o in zip(m.tiles, tiles) if o == "unknown")
+    return "ignore"
+
+
+def correction(ref: Any, truth: Any, stamp: dict[str, Any]) -> JudgeCorrection | None:
+    """The judge finds the observation the camera misread — the first discard, set or shown hand of the
+    referee's record unlike the truth — and corrects the input it came from."""
+    mine = [e for e in ref.game_log if isinstance(e, Discarded | MeldMade | HandRevealed)]
+    real = [e for e in table_view(truth.driver.machine.log) if isinstance(e, Discarded | MeldMade | HandRevealed)]
+    for seat in sorted({e.seat for e in real}):
+        for a, b in zip([e for e in mine if e.seat == seat], [e for e in real if e.seat == seat]):
+            if type(a) is not type(b):
+                break
+            fix = _fix(ref, a, b)
+            if fix is not None:
+                return JudgeCorrection(by="judge (simulated)", **fix, reason="the camera misread a tile", **stamp)
+    return None
+
+
+def _fix(ref: Any, mine: Event, real: Event) -> dict[str, Any] | None:
+    if isinstance(mine, Discarded) and isinstance(real, Discarded) and mine.tile != real.tile:
+        return _replace(ref, PondTileSeen, mine, tile=real.tile)
+    if isinstance(mine, HandRevealed) and isinstance(real, HandRevealed) and sorted(mine.tiles) != sorted(real.tiles):
+        return _replace(ref, TilesRevealed, mine, tiles=_as_shown(mine.tiles, real.tiles))
+    if isinstance(mine, MeldMade) and isinstance(real, MeldMade) and sorted(mine.tiles) != sorted(real.tiles):
+        return _replace(ref, MeldSeen, mine, tiles=_as_shown(mine.tiles, real.tiles))
+    return None
+
+
+def _as_shown(seen: tuple[str, ...], real: tuple[str, ...]) -> tuple[str, ...]:
+    """The true tiles in the order the camera saw them (each misread tile replaced by a missing one)."""
+    left = list(real)
+    out = []
+    for t in seen:
+        if t in left:
+            left.remove(t)
+            out.append(t)
+        else:
+            out.append("")
+    return tuple(left.pop(0) if t == "" else t for t in out)
+
+
+def _replace(ref: Any, kind: type, derived: Event, **change: Any) -> dict[str, Any] | None:
+    """The record's input of type ``kind`` that the derived event came from (same seat, same moment)."""
+    for i, ev in enumerate(ref.record):
+        if isinstance(ev, kind) and getattr(ev, "seat", None) == getattr(derived, "seat", None) \
+                and ev.t_mono == derived.t_mono:
+            new = ev.to_json()
+            for k, v in change.items():
+                new[k] = list(v) if isinstance(v, tuple) else v
+            return {"op": "replace", "index": i, "event": new}
+    return None

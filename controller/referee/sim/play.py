@@ -1,0 +1,131 @@
+"""One simulated hand end to end: the bots' ground truth, its moments at the table, what the camera (or an
+exact observer) reports of them, the referee following, the questions answered from the truth, the result
+compared with the truth.
+
+An *observer* (:mod:`.observe`) turns the table at each moment into observation events: exactly (no camera)
+or through rendered frames and the vision pipeline.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from controller.referee.core import Referee
+from controller.referee.sim.compare import HandReport, compare_payments, compare_violations
+from controller.referee.sim.observe import ExactObserver, Observer
+from controller.referee.sim.oracle import respond
+from controller.referee.sim.timeline import Timeline, build
+from controller.referee.sim.truth import FaultPlan, TableDriver, driver_for, faults_for
+from rules.events import Event, QuestionAsked, RefereeTick
+from vision.scene_game import view_seats
+from vision.scene_model import Scene
+
+
+@dataclass
+class TruthHand:
+    driver: TableDriver
+    timeline: Timeline
+
+    @property
+    def log(self) -> list[Event]:
+        return self.driver.machine.log
+
+
+class Unplayable(ValueError):
+    """A hand the emulated table cannot show (a pond longer than the pond area holds: 30 tiles)."""
+
+
+def truth_hand(profile: Any, seed: int, *, hand_id: str, dealer: int, players: int,
+               dice: tuple[tuple[int, int], ...] | None, faults: bool, options: dict[str, Any] | None = None) -> TruthHand:
+    """The bots' hand (seeded) and its moments at the table. Raises :class:`Unplayable` for a hand whose
+    pond outgrows the table's pond area."""
+    rng = random.Random(seed)
+    plan = FaultPlan(faults_for(profile), random.Random(rng.random())) if faults else None
+    drv = driver_for(profile)(profile, random.Random(rng.random()), dice=dice, plan=plan,
+                      n_players=players, dealer=dealer, hand_id=hand_id, options=options)
+    drv.run()
+    fault_of = {}
+    for inj in drv.injected:  # the truth log index of each rule fault's violation
+        for i in range(inj.log_index, len(drv.machine.log)):
+            e = drv.machine.log[i]
+            if e.TYPE == "violation" and getattr(e, "code", "") == inj.code:
+                fault_of[i] = inj.fault
+                break
+    try:
+        tl = build(profile, drv.machine.log, drv.acts, random.Random(rng.random()), fault_of=fault_of)
+    except ValueError as exc:  # vision.scene_game: a pond of more than 30 tiles
+        raise Unplayable(str(exc)) from None
+    return TruthHand(drv, tl)
+
+
+def playable_truth(profile: Any, seed: int, **kw: Any) -> tuple[TruthHand, int]:
+    """:func:`truth_hand`, dealt again (the next seed) while the table cannot show it; (hand, redeals)."""
+    for k in range(50):
+        try:
+            return truth_hand(profile, seed + 7919 * k, **kw), k
+        except Unplayable:
+            continue
+    raise Unplayable(f"no playable hand from seed {seed}")
+
+
+def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_questions: int = 0, players: int = 4) -> tuple[Referee, HandReport]:
+    """Referee one truth hand through ``observer``; the report compares it with the truth."""
+    t0 = time.perf_counter()
+    ref = Referee(profile)
+    rep = HandReport(truth.driver.hand_id, profile.name, players, questions_planned=planned_questions)
+    scene: Scene | None = None
+
+    def settle(outs: list[Event], at: Event) -> None:
+        pending = list(outs)
+        while pending:
+            out = pending.pop(0)
+            if isinstance(out, QuestionAsked):
+                rep.questions += 1
+                if out.kind == "impossible":
+                    rep.judged.append(out.message)
+                for reply in respond(out, ref, truth, scene, at):
+                    pending += ref.feed(reply)
+
+    def feed(ev: Event) -> None:
+        settle(ref.feed(ev), ev)
+
+    for m in truth.timeline.moments:
+        if m.kind == "input":
+            feed(m.event)  # type: ignore[arg-type]
+        else:
+            scene = m.scene
+            for ev in observer.observe(m):
+                feed(ev)
+        settle(ref.tick(m.t), RefereeTick(t_mono=m.t, t_wall=m.t))
+    for ev in observer.settle(truth.timeline.end):
+        feed(ev)
+    ref.tick(truth.timeline.end)
+    rep.frames = observer.frames
+    rep.events = len(ref.game_log)
+    st_truth = truth.driver.machine.state
+    rep.mismatches = compare_payments(st_truth.settled, ref.machine.state.settled)
+    if ref.confirmed is None and ref.settled:
+        rep.mismatches.append("the result was not confirmed")
+    hit, missed, false = compare_violations(truth.timeline.expected, ref.violations())
+    rep.injected = len(truth.driver.injected)
+    rep.faults.update(i.fault for i in truth.driver.injected)
+    rep.flagged, rep.missed, rep.false = hit, missed, false
+    rep.seconds = time.perf_counter() - t0
+    return ref, rep
+
+
+def exact_hand(profile: Any, seed: int, *, hand_index: int = 0, players: int = 4, faults: bool = False,
+               unreadable: int = 0) -> tuple[Referee, HandReport, TruthHand]:
+    """One hand refereed from exact observations (no camera): the referee's logic alone."""
+    seats = profile.wall_spec(players).seats
+    rng = random.Random(seed)
+    dealer = seats[hand_index % len(seats)]
+    truth, _ = playable_truth(profile, rng.randrange(2**31), hand_id=f"sim-{seed}-{hand_index}", dealer=dealer,
+                              players=players, dice=None, faults=faults)
+    ds = sorted(truth.timeline.discard_times)
+    marks = set(rng.sample(ds, min(unreadable, len(ds))))
+    obs = ExactObserver(profile.name, view_seats(profile.name, players), marks)
+    ref, rep = referee_hand(profile, truth, obs, planned_questions=len(marks), players=players)
+    return ref, rep, truth

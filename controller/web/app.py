@@ -1,0 +1,326 @@
+"""The page's routes on aiohttp: the public view, the judge's login and console, the live WebSocket.
+
+    GET  /                      the page (static/index.html; app.js, app.css, i18n.json under /static/)
+    GET  /tiles/<tile>.png      a tile face (the table's tile style)
+    GET  /api/state             the service snapshot (cycle state, prompt, dice, log) — unchanged contract
+    GET  /api/view              the public state (what the WebSocket pushes)
+    GET  /api/results           the recorded results
+    GET  /api/camera.jpg        the camera view's latest frame (its outlines come with the state)
+    GET  /ws                    WebSocket: the state on connect and on every change
+    GET  /api/session           {"judge": bool, "name", "csrf"}
+    POST /api/login             {"pin", "name"} -> the judge's session cookie (rate-limited)
+    POST /api/logout
+    POST /api/press/<start|judge|abort|accept>   the table's buttons: the judge's session, same origin
+    POST /api/judge/<action>    the judge's actions (judge.ACTIONS); GET /api/judge/audit the audit log
+
+State-changing requests need the same origin (``Origin``/``Referer`` naming this host: 403 otherwise), the
+judge's session cookie (401 without) and the session's CSRF token in ``X-CSRF-Token`` (403 without).
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from controller.web import judge as judge_mod
+from controller.web.camera_view import CameraView
+from controller.web.live import Client, LiveTable
+from controller.web.security import COOKIE, CSRF_HEADER, RateLimit, Sessions, same_origin, verify_pin
+
+log = logging.getLogger("mahjong_table.web")
+
+STATIC = Path(str(resources.files("controller.web").joinpath("static")))
+TILES = Path(__file__).resolve().parents[2] / "vision" / "assets" / "tiles"
+TILE_NAME = re.compile(r"^(?:[0-9][mps]|[1-7]z|[1-8]f|j|back)$")
+MAX_BODY = 16 * 1024
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+       "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+K_TABLE = web.AppKey("table", Any)
+
+
+class Table:
+    """What the handlers share: the service, the live state, the camera view, the judge's sessions."""
+
+    def __init__(self, svc: Any, pin_hash: str, camera_interval_s: float, camera_public: bool):
+        self.svc = svc
+        self.pin_hash = pin_hash
+        self.sessions = Sessions()
+        self.limit = RateLimit()
+        self.camera = CameraView(svc, camera_interval_s)
+        self.camera_public = camera_public
+        self.live = LiveTable(svc, extras=self.camera.status if camera_public else None)
+        self.camera.on_frame = self.live.changed
+        self.style = _tile_style(svc.cfg)
+
+
+def _tile_style(cfg: Any) -> str:
+    styles = list(cfg.get("camera.styles") or [])
+    return styles[0] if styles else "classic"
+
+
+def client_of(request: web.Request) -> str:
+    return request.remote or "?"
+
+
+# --- middleware -----------------------------------------------------------------------------------------------
+
+@web.middleware
+async def headers_mw(request: web.Request, handler):
+    try:
+        resp = await handler(request)
+    except web.HTTPException as exc:
+        resp = exc
+        if resp.content_type != "application/json" and resp.status >= 400:
+            resp = web.json_response({"error": resp.reason}, status=resp.status, headers=_keep(resp.headers))
+    resp.headers.setdefault("Content-Security-Policy", CSP)
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    resp.headers.setdefault("Referrer-Policy", "same-origin")
+    resp.headers.setdefault("X-Frame-Options", "DENY")
+    if request.path.startswith("/api/"):
+        resp.headers.setdefault("Cache-Control", "no-store")
+    return resp
+
+
+def _keep(h) -> dict[str, str]:
+    return {k: v for k, v in h.items() if k in ("Allow", "Retry-After")}
+
+
+def judge_of(request: web.Request):
+    t: Table = request.app[K_TABLE]
+    return t.sessions.get(request.cookies.get(COOKIE))
+
+
+def require_judge(request: web.Request):
+    """The judge's session for a state-changing request, or the HTTP error: 403 another origin, 401 no
+    session, 403 no CSRF token."""
+    if not same_origin(request.headers, request.host):
+        raise web.HTTPForbidden(reason="request from another origin")
+    s = judge_of(request)
+    if s is None:
+        raise web.HTTPUnauthorized(reason="the judge's login is required")
+    if not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), s.csrf):
+        raise web.HTTPForbidden(reason="missing or wrong CSRF token")
+    return s
+
+
+async def json_body(request: web.Request) -> dict[str, Any]:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
+    try:
+        raw = await request.content.read(MAX_BODY + 1)
+        if len(raw) > MAX_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(raw))
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise web.HTTPBadRequest(reason="the body must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise web.HTTPBadRequest(reason="the body must be a JSON object")
+    return data
+
+
+# --- public -----------------------------------------------------------------------------------------------------
+
+async def index(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def tile(request: web.Request) -> web.StreamResponse:
+    t: Table = request.app[K_TABLE]
+    name = request.match_info["name"]
+    if not TILE_NAME.match(name):
+        raise web.HTTPNotFound()
+    for style in (t.style, "classic"):
+        p = TILES / style / f"{name}.png"
+        if p.is_file():
+            return web.FileResponse(p, headers={"Cache-Control": "max-age=86400"})
+    raise web.HTTPNotFound()
+
+
+async def api_state(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    return web.json_response(t.live.snapshot_json(), dumps=_dumps)
+
+
+async def api_view(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    return web.json_response(t.live.public_state(), dumps=_dumps)
+
+
+async def api_results(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    return web.json_response([{"hand_id": h, **r} for h, r in t.svc.store.results()], dumps=_dumps)
+
+
+async def camera_jpg(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    if not t.camera_public and judge_of(request) is None:
+        raise web.HTTPUnauthorized(reason="the camera view is for the judge at this table")
+    f = t.camera.frame
+    if f is None:
+        raise web.HTTPNotFound(reason=t.camera.error or "no frame yet")
+    return web.Response(body=f.jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+async def ws(request: web.Request) -> web.StreamResponse:
+    t: Table = request.app[K_TABLE]
+    if not same_origin(request.headers, request.host):
+        raise web.HTTPForbidden(reason="request from another origin")
+    sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
+    await sock.prepare(request)
+    token = request.cookies.get(COOKIE)
+    is_judge = t.sessions.get(token) is not None
+    # the judge's part stops with the session (logout, expiry), checked at every message
+    client = Client(sock.send_str, judge=(lambda: t.sessions.get(token) is not None) if is_judge else None)
+    sender = asyncio.create_task(t.live.serve(client))
+    watching = False
+    try:
+        async for msg in sock:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            try:
+                data = json.loads(msg.data)
+            except ValueError:
+                continue
+            if isinstance(data, dict) and "camera" in data and (t.camera_public or is_judge):
+                on = bool(data["camera"])
+                if on != watching:
+                    watching = on
+                    t.camera.watch(on)
+                    t.live.changed()
+    finally:
+        if watching:
+            t.camera.watch(False)
+        client.closed = True
+        client.ready.set()
+        sender.cancel()
+        await asyncio.gather(sender, return_exceptions=True)
+    return sock
+
+
+# --- the judge --------------------------------------------------------------------------------------------------
+
+async def session(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    s = judge_of(request)
+    if s is None:
+        return web.json_response({"judge": False, "login": bool(t.pin_hash)})
+    return web.json_response({"judge": True, "name": s.name, "csrf": s.csrf, "login": True})
+
+
+async def login(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    if not same_origin(request.headers, request.host):
+        raise web.HTTPForbidden(reason="request from another origin")
+    who = client_of(request)
+    wait = t.limit.retry_after(who)
+    if wait > 0:
+        raise web.HTTPTooManyRequests(reason="too many wrong PINs: wait", headers={"Retry-After": str(int(wait) + 1)})
+    data = await json_body(request)
+    pin, name = data.get("pin"), data.get("name") or "judge"
+    if not isinstance(pin, str) or not isinstance(name, str) or len(pin) > 128:
+        raise web.HTTPBadRequest(reason="pin and name are text")
+    name = " ".join(name.split())[:40] or "judge"
+    if not t.pin_hash:
+        raise web.HTTPForbidden(reason="no judge PIN is set for this table (mahjong-table web set-pin)")
+    ok = await asyncio.to_thread(verify_pin, pin, t.pin_hash)  # scrypt: off the table's loop
+    if not ok:
+        t.limit.failed(who)
+        log.warning("wrong judge PIN from %s", who)
+        raise web.HTTPUnauthorized(reason="wrong PIN")
+    t.limit.succeeded(who)
+    token, s = t.sessions.open(name, who)
+    judge_mod.note(t.svc, judge_mod.Judge(name, who), "login")
+    await t.svc.writer.flush()  # the judge's record is durable before the answer
+    log.info("judge %r logged in from %s", name, who)
+    resp = web.json_response({"judge": True, "name": name, "csrf": s.csrf})
+    resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+    return resp
+
+
+async def logout(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    s = require_judge(request)
+    judge_mod.note(t.svc, judge_mod.Judge(s.name, client_of(request)), "logout")
+    await t.svc.writer.flush()  # the judge's record is durable before the answer
+    t.sessions.close(request.cookies.get(COOKIE))
+    t.live.changed()  # the judge's live part stops with the next message
+    resp = web.json_response({"judge": False})
+    resp.del_cookie(COOKIE, path="/")
+    return resp
+
+
+async def press(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    button = request.match_info["button"]
+    if button not in judge_mod.BUTTONS:
+        raise web.HTTPNotFound(reason=f"no button {button!r}")
+    s = require_judge(request)
+    out = judge_mod.press(t.svc, judge_mod.Judge(s.name, client_of(request)), button)
+    await t.svc.writer.flush()  # the judge's record is durable before the answer
+    t.live.changed()
+    return web.json_response(out)
+
+
+async def action(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    spec = judge_mod.ACTIONS.get(request.match_info["action"])
+    if spec is None:
+        raise web.HTTPNotFound(reason=f"no judge action {request.match_info['action']!r}")
+    s = require_judge(request)
+    params = await json_body(request)
+    try:
+        out = spec.run(t.svc, judge_mod.Judge(s.name, client_of(request)), params)
+        await t.svc.writer.flush()  # the judge's record is durable before the answer
+    except judge_mod.ActionError as exc:
+        return web.json_response({"error": str(exc)}, status=exc.status)
+    t.live.changed()
+    return web.json_response(out, dumps=_dumps)
+
+
+async def actions(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    if judge_of(request) is None:
+        raise web.HTTPUnauthorized(reason="the judge's login is required")
+    return web.json_response(t.live.judge_state()["actions"])
+
+
+async def audit(request: web.Request) -> web.Response:
+    t: Table = request.app[K_TABLE]
+    if judge_of(request) is None:
+        raise web.HTTPUnauthorized(reason="the judge's login is required")
+    return web.json_response(judge_mod.audit(t.svc), dumps=_dumps)
+
+
+def _dumps(v: Any) -> str:
+    return json.dumps(v, default=str)
+
+
+def make_app(table: Table) -> web.Application:
+    app = web.Application(middlewares=[headers_mw], client_max_size=MAX_BODY)
+    app[K_TABLE] = table
+    r = app.router
+    r.add_get("/", index)
+    r.add_get("/index.html", index)
+    r.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
+    r.add_get("/tiles/{name}.png", tile)
+    r.add_get("/api/state", api_state)
+    r.add_get("/api/view", api_view)
+    r.add_get("/api/results", api_results)
+    r.add_get("/api/camera.jpg", camera_jpg)
+    r.add_get("/ws", ws)
+    r.add_get("/api/session", session)
+    r.add_post("/api/login", login)
+    r.add_post("/api/logout", logout)
+    r.add_post("/api/press/{button}", press)
+    r.add_get("/api/judge/actions", actions)
+    r.add_get("/api/judge/audit", audit)
+    r.add_post("/api/judge/{action}", action)
+    return app

@@ -1,0 +1,349 @@
+// The table's page: the live public view for everyone, the judge's console after login.
+// State arrives over the WebSocket /ws (on connect and on every change); nothing here polls.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+  }
+  for (const k of kids) if (k != null) e.append(k);
+  return e;
+};
+
+let T = {en: {}, ru: {}};
+let lang = new URLSearchParams(location.search).get("lang") || localStorage.getItem("lang") || "";
+let last = null;             // the last state message
+let session = {judge: false};
+let sock = null, retry = 500;
+let cameraOn = localStorage.getItem("camera") !== "off";
+let claimTimer = null;
+
+function tOr(key, fallback) { return (T[lang] && T[lang][key]) || T.en[key] || fallback; }
+
+function t(key, vars) {
+  let s = (T[lang] && T[lang][key]) || T.en[key] || key;
+  if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace("{" + k + "}", v);
+  return s;
+}
+
+function applyLang() {
+  document.documentElement.lang = lang;
+  document.querySelectorAll("[data-t]").forEach(e => { e.textContent = t(e.dataset.t); });
+  $("#lang").textContent = t("lang.switch");
+  $("#camera-toggle").textContent = t(cameraOn ? "camera.hide" : "camera.show");
+  if (last) render(last);
+}
+
+// --- tiles ---------------------------------------------------------------------------------------------
+function tileEl(tile, opts = {}) {
+  if (!tile || tile === "x") return el("span", {class: "tile back", title: "?"});
+  const img = el("img", {class: "tile", src: "/tiles/" + encodeURIComponent(tile) + ".png", alt: tile, title: tile});
+  if (opts.side) img.classList.add("side");
+  if (opts.last) img.classList.add("last");
+  return img;
+}
+const wind = (v, seat) => t("wind." + v) + " (" + seat + ")";
+function seatName(hand, s) {
+  if (s === null || s === undefined) return t("pot");
+  const st = hand && hand.seats.find(x => x.seat === s);
+  return st ? wind(st.wind, s) : t("seat") + " " + s;
+}
+
+// --- rendering ----------------------------------------------------------------------------------------
+const POSITIONS = {4: ["bottom", "right", "top", "left"], 3: ["bottom", "right", "top"], 2: ["bottom", "top"]};
+
+function renderSeat(box, hand, st) {
+  const s = st.seat;
+  box.replaceChildren();
+  box.classList.remove("empty");
+  box.classList.toggle("turn", hand.turn === s);
+  const who = el("div", {class: "who"}, el("span", {text: wind(st.wind, s)}));
+  if (st.dealer) who.append(el("span", {class: "tag", text: t("dealer")}));
+  if (st.riichi) who.append(el("span", {class: "tag riichi", text: t("riichi")}));
+  if (st.won) who.append(el("span", {class: "tag won", text: t("won")}));
+  if (st.dead) who.append(el("span", {class: "tag dead", text: t("dead")}));
+  if (st.standing) who.append(el("span", {class: "standing", text: st.standing + " " + t("standing")}));
+  box.append(who);
+  const pond = el("div", {class: "pond", "data-seat": s});
+  const lastEv = hand.last || {};
+  st.pond.forEach((p, i) => pond.append(tileEl(p.tile, {side: p.sideways,
+    last: lastEv.type === "discarded" && lastEv.seat === s && i === st.pond.length - 1})));
+  box.append(pond);
+  if (st.melds.length) {
+    const melds = el("div", {class: "melds"});
+    for (const m of st.melds) {
+      const row = el("span", {class: "meld", "data-kind": m.kind, "data-source": m.source || ""});
+      m.tiles.forEach((x, i) => row.append(tileEl(x, {side: i === m.sideways || (m.added && i === m.tiles.length - 1)})));
+      if (m.source) row.append(el("span", {class: "src", text: "← " + t("src." + m.source)}));
+      melds.append(row);
+    }
+    box.append(melds);
+  }
+  if (st.flowers.length) box.append(el("div", {class: "flowers"}, ...st.flowers.map(f => tileEl(f))));
+  if (st.revealed.length) box.append(el("div", {class: "revealed"}, ...st.revealed.map(f => tileEl(f))));
+}
+
+function renderCentre(pub, hand) {
+  const c = $("#centre");
+  c.replaceChildren();
+  if (!hand) { c.append(el("div", {class: "muted", text: t("no_hand")})); return; }
+  c.append(el("div", {text: t("round") + ": " + t("wind." + hand.round_wind)}));
+  if (hand.wall !== null) c.append(el("div", {}, t("wall") + ": ", el("span", {class: "big", id: "wall", text: hand.wall})));
+  if (hand.turn !== null && hand.turn !== undefined) c.append(el("div", {text: t("turn") + ": " + seatName(hand, hand.turn)}));
+  c.append(el("div", {class: "muted", text: t("phase." + hand.phase)}));
+  const dice = pub.service.dice.flat();
+  if (dice.length) c.append(el("div", {class: "dice"}, ...dice.map(v => el("span", {text: v}))));
+  if (hand.dora.length) c.append(el("div", {}, t("dora") + ": ", ...hand.dora.map(d => tileEl(d))));
+  if (hand.claim) {
+    const bar = el("div", {class: "bar"}, el("div"));
+    c.append(el("div", {class: "claim", id: "claim"}, el("div", {}, t("claim") + " — " + seatName(hand, hand.claim.seat) + " ",
+      hand.claim.tile ? tileEl(hand.claim.tile) : ""), bar));
+    startClaim(bar.firstChild, hand.claim);
+  } else stopClaim();
+}
+
+function startClaim(fill, claim) {
+  stopClaim();
+  if (claim.window_s === null) { fill.parentNode.hidden = true; return; }  // no claim time in this rule set
+  const end = performance.now() + claim.remaining_s * 1000;
+  const step = () => {
+    const left = Math.max(0, end - performance.now());
+    fill.style.width = (100 * left / (claim.window_s * 1000)) + "%";
+    if (left <= 0) stopClaim();
+  };
+  step();
+  claimTimer = setInterval(step, 100);
+}
+function stopClaim() { if (claimTimer) clearInterval(claimTimer); claimTimer = null; }
+
+function renderResult(current, previous) {
+  const box = $("#result");
+  box.replaceChildren();
+  const settled = current && (current.settlement || current.exhaustive || current.wins.length);
+  const hand = settled ? current : previous;
+  if (!hand) return;
+  box.append(el("p", {class: "muted", text: t("hand") + " " + hand.hand_id}));
+  for (const w of hand.wins) {
+    const how = w.from_seat === null ? "" : " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
+    const head = el("p", {}, el("b", {text: seatName(hand, w.seat) + " — " + t("won")}), " ", w.tile ? tileEl(w.tile) : "", how);
+    box.append(head);
+    if (w.fans && w.fans.length) {
+      const ul = el("ul", {class: "list fans"});
+      for (const f of w.fans) ul.append(el("li", {text: tOr("fan." + f.name, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}));
+      box.append(ul);
+    }
+    const bits = [];
+    if (w.han !== undefined) bits.push(w.han + " " + t("han"));
+    if (w.fu !== undefined) bits.push(w.fu + " " + t("fu"));
+    if (w.total_fan !== undefined && w.han === undefined) bits.push(w.total_fan + " " + t("fan"));
+    if (bits.length) box.append(el("p", {class: "muted", text: bits.join(", ")}));
+  }
+  if (hand.exhaustive) box.append(el("p", {text: t("exhaustive")}));
+  const st = hand.settlement;
+  if (st) {
+    const tb = el("table", {class: "grid", id: "payments"});
+    tb.append(el("tr", {}, el("th", {text: t("payer")}), el("th", {text: t("payee")}), el("th", {class: "num", text: t("amount")}),
+      el("th", {text: t("reason")})));
+    for (const p of st.payments) tb.append(el("tr", {}, el("td", {text: seatName(hand, p.payer)}), el("td", {text: seatName(hand, p.payee)}),
+      el("td", {class: "num", text: p.amount}), el("td", {text: p.reason + (p.rule ? " (" + p.rule + ")" : "")})));
+    box.append(el("h3", {text: t("payments")}), tb);
+    box.append(el("p", {class: "deltas", text: hand.seats.map(x => seatName(hand, x.seat) + ": " + (st.deltas[x.seat] > 0 ? "+" : "") + st.deltas[x.seat]).join(" · ")}));
+  }
+}
+
+function renderViolations(hand) {
+  const ul = $("#violations");
+  ul.replaceChildren();
+  const items = hand ? [...hand.violations.map(v => seatName(hand, v.seat) + ": " + t("v." + v.code) + (v.rule ? " (" + v.rule + ")" : "")),
+    ...hand.notices.map(n => n.text || n.kind)] : [];
+  if (!items.length) ul.append(el("li", {class: "muted", text: t("no_violations")}));
+  for (const x of items) ul.append(el("li", {text: x}));
+}
+
+function renderScores(pub, hand) {
+  const tb = $("#standings");
+  tb.replaceChildren(el("tr", {}, el("th", {text: "#"}), el("th", {text: t("seat")}), el("th", {class: "num", text: t("total")}),
+    el("th", {class: "num", text: t("wins")}), el("th", {class: "num", text: t("penalties")})));
+  for (const r of pub.standings) tb.append(el("tr", {}, el("td", {text: r.rank}), el("td", {text: seatName(hand, r.seat)}),
+    el("td", {class: "num", text: r.total}), el("td", {class: "num", text: r.wins}), el("td", {class: "num", text: r.penalties ? -r.penalties : ""})));
+  const hist = $("#history");
+  hist.replaceChildren(el("tr", {}, el("th", {text: t("hand")}), el("th", {text: t("result")}), el("th", {text: t("delta")})));
+  for (const h of pub.history) hist.append(el("tr", {}, el("td", {text: h.hand_id}),
+    el("td", {text: t("status." + h.status) + (h.winners && h.winners.length ? " — " + h.winners.map(w => t("seat") + " " + w).join(", ") : "")}),
+    el("td", {text: (h.deltas || []).join(" / ")})));
+}
+
+function renderCamera(pub) {
+  const cam = pub.camera;
+  $("#camera-sec").hidden = !cam;
+  if (!cam) return;
+  $("#camera").hidden = !cameraOn;
+  const img = $("#camera-img"), svg = $("#camera-svg");
+  $("#camera-none").hidden = cam.frame !== null;
+  if (cam.error) $("#camera-none").textContent = cam.error;
+  if (cam.frame === null || !cameraOn) return;
+  if (img.dataset.frame !== String(cam.frame)) {
+    img.dataset.frame = cam.frame;
+    img.src = "/api/camera.jpg?f=" + cam.frame;
+    svg.setAttribute("viewBox", "0 0 " + cam.width + " " + cam.height);
+    svg.replaceChildren();
+    const NS = "http://www.w3.org/2000/svg";
+    for (const tl of cam.tiles) {
+      const pts = tl.poly.map(([x, y]) => (x * cam.width).toFixed(1) + "," + (y * cam.height).toFixed(1)).join(" ");
+      const poly = document.createElementNS(NS, "polygon");
+      poly.setAttribute("points", pts);
+      const label = document.createElementNS(NS, "text");
+      label.setAttribute("x", (tl.poly[0][0] * cam.width).toFixed(1));
+      label.setAttribute("y", (tl.poly[0][1] * cam.height - 2).toFixed(1));
+      label.textContent = tl.label;
+      svg.append(poly, label);
+    }
+  }
+}
+
+function render(msg) {
+  last = msg;
+  const pub = msg.public, hand = pub.hand;
+  if (!lang) { lang = pub.table.language; applyLang(); return; }
+  $("#table-name").textContent = pub.table.id + " · " + pub.table.profile;
+  const s = pub.service;
+  const chip = $("#status");
+  chip.textContent = t("state." + s.state);
+  chip.className = "chip " + s.state;
+  chip.dataset.state = s.state;
+  let prompt = t("prompt." + s.state);
+  if (s.fault) prompt += " — " + s.fault;
+  if (s.table_check && s.table_check.hold) prompt += " — " + t("table_check") + ": " + t("check." + s.table_check.result);
+  $("#prompt").textContent = prompt;
+  const boxes = [...document.querySelectorAll(".seat")];
+  boxes.forEach(b => { b.replaceChildren(); b.classList.add("empty"); b.classList.remove("turn"); });
+  $("#no-hand").hidden = !!hand;
+  $("#broken").hidden = !(hand && hand.broken);
+  if (hand && hand.broken) $("#broken").textContent = t("broken");
+  if (hand) {
+    const pos = POSITIONS[hand.n_players] || POSITIONS[4];
+    hand.seats.forEach((st, i) => renderSeat($(`.seat[data-pos=${pos[i]}]`), hand, st));
+  }
+  renderCentre(pub, hand);
+  renderResult(hand, pub.previous);
+  renderViolations(hand);
+  renderScores(pub, hand);
+  renderCamera(pub);
+  renderConsole(msg.judge, pub, hand);
+}
+
+// --- the judge's console ------------------------------------------------------------------------------
+function renderConsole(j, pub, hand) {
+  $("#console").hidden = !(session.judge && j);
+  $("#judge-btn").hidden = session.judge;
+  if (!session.judge || !j) return;
+  $("#judge-name").textContent = session.name;
+  document.querySelectorAll("[data-press]").forEach(b => { b.disabled = !j.buttons[b.dataset.press]; });
+  const seatSel = $("#pen-seat");
+  if (seatSel.options.length !== pub.table.players) {
+    seatSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: seatName(hand, s)})));
+  }
+  const codeSel = $("#pen-code");
+  if (codeSel.options.length !== j.penalty_catalog.length + 1) {
+    codeSel.replaceChildren(el("option", {value: "", text: t("penalty.custom")}),
+      ...j.penalty_catalog.map(p => el("option", {value: p.code, text: p.text + " — " + p.rule})));
+    codeSel.catalog = j.penalty_catalog;
+  }
+  const more = $("#more-actions");
+  const extra = j.actions.filter(a => a.name !== "penalty");
+  if (more.dataset.names !== extra.map(a => a.name).join()) {
+    more.dataset.names = extra.map(a => a.name).join();
+    more.replaceChildren(...(extra.length ? [el("h3", {text: t("actions.more")})] : []), ...extra.map(actionForm));
+  }
+  $("#raw-violations").replaceChildren(...j.violations.map(v => el("li", {text: seatName(hand, v.seat) + ": " + v.code + " — " + v.message + (v.rule ? " (" + v.rule + ")" : "")})));
+  const audit = $("#audit");
+  audit.replaceChildren(el("tr", {}, el("th", {text: t("when")}), el("th", {text: t("who")}), el("th", {text: t("action")}), el("th", {text: t("details")})));
+  for (const a of j.audit) {
+    const what = a.type === "penalty_awarded" ? t("penalty") : a.action;
+    const detail = a.type === "penalty_awarded" ? seatName(hand, a.seat) + ": −" + a.points + " (" + a.rule + ") " + a.reason
+      : JSON.stringify(a.detail || {});
+    audit.append(el("tr", {}, el("td", {text: new Date(a.t_wall * 1000).toLocaleTimeString()}), el("td", {text: a.judge}),
+      el("td", {text: what}), el("td", {text: detail})));
+  }
+  $("#log").textContent = (j.log || []).slice().reverse().join("\n");
+}
+
+function actionForm(a) {
+  const f = el("form", {class: "form", "data-action": a.name}, el("h3", {text: tOr("action." + a.name, a.help)}));
+  for (const [k, help] of Object.entries(a.fields)) f.append(el("label", {}, el("span", {text: tOr("field." + k, help)}), el("input", {name: k})));
+  f.append(el("button", {type: "submit", text: t("send")}));
+  f.addEventListener("submit", ev => { ev.preventDefault(); post("/api/judge/" + a.name, Object.fromEntries(new FormData(f))); });
+  return f;
+}
+
+async function post(url, body) {
+  const r = await fetch(url, {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": session.csrf || ""}, body: JSON.stringify(body || {})});
+  let data = {};
+  try { data = await r.json(); } catch (e) { /* no body */ }
+  $("#action-msg").textContent = r.ok ? t("ok") : t("error") + ": " + (data.error || r.status);
+  if (r.status === 401) await checkSession();
+  return {ok: r.ok, status: r.status, data};
+}
+
+async function checkSession() {
+  try { session = await (await fetch("/api/session", {credentials: "same-origin"})).json(); } catch (e) { session = {judge: false}; }
+}
+
+function setupConsole() {
+  document.querySelectorAll("[data-press]").forEach(b => b.addEventListener("click", () => post("/api/press/" + b.dataset.press)));
+  $("#pen-code").addEventListener("change", ev => {
+    const p = (ev.target.catalog || []).find(x => x.code === ev.target.value);
+    const f = $("#penalty");
+    if (!p) return;
+    f.rule.value = p.rule; f.reason.value = p.text;
+    if (p.points !== null) f.points.value = p.points;
+    f.to_others.checked = !!p.to_others;
+  });
+  $("#penalty").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const f = ev.target;
+    const r = await post("/api/judge/penalty", {seat: Number(f.seat.value), points: Number(f.points.value), rule: f.rule.value,
+      reason: f.reason.value, code: f.code.value, to_others: f.to_others.checked});
+    if (r.ok) f.reset();
+  });
+  $("#judge-btn").addEventListener("click", () => { $("#login-msg").textContent = ""; $("#login").showModal(); });
+  $("#login-cancel").addEventListener("click", () => $("#login").close());
+  $("#login-form").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const f = ev.target;
+    const r = await fetch("/api/login", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({name: f.name.value, pin: f.pin.value})});
+    f.pin.value = "";
+    if (r.ok) { $("#login").close(); await checkSession(); reconnect(); return; }
+    const msg = r.status === 429 ? t("too_many", {s: r.headers.get("Retry-After") || "60"}) : r.status === 403 ? t("no_pin") : t("wrong_pin");
+    $("#login-msg").textContent = msg;
+  });
+  $("#logout").addEventListener("click", async () => { await post("/api/logout"); await checkSession(); reconnect(); });
+}
+
+// --- the live connection ------------------------------------------------------------------------------
+function connect() {
+  sock = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  sock.onopen = () => { retry = 500; $("#offline").hidden = true; sock.send(JSON.stringify({camera: cameraOn})); };
+  sock.onmessage = ev => { const m = JSON.parse(ev.data); if (m.type === "state") render(m); };
+  sock.onclose = () => { $("#offline").hidden = false; setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
+}
+function reconnect() { if (sock) { sock.onclose = null; sock.close(); } connect(); }
+
+async function main() {
+  T = await (await fetch("/static/i18n.json")).json();
+  $("#lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; localStorage.setItem("lang", lang); applyLang(); });
+  $("#camera-toggle").addEventListener("click", () => {
+    cameraOn = !cameraOn; localStorage.setItem("camera", cameraOn ? "on" : "off");
+    if (sock && sock.readyState === 1) sock.send(JSON.stringify({camera: cameraOn}));
+    applyLang();
+  });
+  setupConsole();
+  await checkSession();
+  if (lang) applyLang();
+  connect();
+}
+main();

@@ -1,0 +1,108 @@
+"""Score protocols: per session and table (CSV and printable HTML, in the spirit of 000 Appendix 2: every
+hand's points per player, the session total, penalties, the session result, signatures), and the final
+ranking (CSV and HTML). Built from :mod:`hall.standings` only: the profile has already decided the numbers."""
+from __future__ import annotations
+
+import csv
+import html
+import io
+from typing import Any
+
+from hall.standings import Standings, TableSession
+
+LABELS = {
+    "en": {"protocol": "Score protocol", "session": "Session", "table": "Table", "hand": "Hand",
+           "total": "Session total", "penalty": "Penalties", "score": "Session score", "points": "Table points",
+           "place": "Place", "signature": "Signature", "judge": "Judge", "ranking": "Final ranking",
+           "rank": "Rank", "player": "Player", "sessions": "Sessions", "sum": "Total"},
+    "ru": {"protocol": "Протокол учёта очков", "session": "Сессия", "table": "Стол", "hand": "Сдача",
+           "total": "Итого за сессию", "penalty": "Штрафы", "score": "Очки за сессию", "points": "Турнирные очки",
+           "place": "Место", "signature": "Подпись", "judge": "Судья", "ranking": "Итоговое положение",
+           "rank": "Место", "player": "Игрок", "sessions": "Сессий", "sum": "Сумма"},
+}
+
+
+def table_rows(ts: TableSession, start_score: int) -> tuple[list[str], list[list[Any]], dict[str, Any]]:
+    """(players, one row per hand: hand id and the points of each player, summary by player)."""
+    index = {p: i for i, p in enumerate(ts.players)}
+    rows = []
+    for r in ts.hands:
+        by_seat = r["body"].get("result", {}).get("seats") or r["players"] or ts.players
+        pts = [0] * len(ts.players)
+        for seat, d in enumerate(r["deltas"]):
+            if seat < len(by_seat) and by_seat[seat] in index:
+                pts[index[by_seat[seat]]] = int(d)
+        rows.append([r["hand"] + (" *" if r["corrected"] else ""), *pts])
+    by_player = {s.player: s for s in ts.standings}
+    summary = {
+        "total": [ts.totals.get(i, start_score) - start_score for i in range(len(ts.players))],
+        "penalty": [by_player[p].penalty if p in by_player else 0 for p in ts.players],
+        "score": [by_player[p].total if p in by_player else "" for p in ts.players],
+        "points": [by_player[p].table_points if p in by_player else "" for p in ts.players],
+        "place": [by_player[p].place if p in by_player else "" for p in ts.players],
+    }
+    return ts.players, rows, summary
+
+
+def table_csv(ts: TableSession, start_score: int, lang: str = "en") -> str:
+    L = LABELS[lang]
+    players, rows, summary = table_rows(ts, start_score)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow([f"{L['session']} {ts.session}", f"{L['table']} {ts.table}"])
+    w.writerow([L["hand"], *players])
+    w.writerows(rows)
+    for key in ("total", "penalty", "score", "points", "place"):
+        w.writerow([L[key], *summary[key]])
+    return out.getvalue()
+
+
+def _page(title: str, body: str, lang: str) -> str:
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+            "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
+            "td,th{border:1px solid #444;padding:.3em .7em;text-align:right}th{background:#eee}"
+            "td:first-child,th:first-child{text-align:left}.sig td{height:2.5em;min-width:8em}"
+            "@media print{body{margin:0}}</style></head><body>" + body + "</body></html>")
+
+
+def table_html(ts: TableSession, start_score: int, tournament: str, names: dict[str, str], lang: str = "en") -> str:
+    L = LABELS[lang]
+    players, rows, summary = table_rows(ts, start_score)
+    e = html.escape
+    head = "".join(f"<th>{e(names.get(p, p))}<br><small>{e(p)}</small></th>" for p in players)
+    body = [f"<h1>{e(L['protocol'])}</h1><p>{e(tournament)} — {e(L['session'])} {ts.session}, "
+            f"{e(L['table'])} {e(ts.table)}</p><table><tr><th>{e(L['hand'])}</th>{head}</tr>"]
+    body += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>" for row in rows]
+    for key in ("total", "penalty", "score", "points", "place"):
+        body.append(f"<tr><th>{e(L[key])}</th>" + "".join(f"<th>{e(str(v))}</th>" for v in summary[key]) + "</tr>")
+    body.append("</table>")
+    body.append(f'<table class="sig"><tr><th>{e(L["signature"])}</th>' + "".join(f"<th>{e(p)}</th>" for p in players)
+                + f"<th>{e(L['judge'])}</th></tr><tr><td></td>" + "<td></td>" * (len(players) + 1) + "</tr></table>")
+    return _page(f"{L['protocol']} {ts.session}/{ts.table}", "".join(body), lang)
+
+
+def ranking_rows(st: Standings, names: dict[str, str]) -> tuple[list[str], list[list[Any]]]:
+    keys = sorted({k for r in st.ranking for k in r.detail})
+    head = ["rank", "player", "name", "sessions", "table_points", "total", *keys]
+    return head, [[r.rank, r.player, names.get(r.player, ""), r.sessions, r.table_points, r.total,
+                   *[r.detail.get(k, "") for k in keys]] for r in st.ranking]
+
+
+def ranking_csv(st: Standings, names: dict[str, str]) -> str:
+    head, rows = ranking_rows(st, names)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(head)
+    w.writerows(rows)
+    return out.getvalue()
+
+
+def ranking_html(st: Standings, names: dict[str, str], tournament: str, lang: str = "en") -> str:
+    L = LABELS[lang]
+    head, rows = ranking_rows(st, names)
+    e = html.escape
+    body = [f"<h1>{e(L['ranking'])}</h1><p>{e(tournament)}</p><table><tr>"
+            + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>"]
+    body += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>" for row in rows]
+    body.append("</table>")
+    return _page(L["ranking"], "".join(body), lang)

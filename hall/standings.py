@@ -1,0 +1,88 @@
+"""Standings from the hall database, computed by the profile's own hooks (never re-implemented here).
+
+For each session and table: the players' totals are the profile's start score plus the hands' deltas
+(a director's correction replaces a hand's deltas), credited to the player who sat in each seat for that
+hand; then ``profile.session_standings`` (penalties, lateness, points left on the table) ranks the table,
+and ``profile.tournament_standings`` ranks the players over the sessions. Substitutes play and are ranked
+at their table, but do not appear in the tournament ranking.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hall.db import HallDB
+from rules.game.profile_api import Standing, TournamentStanding
+
+
+@dataclass
+class TableSession:
+    session: int
+    table: str
+    players: list[str]  # by seat, as seated
+    hands: list[dict[str, Any]] = field(default_factory=list)  # results, in order
+    totals: dict[int, int] = field(default_factory=dict)  # by seat index
+    penalties: dict[int, int] = field(default_factory=dict)
+    late: dict[int, float] = field(default_factory=dict)
+    leftover: int = 0
+    standings: list[Standing] = field(default_factory=list)
+
+
+@dataclass
+class Standings:
+    tables: dict[tuple[int, str], TableSession]
+    ranking: list[TournamentStanding]
+    records: dict[str, list[Standing]]
+
+
+def seating(db: HallDB, session: int | None = None) -> dict[int, dict[str, list[str]]]:
+    """``{session: {table: players by seat}}``."""
+    rows = db.q("SELECT session, table_id, seat, player FROM seating" + (" WHERE session=?" if session else "")
+                + " ORDER BY session, table_id, seat", (session,) if session else ())
+    out: dict[int, dict[str, list[str]]] = {}
+    for s, t, _seat, p in rows:
+        out.setdefault(s, {}).setdefault(t, []).append(p)
+    return out
+
+
+def compute(db: HallDB, profile: Any) -> Standings:
+    seats_by = seating(db)
+    pen: dict[tuple[int, str], int] = {}
+    for s, p, amount in db.q("SELECT session, player, SUM(amount) FROM penalties GROUP BY session, player"):
+        pen[(s, p)] = amount
+    late = {(s, p): m for s, p, m in db.q("SELECT session, player, minutes FROM late")}
+    tables: dict[tuple[int, str], TableSession] = {}
+    for s, by_table in seats_by.items():
+        for t, players in by_table.items():
+            ts = TableSession(s, t, players, totals={i: profile.start_score for i in range(len(players))})
+            for i, p in enumerate(players):
+                if pen.get((s, p)):
+                    ts.penalties[i] = pen[(s, p)]
+                if late.get((s, p)):
+                    ts.late[i] = late[(s, p)]
+            tables[(s, t)] = ts
+    for r in db.results():
+        ts = tables.get((r["session"], r["table"]))
+        if ts is None or r["status"] != "played":
+            continue  # a hand outside any seated session (a test hand before the start) does not count
+        result = r["body"].get("result", {})
+        by_seat = result.get("seats") or r["players"] or ts.players  # who sat where in this hand
+        index = {p: i for i, p in enumerate(ts.players)}
+        for seat, delta in enumerate(r["deltas"]):
+            if seat < len(by_seat) and by_seat[seat] in index:
+                ts.totals[index[by_seat[seat]]] += int(delta)
+        ts.hands.append(r)
+        ts.leftover = int((result.get("options_after") or {}).get("deposits", 0))
+    records: dict[str, list[Standing]] = {}
+    for key in sorted(tables):
+        ts = tables[key]
+        if not ts.hands:
+            continue  # nothing played yet at this table this session
+        names = dict(enumerate(ts.players))
+        ts.standings = profile.session_standings(ts.totals, names, penalties=ts.penalties, late=ts.late,
+                                                 leftover=ts.leftover)
+        for st in ts.standings:
+            records.setdefault(st.player, []).append(st)
+    subs = {r[0] for r in db.q("SELECT id FROM players WHERE substitute=1")}
+    ranking = profile.tournament_standings({p: rs for p, rs in records.items() if p not in subs})
+    return Standings(tables, ranking, records)

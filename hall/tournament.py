@@ -1,0 +1,268 @@
+"""The tournament: players and registration, seating per session, the session clock, substitutes, late
+arrivals, penalties and the director's corrections — all kept in the hall database, all sent to the tables
+as acknowledged commands through :class:`hall.service.HallService`.
+
+The rules come from the profile: who may sit at a table of three (its wall for 3 players, 000 §3.1), the
+warning before a session's end (000 §2.4.4: 15 minutes; 004 Reg 6.1.2: the 10-minute red zone), the
+session's and the tournament's standings (:mod:`hall.standings`).
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import time
+from functools import cached_property
+from typing import Any
+
+from hall import seating as seating_mod
+from hall.db import HallDB
+from hall.standings import Standings, compute
+from hall.topics import check_id
+
+
+class TournamentError(ValueError):
+    """A director's request that cannot be done (unknown player, session not running, ...): one line."""
+
+
+class Tournament:
+    def __init__(self, db: HallDB, service: Any = None, *, profile: str | None = None, name: str | None = None,
+                 tables: list[str] | None = None, seed: int = 0, sessions: int | None = None, clock=time.time):
+        self.db = db
+        self.service = service  # hall.service.HallService (None: no tables connected, e.g. reports offline)
+        self.clock = clock
+        if profile is not None and db.get_meta("profile") is None:
+            db.set_meta("profile", profile)
+        if name is not None:
+            db.set_meta("name", name)
+        if tables:
+            db.set_meta("tables", list(tables))
+        if sessions:
+            db.set_meta("sessions", sessions)  # the seating draws look ahead over the sessions planned
+        if db.get_meta("seed") is None:
+            db.set_meta("seed", seed or secrets.randbits(48))
+        self._cache: tuple[int, Standings] | None = None
+
+    @cached_property
+    def profile(self) -> Any:
+        from rules.profiles import registry
+
+        return registry.get(self.profile_name)
+
+    @property
+    def profile_name(self) -> str:
+        return self.db.get_meta("profile", "sichuan-mpl2025")
+
+    @property
+    def name(self) -> str:
+        return self.db.get_meta("name", "Tournament")
+
+    # --- players ----------------------------------------------------------------------------------------
+    def register(self, player: str, name: str = "", substitute: bool = False) -> None:
+        check_id("player", player)
+        with self.db.tx() as db:
+            db.execute("INSERT INTO players (id, name, substitute, registered) VALUES (?,?,?,?) ON CONFLICT(id) "
+                       "DO UPDATE SET name=excluded.name, substitute=excluded.substitute, active=1",
+                       (player, name or player, int(substitute), self.clock()))
+
+    def withdraw(self, player: str) -> None:
+        self._player(player)
+        with self.db.tx() as db:
+            db.execute("UPDATE players SET active=0 WHERE id=?", (player,))
+
+    def players(self, substitutes: bool = False) -> list[str]:
+        return [r[0] for r in self.db.q("SELECT id FROM players WHERE active=1 AND substitute=? ORDER BY registered, id",
+                                        (int(substitutes),))]
+
+    def player_names(self) -> dict[str, str]:
+        return dict(self.db.q("SELECT id, name FROM players"))
+
+    def _player(self, player: str) -> None:
+        if not self.db.q("SELECT 1 FROM players WHERE id=?", (player,)):
+            raise TournamentError(f"no player {player!r} is registered")
+
+    # --- seating ----------------------------------------------------------------------------------------
+    def allows_three(self) -> bool:
+        try:
+            self.profile.wall_spec(3)
+        except ValueError:
+            return False
+        return True
+
+    def tables_available(self, n: int) -> list[str]:
+        ids = list(self.db.get_meta("tables") or [])
+        if not ids:
+            return [f"table-{i + 1}" for i in range(n)]
+        if len(ids) < n:
+            raise TournamentError(f"{n} tables needed, the hall has {len(ids)}")
+        return ids[:n]
+
+    def seat(self, session: int, tables: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+        """The seating of ``session``: ``tables`` given (fixed seating), else drawn — avoiding repeated
+        opponents, seat winds drawn at each table."""
+        if self.session_status(session) in ("running", "ended"):
+            raise TournamentError(f"session {session} has started: seat a substitute instead")
+        if tables is None:
+            history = [list(t.values()) for s, t in self.seating().items() if s < session]
+            rng = random.Random(f"{self.db.get_meta('seed')}/{session}")
+            ahead = max(1, int(self.db.get_meta("sessions", 1)) - session + 1)  # the sessions still to draw
+            try:
+                drawn = seating_mod.draw(self.players(), history, rng=rng, allow_three=self.allows_three(),
+                                         sessions=ahead)
+            except seating_mod.SeatingError as exc:
+                raise TournamentError(str(exc)) from None
+            tables = dict(zip(self.tables_available(len(drawn)), drawn, strict=True))
+        else:
+            for t, ps in tables.items():
+                check_id("table", t)
+                for p in ps:
+                    self._player(p)
+                if not (3 <= len(ps) <= 4) or len(ps) == 3 and not self.allows_three():
+                    raise TournamentError(f"table {t}: {len(ps)} players is not a table for {self.profile_name}")
+        with self.db.tx() as db:
+            db.execute("DELETE FROM seating WHERE session=?", (session,))
+            for t, ps in tables.items():
+                db.executemany("INSERT INTO seating VALUES (?,?,?,?)", [(session, t, i, p) for i, p in enumerate(ps)])
+            db.execute("INSERT OR IGNORE INTO sessions (n, status) VALUES (?, 'planned')", (session,))
+        if self.service is not None:  # the tables show where their next players sit
+            for t, ps in tables.items():
+                self.service.send_command(t, "seating", {"session": session, "players": ps})
+        return tables
+
+    def seating(self) -> dict[int, dict[str, list[str]]]:
+        from hall.standings import seating
+
+        return seating(self.db)
+
+    def substitute(self, session: int, table: str, seat: int, player: str, who: str = "director") -> None:
+        """A substitute (or another player) takes ``seat`` at ``table`` from now on in ``session``."""
+        self._player(player)
+        rows = self.db.q("SELECT player FROM seating WHERE session=? AND table_id=? AND seat=?", (session, table, seat))
+        if not rows:
+            raise TournamentError(f"session {session} has no seat {seat} at {table}")
+        with self.db.tx() as db:
+            db.execute("UPDATE seating SET player=? WHERE session=? AND table_id=? AND seat=?",
+                       (player, session, table, seat))
+        self.db.audit(who, "substitute", {"session": session, "table": table, "seat": seat, "out": rows[0][0],
+                                          "in": player})
+        if self.service is not None and self.session_status(session) == "running":
+            ps = self.seating()[session][table]
+            self.service.send_command(table, "seating", {"session": session, "players": ps, "now": True})
+
+    # --- the session clock ------------------------------------------------------------------------------
+    def session_status(self, session: int) -> str | None:
+        rows = self.db.q("SELECT status FROM sessions WHERE n=?", (session,))
+        return rows[0][0] if rows else None
+
+    def current_session(self) -> dict[str, Any] | None:
+        rows = self.db.q("SELECT n, status, started, ends_at, warning_at, warned, ended FROM sessions "
+                         "WHERE status IN ('running', 'ended') ORDER BY n DESC LIMIT 1")
+        if not rows:
+            return None
+        n, status, started, ends_at, warning_at, warned, ended = rows[0]
+        return {"session": n, "status": status, "started": started, "ends_at": ends_at, "warning_at": warning_at,
+                "warned": bool(warned), "ended": ended}
+
+    def start_session(self, session: int, minutes: float | None = None, warning_minutes: float | None = None,
+                      who: str = "director") -> dict[str, list[str]]:
+        """Start ``session`` at every seated table: the clock runs, each table gets its players."""
+        tables = self.seating().get(session)
+        if not tables:
+            raise TournamentError(f"session {session} has no seating: draw it first")
+        if self.session_status(session) == "running":
+            raise TournamentError(f"session {session} is already running")
+        running = self.db.q("SELECT n FROM sessions WHERE status='running'")
+        if running:
+            raise TournamentError(f"session {running[0][0]} is still running: end it first")
+        now = self.clock()
+        minutes = minutes or self.profile.session_minutes
+        warning = warning_minutes if warning_minutes is not None else self.profile.session_warning_min
+        ends_at = now + minutes * 60
+        with self.db.tx() as db:
+            db.execute("UPDATE sessions SET status='running', started=?, ends_at=?, warning_at=?, warned=0, "
+                       "ended=NULL WHERE n=?", (now, ends_at, ends_at - warning * 60, session))
+        self.db.audit(who, "session_start", {"session": session, "minutes": minutes})
+        if self.service is not None:
+            for t, ps in tables.items():
+                self.service.send_command(t, "session_start", {
+                    "session": session, "players": ps, "starts_at": now, "ends_at": ends_at,
+                    "warning_at": ends_at - warning * 60,
+                    "text_en": f"Session {session} started", "text_ru": f"Сессия {session} началась"})
+        return tables
+
+    def warn(self, session: int) -> None:
+        cur = self.current_session()
+        if cur is None or cur["session"] != session or cur["status"] != "running":
+            raise TournamentError(f"session {session} is not running")
+        with self.db.tx() as db:
+            db.execute("UPDATE sessions SET warned=1 WHERE n=?", (session,))
+        minutes = max(0, round((cur["ends_at"] - self.clock()) / 60))
+        self._to_tables(session, "warning", {"minutes_left": minutes,
+                                              "text_en": f"{minutes} minutes left in the session",
+                                              "text_ru": f"До конца сессии {minutes} мин."})
+
+    def end_session(self, session: int, who: str = "director") -> None:
+        """The gong: every table finishes the hand in play and starts no new one."""
+        if self.session_status(session) != "running":
+            raise TournamentError(f"session {session} is not running")
+        with self.db.tx() as db:
+            db.execute("UPDATE sessions SET status='ended', ended=? WHERE n=?", (self.clock(), session))
+        self.db.audit(who, "session_end", {"session": session})
+        self._to_tables(session, "session_end", {"text_en": "The session is over: finish the hand in play",
+                                                 "text_ru": "Сессия окончена: доиграйте текущую сдачу"})
+
+    def _to_tables(self, session: int, kind: str, body: dict[str, Any]) -> None:
+        if self.service is None:
+            return
+        for t in self.seating().get(session, {}):
+            self.service.send_command(t, kind, {"session": session, **body})
+
+    def tick(self) -> None:
+        """The clock (about once a second): the warning and the end when their time has come."""
+        cur = self.current_session()
+        if cur is None or cur["status"] != "running":
+            return
+        now = self.clock()
+        if not cur["warned"] and cur["warning_at"] is not None and now >= cur["warning_at"]:
+            self.warn(cur["session"])
+        if now >= cur["ends_at"]:
+            self.end_session(cur["session"], who="clock")
+
+    # --- penalties, lateness, corrections ---------------------------------------------------------------
+    def penalty(self, session: int, player: str, amount: int, reason: str, who: str = "director") -> None:
+        """Points taken from ``player`` in ``session`` (000 §2.8.2: given to nobody)."""
+        self._player(player)
+        if not isinstance(amount, int) or amount == 0:
+            raise TournamentError("a penalty is a non-zero whole number of points")
+        with self.db.tx() as db:
+            db.execute("INSERT INTO penalties (session, player, amount, reason, created) VALUES (?,?,?,?,?)",
+                       (session, player, amount, reason, self.clock()))
+        self.db.audit(who, "penalty", {"session": session, "player": player, "amount": amount, "reason": reason})
+
+    def late(self, session: int, player: str, minutes: float, who: str = "director") -> None:
+        """A late arrival: the profile's lateness rule applies (000 §2.8.4.5, 004 Rules 5.7)."""
+        self._player(player)
+        if minutes < 0:
+            raise TournamentError("minutes late must be ≥ 0")
+        with self.db.tx() as db:
+            db.execute("INSERT OR REPLACE INTO late VALUES (?,?,?)", (session, player, float(minutes)))
+        self.db.audit(who, "late", {"session": session, "player": player, "minutes": minutes})
+
+    def correct(self, table: str, hand: str, deltas: list[int], reason: str, who: str = "director") -> None:
+        """The director corrects a hand's result (the table's record is kept; the correction wins)."""
+        rows = self.db.q("SELECT deltas FROM results WHERE table_id=? AND hand=?", (table, hand))
+        if not rows:
+            raise TournamentError(f"no result {hand!r} from {table}")
+        if len(deltas) != len(json.loads(rows[0][0])) or not all(isinstance(d, int) for d in deltas):
+            raise TournamentError(f"the correction needs {len(json.loads(rows[0][0]))} whole numbers, one per seat")
+        with self.db.tx() as db:
+            db.execute("INSERT INTO corrections (table_id, hand, deltas, reason, created) VALUES (?,?,?,?,?)",
+                       (table, hand, json.dumps(deltas), reason, self.clock()))
+        self.db.audit(who, "correct", {"table": table, "hand": hand, "deltas": deltas, "reason": reason})
+
+    # --- standings ----------------------------------------------------------------------------------------
+    def standings(self) -> Standings:
+        if self._cache is None or self._cache[0] != self.db.changes:
+            changes = self.db.changes
+            self._cache = (changes, compute(self.db, self.profile))
+        return self._cache[1]

@@ -1,0 +1,211 @@
+"""The hall's live dashboard (aiohttp): standings, every table's state and health, the session clock — public and
+read-only — and, behind a director's login, corrections, penalties, late arrivals, substitutes and the session.
+
+Routes: ``GET /`` the page (English/Russian, ``?lang=ru``), ``GET /api/state`` everything it shows as JSON,
+``GET /ranking.csv|.html``, ``GET /protocol/<session>/<table>.csv|.html``, ``GET|POST /login``,
+``POST /logout``, ``POST /api/director/<action>`` (login cookie and its CSRF token required).
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import asdict
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from hall import protocols
+from hall.auth import check_password
+from hall.tournament import TournamentError
+
+COOKIE = "hall_director"
+SESSION_S = 8 * 3600
+ONLINE_S = 30.0  # a table not heard from for this long is shown as offline
+
+
+def _page(name: str) -> str:
+    return resources.files("hall.web").joinpath(name).read_text(encoding="utf-8")
+
+
+class Dashboard:
+    def __init__(self, hall: Any, host: str = "127.0.0.1", port: int = 8090, directors: dict[str, str] | None = None):
+        self.hall = hall  # hall.runtime.Hall (db, service, tournament)
+        self.host, self.port = host, port
+        self.directors = dict(directors or {})
+        self.sessions: dict[str, dict[str, Any]] = {}  # token -> {name, csrf, expires}
+        self.app = web.Application()
+        r = self.app.router
+        r.add_get("/", self.index)
+        r.add_get("/api/state", self.state)
+        r.add_get("/ranking.{fmt:csv|html}", self.ranking)
+        r.add_get("/protocol/{session:\\d+}/{table}.{fmt:csv|html}", self.protocol)
+        r.add_get("/login", self.login_page)
+        r.add_post("/login", self.login)
+        r.add_post("/logout", self.logout)
+        r.add_post("/api/director/{action}", self.director)
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> int:
+        self._runner = web.AppRunner(self.app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self.port
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # --- public -------------------------------------------------------------------------------------------
+    async def index(self, request: web.Request) -> web.Response:
+        return web.Response(text=_page("index.html"), content_type="text/html")
+
+    def _who(self, request: web.Request) -> dict[str, Any] | None:
+        s = self.sessions.get(request.cookies.get(COOKIE, ""))
+        if s is None or s["expires"] < time.time():
+            return None
+        return s
+
+    def snapshot(self) -> dict[str, Any]:
+        t = self.hall.tournament
+        st = t.standings()
+        names = t.player_names()
+        now = time.time()
+        cur = t.current_session()
+        if cur is not None:
+            cur["seconds_left"] = max(0.0, cur["ends_at"] - now) if cur["status"] == "running" else 0.0
+            cur["warning_minutes"] = round((cur["ends_at"] - cur["warning_at"]) / 60)
+        last: dict[str, dict[str, Any]] = {}
+        hands: dict[str, int] = {}
+        for r in self.hall.db.results(cur["session"] if cur else None):
+            last[r["table"]] = {"hand": r["hand"], "deltas": r["deltas"], "players": r["body"].get("result", {}).get(
+                "seats") or r["players"], "corrected": r["corrected"]}
+            hands[r["table"]] = hands.get(r["table"], 0) + 1
+        seating = t.seating().get(cur["session"], {}) if cur else {}
+        tables = []
+        ids = sorted(set(t.db.get_meta("tables") or []) | {r[0] for r in self.hall.db.q("SELECT id FROM tables")}
+                     | set(seating))
+        rows = {r[0]: r for r in self.hall.db.q("SELECT id, profile, last_seen, status FROM tables")}
+        for tid in ids:
+            row = rows.get(tid)
+            status = json.loads(row[3]) if row else {}
+            seen = row[2] if row else None
+            online = bool(status.get("online")) and seen is not None and now - seen < ONLINE_S
+            tables.append({"id": tid, "online": online, "last_contact_s": None if seen is None else round(now - seen, 1),
+                           "state": status.get("state", ""), "hand_id": status.get("hand_id", ""),
+                           "fault": status.get("fault", ""), "judge_called": bool(status.get("judge_called")),
+                           "version": status.get("version", ""), "camera_fps": status.get("camera_fps"),
+                           "cpu_temp_c": status.get("cpu_temp_c"), "throttled": status.get("throttled"),
+                           "disk_free_mb": status.get("disk_free_mb"), "outbox_pending": status.get("outbox_pending"),
+                           "players": seating.get(tid, []), "hands": hands.get(tid, 0), "last_result": last.get(tid)})
+        return {
+            "tournament": {"name": t.name, "profile": t.profile_name, "hall": self.hall.cfg["hall.id"]},
+            "session": cur,
+            "standings": [{**asdict(x), "name": names.get(x.player, x.player)} for x in st.ranking],
+            "tables": tables,
+            "protocols": sorted([s, tb] for (s, tb), ts in st.tables.items() if ts.hands),
+            "players": [{"id": p, "name": names.get(p, p)} for p in t.players() + t.players(substitutes=True)],
+            "broker": {"connected": bool(self.hall.service and self.hall.service.connected)},
+            "t": now,
+        }
+
+    async def state(self, request: web.Request) -> web.Response:
+        data = self.snapshot()
+        who = self._who(request)
+        data["director"] = {"name": who["name"], "csrf": who["csrf"]} if who else None
+        return web.json_response(data)
+
+    async def ranking(self, request: web.Request) -> web.Response:
+        t = self.hall.tournament
+        st, names = t.standings(), t.player_names()
+        if request.match_info["fmt"] == "csv":
+            return web.Response(text=protocols.ranking_csv(st, names), content_type="text/csv",
+                                headers={"Content-Disposition": 'attachment; filename="ranking.csv"'})
+        lang = "ru" if request.query.get("lang") == "ru" else "en"
+        return web.Response(text=protocols.ranking_html(st, names, t.name, lang), content_type="text/html")
+
+    async def protocol(self, request: web.Request) -> web.Response:
+        t = self.hall.tournament
+        st = t.standings()
+        key = (int(request.match_info["session"]), request.match_info["table"])
+        ts = st.tables.get(key)
+        if ts is None:
+            raise web.HTTPNotFound(text=f"no protocol for session {key[0]} at {key[1]}")
+        lang = "ru" if request.query.get("lang") == "ru" else "en"
+        start = t.profile.start_score
+        if request.match_info["fmt"] == "csv":
+            return web.Response(text=protocols.table_csv(ts, start, lang), content_type="text/csv")
+        return web.Response(text=protocols.table_html(ts, start, t.name, t.player_names(), lang), content_type="text/html")
+
+    # --- the director -------------------------------------------------------------------------------------
+    async def login_page(self, request: web.Request) -> web.Response:
+        return web.Response(text=_page("login.html"), content_type="text/html")
+
+    async def login(self, request: web.Request) -> web.Response:
+        form = await request.post()
+        name, password = str(form.get("name", "")), str(form.get("password", ""))
+        stored = self.directors.get(name)
+        lang = "ru" if str(form.get("lang", "")) == "ru" else "en"
+        if stored is None or not check_password(password, stored):
+            raise web.HTTPFound(f"/login?error=1&lang={lang}")
+        token = secrets.token_urlsafe(32)
+        self.sessions[token] = {"name": name, "csrf": secrets.token_urlsafe(16), "expires": time.time() + SESSION_S}
+        resp = web.HTTPFound(f"/?lang={lang}")
+        resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", max_age=SESSION_S)
+        raise resp
+
+    async def logout(self, request: web.Request) -> web.Response:
+        self.sessions.pop(request.cookies.get(COOKIE, ""), None)
+        resp = web.HTTPFound("/")
+        resp.del_cookie(COOKIE)
+        raise resp
+
+    async def director(self, request: web.Request) -> web.Response:
+        who = self._who(request)
+        if who is None:
+            return web.json_response({"error": "director login required"}, status=401)
+        if request.headers.get("X-CSRF-Token") != who["csrf"]:
+            return web.json_response({"error": "missing or wrong CSRF token"}, status=403)
+        try:
+            body = await request.json()
+            if not isinstance(body, dict):
+                raise ValueError("a JSON object is expected")
+            done = self._act(request.match_info["action"], body, who["name"])
+        except (TournamentError, ValueError, KeyError, TypeError) as exc:
+            msg = str(exc) if not isinstance(exc, KeyError) else f"missing field {exc}"
+            return web.json_response({"error": msg}, status=400)
+        return web.json_response({"ok": True, **done})
+
+    def _act(self, action: str, b: dict[str, Any], who: str) -> dict[str, Any]:
+        t = self.hall.tournament
+        if action == "penalty":
+            t.penalty(int(b["session"]), str(b["player"]), _int(b["amount"]), str(b.get("reason", "")), who=who)
+        elif action == "late":
+            t.late(int(b["session"]), str(b["player"]), float(b["minutes"]), who=who)
+        elif action == "correct":
+            t.correct(str(b["table"]), str(b["hand"]), [_int(x) for x in b["deltas"]], str(b.get("reason", "")), who=who)
+        elif action == "substitute":
+            t.substitute(int(b["session"]), str(b["table"]), int(b["seat"]), str(b["player"]), who=who)
+        elif action == "register":
+            t.register(str(b["player"]), str(b.get("name", "")), bool(b.get("substitute", False)))
+        elif action == "seat":
+            return {"seating": t.seat(int(b["session"]))}
+        elif action == "start":
+            minutes = float(b["minutes"]) if b.get("minutes") else None
+            t.start_session(int(b["session"]), minutes, who=who)
+        elif action == "warn":
+            t.warn(int(b["session"]))
+        elif action == "end":
+            t.end_session(int(b["session"]), who=who)
+        else:
+            raise ValueError(f"unknown action {action!r}")
+        return {}
+
+
+def _int(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int | str):
+        raise ValueError(f"{v!r} is not a whole number")
+    return int(v)

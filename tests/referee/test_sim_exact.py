@@ -1,0 +1,27 @@
+"""Bots' hands of every profile told to the referee by a perfect camera (no rendering): the referee's own
+logic, hand after hand — every payment as the truth's, every fault flagged with its code at its moment,
+nothing else flagged, a question only for the tile made unreadable on purpose."""
+from __future__ import annotations
+
+import pytest
+
+from controller.referee.sim.play import exact_hand
+from rules.profiles import registry
+from tests.conftest import scaled
+
+TABLES = [("sichuan-mpl2025", 4), ("sichuan-mpl2025", 3), ("sichuan-wmsg", 4), ("sichuan-wmsg", 3), ("mcr", 4),
+          ("mcr-siamese", 3), ("mcr-siamese", 2), ("riichi-ema2016", 4), ("red", 4), ("red", 3), ("red", 2)]
+
+
+@pytest.mark.parametrize(("profile", "players"), TABLES)
+def test_refereed_hands_equal_the_truth(profile, players):
+    p = registry.get(profile)
+    injected = 0
+    for i in range(scaled(4, 40)):
+        ref, rep, truth = exact_hand(p, 9100 + i, hand_index=i, players=players, faults=True, unreadable=1)
+        assert rep.mismatches == [], (i, rep.mismatches)
+        assert rep.missed == [] and rep.false == [], (i, rep.missed, rep.false)
+        assert rep.questions == rep.questions_planned == 1, (i, [q.message for q in ref.questions()])
+        assert ref.confirmed is not None and ref.confirmed.by == "seats"
+        injected += rep.injected
+    assert injected > 0

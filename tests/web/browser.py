@@ -1,0 +1,86 @@
+"""A demo table served in a subprocess and Debian's chromium driven by Playwright (never a downloaded
+browser): shared by the browser tests and ``make screenshots``."""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.web.helpers import PIN_HASH
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("MT_CHROMIUM", "/usr/bin/chromium")
+
+
+def chromium_missing() -> str:
+    """Why the browser tests cannot run here ("" when they can)."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        return f"no chromium at {CHROMIUM} (.ci/run installs Debian's chromium package)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the playwright package is missing (pip install -e '.[dev]')"
+    return ""
+
+
+@contextlib.contextmanager
+def demo_table(tmp: Path, *, profile: str = "basic", pace: float = 0.05, language: str = "en",
+               table: str = "demo-1") -> Iterator[str]:
+    """``mahjong-table serve --demo`` on a free port with the test PIN; yields the page's address."""
+    cfg = tmp / "config.toml"
+    cfg.write_text(
+        f'[table]\nid = "{table}"\nprofile = "{profile}"\nbackend = "mcu"\n'
+        '[serial]\nport = "emulator"\ntime_scale = 200.0\n'
+        f'[store]\npath = "{tmp / "events.sqlite"}"\n'
+        f'[web]\nport = 0\nlanguage = "{language}"\njudge_pin_hash = "{PIN_HASH}"\ncamera_interval_s = 1.0\n'
+    )
+    p = subprocess.Popen([sys.executable, "-m", "controller", "serve", "--demo", "--pace", str(pace), "--config", str(cfg)],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = p.stdout.readline() if p.stdout else ""
+        m = re.search(r"(http://[\d.]+:\d+)/", line)
+        assert m, f"the service did not print its address: {line!r}"
+        yield m.group(1)
+    finally:
+        p.terminate()
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+@contextlib.contextmanager
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    exe = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def log_in(page, name: str, pin: str) -> None:
+    """Fill and send the page's judge login (the caller waits for what should follow)."""
+    page.click("#judge-btn")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=pin]", pin)
+    page.click("#login-go")
+
+
+def award_penalty(page, seat: int, points: int, rule: str, reason: str) -> None:
+    """Award a penalty from the judge's console and wait until the audit log shows it."""
+    page.select_option("#pen-seat", str(seat))
+    page.fill("#penalty input[name=points]", str(points))
+    page.fill("#penalty input[name=rule]", rule)
+    page.fill("#penalty input[name=reason]", reason)
+    page.click("#penalty button[type=submit]")
+    page.wait_for_selector(f"#audit td:has-text('{reason}')")

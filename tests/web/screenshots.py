@@ -1,0 +1,50 @@
+"""``make screenshots``: the page's pictures in docs/screenshots/ (the public view on a 1080p screen, the
+judge's console, a phone 390 px wide in Russian), taken of a live demo table in Debian's chromium."""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.web.browser import ROOT, award_penalty, browser, chromium_missing, demo_table, log_in
+from tests.web.helpers import PIN
+
+OUT = ROOT / "docs" / "screenshots"
+
+
+def main() -> int:
+    missing = chromium_missing()
+    if missing:
+        print(f"screenshots: {missing}", file=sys.stderr)
+        return 2
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, demo_table(Path(tmp), profile="basic", pace=0.35) as url, \
+            browser() as b:
+        pub = b.new_page(viewport={"width": 1920, "height": 1080})
+        pub.goto(url + "/?lang=en")
+        pub.wait_for_selector(".meld[data-source]:not([data-source=''])", timeout=180000)
+        pub.wait_for_selector(".pond img >> nth=24", timeout=180000)
+        pub.wait_for_selector("#camera svg polygon", timeout=60000)
+        pub.wait_for_timeout(1500)
+        pub.screenshot(path=str(OUT / "public.png"))
+        phone = b.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+        phone.goto(url + "/?lang=ru")
+        phone.wait_for_selector(".pond img", timeout=60000)
+        phone.wait_for_timeout(1000)
+        phone.screenshot(path=str(OUT / "phone.png"), full_page=True)
+        judge = b.new_page(viewport={"width": 1280, "height": 900})
+        judge.goto(url + "/?lang=en")
+        log_in(judge, "Chief Judge", PIN)
+        judge.wait_for_selector("#console:not([hidden])")
+        award_penalty(judge, 1, 8, "000 §2.8.2.5", "call on a discard later than 3 s")
+        judge.wait_for_selector("#payments", timeout=180000)
+        judge.wait_for_selector(".pond img >> nth=12", timeout=180000)  # the next hand well under way
+        judge.locator("#console").scroll_into_view_if_needed()
+        judge.screenshot(path=str(OUT / "judge.png"), full_page=True)
+    for name in ("public", "judge", "phone"):
+        print(f"wrote {OUT / (name + '.png')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
