@@ -1,6 +1,7 @@
 """Handlers of the play: draws, discards, claims, melds and kongs, wins, riichi, dora indicators, dead hands."""
 from __future__ import annotations
 
+from rules.circumstances import impossible
 from rules.events import Claimed, Discarded, DoraRevealed, Drew, HandDead, MeldMade, RiichiDeclared, Won
 from rules.game.flow import (
     Play,
@@ -391,7 +392,7 @@ def check_won(p: Play, st: HandState, ev: Won) -> Refusal | None:
         w = st.window
         if st.phase is Phase.CLAIMS and w is not None and w.winners and not p.rules.capabilities.multiple_winners:
             return Refusal("multiple_win_not_allowed", ev.seat)
-        return hu_claim_refusal(st, p.rules, st.phase, ev.seat, ev.from_seat, t)
+        return hu_claim_refusal(st, p.rules, st.phase, ev.seat, ev.from_seat, t) or impossible_win(p, st, ev)
     if st.phase is not Phase.TURN:
         return Refusal("out_of_phase", None, f"not allowed in phase {st.phase}")
     if ev.seat != st.current:
@@ -403,7 +404,25 @@ def check_won(p: Play, st: HandState, ev: Won) -> Refusal | None:
         return Refusal("unknown_tile", ev.seat)
     if t != UNKNOWN_CODE and not ss.holds([t]):
         return Refusal("tile_not_held", ev.seat, f"{t} is not in the hand")
-    return None
+    return impossible_win(p, st, ev)
+
+
+def win_circumstances(st: HandState, ev: Won) -> dict[str, bool]:
+    """The circumstances of a declared win as the table sees them: the machine's own (the open window,
+    the turn's replacement tiles, the wall) and what the declaration claims."""
+    w = st.window
+    if ev.from_seat is None:
+        return {"self_drawn": True, "robbing_kong": ev.robbing_kong, "kong_replacement": st.after_kong or ev.kong_replacement,
+                "flower_replacement": st.after_flower, "last_tile": st.wall_remaining == 0 or ev.last_tile}
+    robbing = w is not None and w.robbing
+    return {"self_drawn": False, "robbing_kong": robbing or ev.robbing_kong, "kong_replacement": ev.kong_replacement,
+            "flower_replacement": False, "last_tile": (w is not None and w.last_tile) or ev.last_tile}
+
+
+def impossible_win(p: Play, st: HandState, ev: Won) -> Refusal | None:
+    """A declared win whose circumstances the profile's table says cannot happen together."""
+    reason = impossible(p.rules.impossible, win_circumstances(st, ev), partial=True)
+    return Refusal("impossible_context", ev.seat, reason) if reason else None
 
 
 def apply_won(p: Play, st: HandState, ev: Won) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from rules.circumstances import Impossible
 from rules.events import Payment
 from rules.game.profile_api import Capabilities, Standing, TournamentStanding
 from rules.game.state import HandState, WinRecord
@@ -43,6 +44,8 @@ class ScoringRules(Protocol):
     def quads_as_two_pairs(self) -> bool: ...
     @property
     def context_fields(self) -> tuple[ContextField, ...]: ...
+    @property
+    def impossible(self) -> tuple[Impossible, ...]: ...
 
     def context(self, fields: Mapping[str, ContextValue]) -> dict[str, ContextValue]: ...
     def check_hand(self, hand: Hand) -> list[str]: ...

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from rules.events import Claimed, Dealt, Event, JSONObject, MeldMade, Won
 from rules.game.flow import Handler, Play, Refusal, Turn, Variant, make_dead, seat_refusal, tile, tile_refusal
 from rules.game.machine import HandMachine, replay, table_view
-from rules.game.play import apply_claimed, apply_meld, check_claimed, check_meld
+from rules.game.play import apply_claimed, apply_meld, check_claimed, check_meld, impossible_win
 from rules.game.protocols import RuleSet
 from rules.game.state import HandState, Phase, SeatState, WinRecord
 from rules.game.window import close_window, hu_claim_refusal, void_robbed_kong
@@ -196,6 +196,7 @@ def _check_won(p: Play, st: HandState, ev: Won) -> Refusal | None:
         bad = _self_drawn_refusal(p, st, ev, ss, t, shown)
     else:
         bad = hu_claim_refusal(st, p.rules, st.phase, ev.seat, ev.from_seat, t)
+    bad = bad or impossible_win(p, st, ev)
     if bad:
         return bad
     if not ss.holds(shown):

@@ -38,6 +38,7 @@ CODES: dict[str, tuple[str, str]] = {
     "multiple_win_not_allowed": ("003 §Как собрать 2e", "only one player wins a discard (head bump)"),
     "win_out_of_turn": ("", "a self-drawn win out of turn"),
     "false_win": ("000 §2.8.4.3", "a declared win that is not a legal win"),
+    "impossible_context": ("", "a win whose circumstances cannot happen together (the profile's table)"),
     "furiten": ("000 §2.6.1.5", "a win on a discard while furiten"),
     "false_tenpai": ("004 Rules 3.4.2", "a hand declared ready (tenpai) that is not"),
     "reveal_mismatch": ("", "the revealed tiles contradict the tiles recorded for that player"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.circumstances import Impossible
 from rules.game.profile_api import GameRules
 from rules.notation import Hand
 from rules.scoring import ContextError, ContextField, ContextValue, ScoreResult, invalid
@@ -37,6 +38,9 @@ class Profile(GameRules):
     allows_flowers: bool = False
     suits: str = "mpsz"  # suits in the tile set (Sichuan: "mps")
     context_fields: tuple[ContextField, ...] = ()
+    impossible: tuple[Impossible, ...] = ()
+    """Circumstances of a win that cannot happen together (``rules.circumstances``), checked by
+    the scorer and by the hand machine alike."""
 
     # --- context --------------------------------------------------------------------------------------
     def context(self, fields: Mapping[str, ContextValue]) -> dict[str, ContextValue]:

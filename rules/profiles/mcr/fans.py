@@ -1,4 +1,5 @@
-"""One small detector per fan, found by its number (names in ``fan_table``).
+"""One small detector per fan, found by its number (names in ``fan_table``): each is a
+:class:`rules.units.Unit` of :data:`HAND_UNITS` or :data:`GROUP_UNITS`.
 
 Three families:
 
@@ -16,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from rules.profiles.mcr.fan_table import BY_NO
 from rules.profiles.mcr.reading import Reading
 from rules.shapes import Shape
 from rules.tiles import CHOW, DRAGONS, GREEN, TERMINALS, WINDS
+from rules.units import Registry, Unit
 
 HAND: dict[int, Callable[[Reading], int]] = {}  # every whole-hand detector, by fan number
 # by what they depend on (for speed: the first two are computed once per hand, not per reading)
@@ -38,9 +41,20 @@ Group = TypeVar("Group", bound=Callable[..., bool])
 HandDetector = Callable[[Reading], int]
 
 
+# every fan as a :class:`rules.units.Unit`, found by its number (the id is the number's text): whole-hand
+# fans over a Reading, group fans over the sorted kinds of a group of sets (and the pair, for four chows)
+HAND_UNITS: Registry[Reading] = Registry()
+GROUP_UNITS: Registry[tuple[int, ...]] = Registry()
+
+
+def _unit_of(no: int) -> tuple[str, str, str]:
+    return str(no), BY_NO[no].name, f"003 #{no}"
+
+
 def _register(table: dict[int, Callable[..., bool]], no: int) -> Callable[[Group], Group]:
     def deco(fn: Group) -> Group:
-        table[no] = fn
+        table[no] = fn  # (the principles call the predicate on the group's kinds directly)
+        GROUP_UNITS.add(Unit(*_unit_of(no), lambda group: fn(*group)))
         return fn
 
     return deco
@@ -52,7 +66,8 @@ def hand(no: int, scope: str = "sets") -> Callable[[HandDetector], HandDetector]
 
     def deco(fn: HandDetector) -> HandDetector:
         HAND[no] = fn
-        table[no] = fn
+        table[no] = fn  # (the scorer calls the detectors of a scope directly, in its hot loop)
+        HAND_UNITS.add(Unit(*_unit_of(no), fn))
         return fn
 
     return deco

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.circumstances import Impossible, impossible, rule
 from rules.notation import Hand
 from rules.profiles.base import Profile
 from rules.profiles.mcr.fan_table import BY_NO, FLOWERS_NO, MIN_FAN
@@ -35,6 +36,16 @@ MCR_SEAT_WIND = ContextField(SEAT_WIND.name, "tile", None, "the winner's seat wi
 MCR_ROUND_WIND = ContextField(ROUND_WIND.name, "tile", None, "the prevalent wind (1z-4z; default 1z East)")
 
 
+# what cannot happen together (003 §Как собрать 2d), in judging order. [Open: a robbed kong on the last
+# tile (riichi's A20) is not refused here: the seed does not say it, and the scorer never refused it]
+IMPOSSIBLE: tuple[Impossible, ...] = (
+    rule({"robbing_kong", "self_drawn"}, "robbing the kong is a win by discard (003 §Как собрать 2d(2)), not self-drawn"),
+    rule({"kong_replacement"}, "a kong replacement win is self-drawn (003 §Как собрать 2d(1))", none_of={"self_drawn"}),
+    rule({"flower_replacement"}, "a flower replacement win is self-drawn (003 §Как собрать 2d(1))",
+         none_of={"self_drawn"}),
+)
+
+
 class MCR(MCRGame, Profile):
     name = "mcr"
     title = "Mahjong Competition Rules (Chinese Official, 81 fan)"
@@ -43,6 +54,7 @@ class MCR(MCRGame, Profile):
     shapes = ALL_SHAPES
     quads_as_two_pairs = True  # 003 #19 example 2: two identical pairs allowed
     allows_flowers = True
+    impossible = IMPOSSIBLE
     context_fields: tuple[ContextField, ...] = (
         SELF_DRAWN,
         MCR_SEAT_WIND,
@@ -91,12 +103,9 @@ class MCR(MCRGame, Profile):
     def scoring_context(self, ctx: Mapping[str, ContextValue]) -> WinContext | str:
         """The scorer's context, or the reason why the fields contradict each other."""
         sd = bool(ctx.get("self_drawn"))
-        if ctx.get("robbing_kong") and sd:
-            return "robbing the kong is a win by discard (003 §Как собрать 2d(2)), not self-drawn"
-        if ctx.get("kong_replacement") and not sd:
-            return "a kong replacement win is self-drawn (003 §Как собрать 2d(1))"
-        if ctx.get("flower_replacement") and not sd:
-            return "a flower replacement win is self-drawn (003 §Как собрать 2d(1))"
+        bad = impossible(self.impossible, ctx)
+        if bad:
+            return bad
         winds = []
         for key in ("seat_wind", "round_wind"):
             t = ctx_tile(ctx, key)

@@ -1,20 +1,30 @@
 """One detector per fan of the Red Mahjong fan table (001 «Таблица фанов»; spec §6.2).
 
-Each detector takes an :class:`Arrangement` and the game's :class:`RedOptions` and returns how many times
-the fan applies (0 = not at all). Multiplicity follows spec §6.1 / A15: fans defined by a group of sets
+Each detector is a :class:`rules.units.Unit` (:data:`UNITS`) reading a :class:`Reading` — an
+:class:`Arrangement` and the game's :class:`RedOptions` — and returns how many times the fan applies
+(0 = not at all). Multiplicity follows spec §6.1 / A15: fans defined by a group of sets
 count once per distinct group of sets (by position), fan 1 once per flower, the rest at most once. The
 ``once`` option caps every fan but fan 1 at one.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
+from typing import NamedTuple
 
 from rules.profiles.red.arrangement import Arrangement
 from rules.profiles.red.options import RedOptions
 from rules.tiles import CHOW, DRAGONS, PUNG, RED_DRAGON
+from rules.units import Registry
 
-Detector = Callable[[Arrangement, RedOptions], int]
+
+class Reading(NamedTuple):
+    """What a Red fan reads: one arrangement of the winning hand, under the game's agreed options."""
+
+    arrangement: Arrangement
+    options: RedOptions
+
+
+UNITS: Registry[Reading] = Registry()  # one unit per fan of the table, in its order
 
 
 def _suit(k: int) -> int:
@@ -41,56 +51,76 @@ def _regular(a: Arrangement) -> bool:
 
 
 # -- fan 1 -------------------------------------------------------------------------------------------------
-def flower_season(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("flower_season", "Flower/Season", "001 «Таблица фанов» #1")
+def flower_season(r: Reading) -> int:
     """#1 3 points for each flower or season the player holds (exposed); also with the chaotic hand."""
+    a = r.arrangement
     return a.flowers
 
 
 # -- 3-point fans --------------------------------------------------------------------------------------------
-def all_chows(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("all_chows", "All Chows", "001 «Таблица фанов» #2")
+def all_chows(r: Reading) -> int:
     """#2 all four sets are chows (the pair may be anything)."""
+    a = r.arrangement
     return int(_regular(a) and len(_chows(a)) == 4)
 
 
-def mixed_double_chow(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("mixed_double_chow", "Mixed Double Chow", "001 «Таблица фанов» #3")
+def mixed_double_chow(r: Reading) -> int:
     """#3 per two chows with the same numbers in two different suits."""
+    a = r.arrangement
     return sum(1 for x, y in combinations(_chows(a), 2) if _num(x) == _num(y) and _suit(x) != _suit(y))
 
 
-def double_pung(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("double_pung", "Double Pung", "001 «Таблица фанов» #4")
+def double_pung(r: Reading) -> int:
     """#4 per two suited pungs of the same number in two different suits."""
+    a = r.arrangement
     ps = [p for p in _pungs(a) if p < 27]
     return sum(1 for x, y in combinations(ps, 2) if _num(x) == _num(y) and _suit(x) != _suit(y))
 
 
-def two_terminal_chows(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("two_terminal_chows", "Two Terminal Chows", "001 «Таблица фанов» #5")
+def two_terminal_chows(r: Reading) -> int:
     """#5 per two chows 123 and 789 of one suit."""
+    a = r.arrangement
     return sum(1 for x, y in combinations(_chows(a), 2) if _suit(x) == _suit(y) and {_num(x), _num(y)} == {1, 7})
 
 
-def honour_pung(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("honour_pung", "Honour Pung", "001 «Таблица фанов» #6")
+def honour_pung(r: Reading) -> int:
     """#6 per pung of a dragon or of any wind (no seat or round wind in Red Mahjong)."""
+    a = r.arrangement
     return sum(1 for p in _pungs(a) if p >= 27)
 
 
-def special_pair(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("special_pair", "Special Pair", "001 «Таблица фанов» #7")
+def special_pair(r: Reading) -> int:
     """#7 the pair is a 2, 5 or 8 of a suit."""
+    a = r.arrangement
     return int(_regular(a) and a.pair is not None and a.pair < 27 and _num(a.pair) in (2, 5, 8))
 
 
 # -- 12-point fans -------------------------------------------------------------------------------------------
-def all_pungs(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("all_pungs", "All Pungs", "001 «Таблица фанов» #8")
+def all_pungs(r: Reading) -> int:
     """#8 all four sets are pungs (the pair may be anything)."""
+    a = r.arrangement
     return int(_regular(a) and len(_pungs(a)) == 4)
 
 
-def pure_double_chow(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("pure_double_chow", "Pure Double Chow", "001 «Таблица фанов» #9")
+def pure_double_chow(r: Reading) -> int:
     """#9 per two identical chows (same numbers, same suit)."""
+    a = r.arrangement
     return sum(1 for x, y in combinations(_chows(a), 2) if x == y)
 
 
-def pure_straight(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("pure_straight", "Pure Straight", "001 «Таблица фанов» #10")
+def pure_straight(r: Reading) -> int:
     """#10 per three chows 123-456-789 of one suit (spec A18; any suits with pure_straight_same_suit off)."""
+    a, o = r
     cs = _chows(a)
     n = 0
     for x, y, z in combinations(cs, 3):
@@ -102,13 +132,17 @@ def pure_straight(a: Arrangement, o: RedOptions) -> int:
     return n
 
 
-def chaotic_hand(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("chaotic_hand", "Chaotic Hand", "001 «Таблица фанов» #11")
+def chaotic_hand(r: Reading) -> int:
     """#11 the irregular hand: 14 different singles, one suit's tiles at least 3 apart (spec A20)."""
+    a = r.arrangement
     return int(a.chaotic)
 
 
-def half_flush(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("half_flush", "Half Flush", "001 «Таблица фанов» #12")
+def half_flush(r: Reading) -> int:
     """#12 every tile is an honour or of one single suit (spec A17: pair included, honours not required)."""
+    a, o = r
     if not _regular(a):
         return 0
     kinds = a.tile_kinds() if o.half_flush_pair_included else a.tile_kinds()[:12]
@@ -121,35 +155,45 @@ def half_flush(a: Arrangement, o: RedOptions) -> int:
 
 
 # -- 16 and more -----------------------------------------------------------------------------------------------
-def all_types(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("all_types", "All Types", "001 «Таблица фанов» #13")
+def all_types(r: Reading) -> int:
     """#13 the sets and the pair cover characters, dots, bamboo, winds and dragons."""
+    a = r.arrangement
     if not _regular(a):
         return 0
     return int({_suit(b) for _, b in a.units()} == {0, 1, 2, 3, 4})
 
 
-def lower_five(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("lower_five", "Lower Five", "001 «Таблица фанов» #14")
+def lower_five(r: Reading) -> int:
     """#14 every tile of the sets and the pair is suited, numbered 1 to 5."""
+    a = r.arrangement
     return int(_regular(a) and all(k < 27 and _num(k) <= 5 for k in a.tile_kinds()))
 
 
-def upper_five(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("upper_five", "Upper Five", "001 «Таблица фанов» #15")
+def upper_five(r: Reading) -> int:
     """#15 every tile of the sets and the pair is suited, numbered 5 to 9."""
+    a = r.arrangement
     return int(_regular(a) and all(k < 27 and _num(k) >= 5 for k in a.tile_kinds()))
 
 
 
 
-def red_hand(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("red_hand", "Red Hand", "001 «Таблица фанов» #16")
+def red_hand(r: Reading) -> int:
     """#16 three pungs of characters and a pung of the Red dragon; the pair may be anything."""
+    a = r.arrangement
     if not _regular(a):
         return 0
     ps = _pungs(a)
     return int(len(ps) == 4 and sum(1 for p in ps if p < 9) == 3 and RED_DRAGON in ps)
 
 
-def big_three_dragons(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("big_three_dragons", "Big Three Dragons", "001 «Таблица фанов» #17")
+def big_three_dragons(r: Reading) -> int:
     """#17 per group of pungs of White, Green and Red (spec A19: three different dragons)."""
+    a = r.arrangement
     ps = _pungs(a)
     n = 1
     for d in DRAGONS:
@@ -157,8 +201,10 @@ def big_three_dragons(a: Arrangement, o: RedOptions) -> int:
     return n
 
 
-def full_flush(a: Arrangement, o: RedOptions) -> int:
+@UNITS.unit("full_flush", "Full Flush", "001 «Таблица фанов» #18")
+def full_flush(r: Reading) -> int:
     """#18 every tile of the sets and the pair is of one suit."""
+    a = r.arrangement
     if not _regular(a):
         return 0
     suits = {_suit(k) for k in a.tile_kinds()}

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rules.profiles.red.arrangement import Arrangement
+from rules.profiles.red.detectors import Reading
 from rules.profiles.red.fans import CHAOTIC_FAN, FANS, Fan
 from rules.profiles.red.options import RedOptions
 
@@ -52,8 +53,9 @@ def cap_value(raw: int, cap: int = 300) -> int:
 
 def score_arrangement(a: Arrangement, opts: RedOptions) -> Scored:
     hits = []
+    reading = Reading(a, opts)
     for fan in FANS:
-        n = fan.detector(a, opts)
+        n = fan.unit.check(reading)
         if not n:
             continue
         if opts.fan_multiplicity == "once" and fan.no != 1:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.circumstances import Impossible, impossible, robbing_on_the_last_tile, rule
 from rules.notation import Hand
 from rules.profiles.base import Profile
 from rules.profiles.riichi import limits
@@ -37,6 +38,37 @@ LIABILITY_YAKUMAN = ("daisangen", "daisuushii")  # 004 Rules 3.3.9
 PINFU_NEEDS = BY_ID["pinfu"].needs
 
 
+# what cannot happen together (004 Rules 3.3.14, 4.2.1, 4.2.4-4.2.5; spec A20), in the order it is judged
+IMPOSSIBLE: tuple[Impossible, ...] = (
+    rule({"riichi"}, "riichi needs a closed hand (004 Rules 3.3.14)", none_of={"closed"}),
+    rule({"ippatsu"}, "ippatsu and double riichi need riichi", none_of={"riichi"}),
+    rule({"double_riichi"}, "ippatsu and double riichi need riichi", none_of={"riichi"}),
+    rule({"robbing_kong", "self_drawn"}, "robbing a kan is a win on a discard, not a self-draw (004 Rules 4.2.1)"),
+    rule({"robbing_kong", "kong_replacement"},
+         "robbing a kan is a win on a discard, not a self-draw (004 Rules 4.2.1)"),
+    rule({"kong_replacement"}, "a win on a replacement tile is self-drawn (004 Rules 4.2.1)", none_of={"self_drawn"}),
+    rule({"kong_replacement"}, "a win on a replacement tile needs a kan in the hand", none_of={"kan"}),
+    rule({"first_go_around", "melds"},
+         "first go-around wins need an uninterrupted go-around: no call or kan (004 Rules 4.2.4-4.2.5)"),
+    rule({"first_go_around", "riichi"}, "a first go-around win cannot follow a riichi"),
+    rule({"first_go_around", "dealer"},
+         "the dealer cannot win on a discard before his first turn (renhou is for non-dealers)",
+         none_of={"self_drawn"}),
+    robbing_on_the_last_tile("004 Rules 3.4.1; spec A20"),
+)
+
+
+def circumstances(info: HandInfo, hand: Hand) -> dict[str, bool]:
+    """The circumstances of a win the table speaks of, from the scorer's reading of the hand."""
+    return {
+        "self_drawn": info.self_drawn, "riichi": info.riichi, "ippatsu": info.ippatsu,
+        "double_riichi": info.double_riichi, "robbing_kong": info.robbing_kong,
+        "kong_replacement": info.kong_replacement, "last_tile": info.last_tile,
+        "first_go_around": info.first_go_around, "dealer": info.dealer, "closed": info.closed,
+        "kan": info.n_kans > 0, "melds": bool(hand.melds),
+    }
+
+
 YakuList = list[tuple[YakuDef, int]]
 
 
@@ -47,6 +79,7 @@ class RiichiEMA2016(RiichiHooks, Profile):
     players = (4,)
     allows_red_fives = False  # EMA 2016 uses no red fives (spec §1)
     context_fields = FIELDS
+    impossible = IMPOSSIBLE
 
     # --- tile-set rule checks -------------------------------------------------------------------------
     def check_hand(self, hand: Hand) -> list[str]:
@@ -249,28 +282,9 @@ def _context_error(hand: Hand, ctx: Mapping[str, ContextValue], info: HandInfo) 
     dealer = ctx.get("dealer")
     if seat is not None and dealer is not None and (seat == 27) != bool(dealer):
         return "dealer must be true exactly when the seat wind is East (1z)"
-    riichi = info.riichi
-    self_drawn = info.self_drawn
-    if riichi and not info.closed:
-        return "riichi needs a closed hand (004 Rules 3.3.14)"
-    if (info.ippatsu or info.double_riichi) and not riichi:
-        return "ippatsu and double riichi need riichi"
-    if info.robbing_kong and (self_drawn or info.kong_replacement):
-        return "robbing a kan is a win on a discard, not a self-draw (004 Rules 4.2.1)"
-    if info.kong_replacement:
-        if not self_drawn:
-            return "a win on a replacement tile is self-drawn (004 Rules 4.2.1)"
-        if not info.n_kans:
-            return "a win on a replacement tile needs a kan in the hand"
-    if info.first_go_around:
-        if hand.melds:
-            return (
-                "first go-around wins need an uninterrupted go-around: no call or kan (004 Rules 4.2.4-4.2.5)"
-            )
-        if riichi:
-            return "a first go-around win cannot follow a riichi"
-        if not self_drawn and info.dealer:
-            return "the dealer cannot win on a discard before his first turn (renhou is for non-dealers)"
+    bad = impossible(IMPOSSIBLE, circumstances(info, hand))
+    if bad:
+        return bad
     honba = ctx_int(ctx, "honba")
     if honba is not None and honba < 0:
         return "honba cannot be negative"

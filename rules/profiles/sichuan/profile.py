@@ -9,7 +9,7 @@ from rules.notation import Hand, MeldKind
 from rules.profiles.base import Profile
 from rules.profiles.sichuan.game import CAPABILITIES, SichuanGameRules
 from rules.profiles.sichuan.params import MPL2025, WMSG, SichuanParams
-from rules.profiles.sichuan.scoring import SHAPES, score_hand
+from rules.profiles.sichuan.scoring import IMPOSSIBLE, SHAPES, score_hand
 from rules.scoring import (
     KONG_REPLACEMENT,
     LAST_TILE,
@@ -75,6 +75,7 @@ class SichuanProfile(SichuanGameRules, Profile):
     shapes = SHAPES
     quads_as_two_pairs = True  # 000 §2.6.1.1
     suits = "mps"  # 000 §2.3: 108 tiles, no honours
+    impossible = IMPOSSIBLE
     context_fields = (
         MISSING_SUIT,
         SELF_DRAWN,

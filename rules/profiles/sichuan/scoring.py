@@ -9,10 +9,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
+from rules.circumstances import Impossible, impossible, rule
 from rules.notation import Hand
-from rules.profiles.sichuan.fans import FAN_RULES, WinFacts
+from rules.profiles.sichuan.fans import UNITS, WinFacts
 from rules.profiles.sichuan.params import SichuanParams
 from rules.scoring import (
     ContextValue,
@@ -44,6 +45,15 @@ def holds_suit(hand: Hand, suit: str | None) -> bool:
     return suit is not None and suit in hand_suits(hand)
 
 
+# what cannot happen together (000 App.1 #8, #9), in judging order. [Open: a robbed kong on the last tile
+# (riichi's A20) is not refused here: the scorer never refused it; the seed's §2.5.7 to be read for it]
+IMPOSSIBLE: tuple[Impossible, ...] = (
+    rule({"self_drawn", "kong_discard"}, "kong_discard is a win on another player's tile; it cannot be self-drawn"),
+    rule({"self_drawn", "robbing_kong"}, "robbing_kong is a win on another player's tile; it cannot be self-drawn"),
+    rule({"kong_discard", "robbing_kong"}, "kong_discard and robbing_kong cannot both apply to one win"),
+)
+
+
 @dataclass(frozen=True)
 class Situation:
     """The situational facts of a win (the context fields that change fans or payments)."""
@@ -67,12 +77,8 @@ class Situation:
         )
 
     def problem(self) -> str | None:
-        if self.self_drawn and (self.kong_discard or self.robbing_kong):
-            what = "kong_discard" if self.kong_discard else "robbing_kong"
-            return f"{what} is a win on another player's tile; it cannot be self-drawn"
-        if self.kong_discard and self.robbing_kong:
-            return "kong_discard and robbing_kong cannot both apply to one win"
-        return None
+        """Why these circumstances cannot happen together (:data:`IMPOSSIBLE`), or None."""
+        return impossible(IMPOSSIBLE, asdict(self))
 
 
 NO_SITUATION = Situation()
@@ -132,7 +138,7 @@ def best_fans(
         for f in params.fans:
             if ignore_situational and f.situational:
                 continue
-            n = FAN_RULES[f.id](facts)
+            n = UNITS[f.id].check(facts)
             if n:
                 fans.append((f.id, n * f.value, n))
         total = sum(v for _, v, _ in fans)

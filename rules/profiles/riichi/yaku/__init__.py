@@ -1,8 +1,8 @@
 """The yaku of EMA 2016 as played by the 004 regulation: one small unit per yaku, found by its id.
 
 Each unit (``yaku/<id>.py``) holds ``DEF`` (:class:`~rules.profiles.riichi.yaku.base.YakuDef`: id, name,
-han closed/open, seed reference) and ``check(reading) -> bool``. :data:`YAKU` and :data:`YAKUMAN` list
-them in the order of the spec's yaku table (004 Rules 4.2.1–4.2.5).
+han closed/open, seed reference) and ``check(reading) -> bool``; :data:`UNITS` registers each as a
+:class:`rules.units.Unit`, in the order of the spec's yaku table (004 Rules 4.2.1–4.2.5).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from rules.profiles.riichi.reading import Reading
 from rules.profiles.riichi.yaku.base import YakuDef
+from rules.units import Registry, Unit
 
 ORDER = (
     "riichi ippatsu double_riichi menzen_tsumo pinfu iipeikou tanyao sanshoku_doujun ittsu "
@@ -22,33 +23,26 @@ ORDER = (
     "daisuushii"
 ).split()  # the spec's yaku table order (§12)
 
-Unit = tuple[YakuDef, Callable[[Reading], bool]]
 
-
-def _load(name: str) -> Unit:
+def _load(name: str) -> tuple[YakuDef, Unit[Reading]]:
     mod = importlib.import_module(f"{__name__}.{name}")
-    return mod.DEF, mod.check
+    d: YakuDef = mod.DEF
+    return d, Unit(d.id, d.name, d.ref, mod.check)
 
 
-_ALL: list[Unit] = [_load(n) for n in ORDER]
-YAKU: tuple[Unit, ...] = tuple(u for u in _ALL if not u[0].yakuman)
-YAKUMAN: tuple[Unit, ...] = tuple(u for u in _ALL if u[0].yakuman)
+_ALL = [_load(n) for n in ORDER]
+UNITS: Registry[Reading] = Registry(u for _, u in _ALL)  # every yaku as a rules.units.Unit, in table order
 BY_ID: dict[str, YakuDef] = {d.id: d for d, _ in _ALL}
-
-
-def get(yaku_id: str) -> Unit:
-    """The unit of one yaku by its id (``"pinfu"``)."""
-    return next(u for u in _ALL if u[0].id == yaku_id)
 
 
 # (def, han, check) per closed/open hand, only the yaku possible that way, split into hand-level units
 # (checked once per hand) and reading-level units (checked for each reading)
 def _table(
     yakuman: bool, closed: bool, hand_level: bool
-) -> tuple[tuple[YakuDef, int, Callable[[Reading], bool], int], ...]:
+) -> tuple[tuple[YakuDef, int, Callable[[Reading], int], int], ...]:
     return tuple(
-        (d, d.han(closed), c, d.needs)
-        for d, c in _ALL
+        (d, d.han(closed), u.check, d.needs)
+        for d, u in _ALL
         if d.yakuman == yakuman and d.hand_level == hand_level and d.han(closed)
     )
 

@@ -1,0 +1,53 @@
+"""Circumstances of a win that cannot happen together, as one declared table per profile.
+
+A win comes with circumstances — ``self_drawn``, ``robbing_kong``, ``kong_replacement``, ``last_tile``,
+``flower_replacement``, riichi's ``riichi``/``ippatsu``... — named as the context fields are
+(docs/notation.md). Some combinations cannot happen under a rule set: robbing a kong is a win on another
+player's tile, never self-drawn; a replacement tile is self-drawn; no kong is declared once the live wall
+is empty, so the last tile is never a robbed kong's (riichi spec A20, 000 §2.5.7). Each profile declares
+them once (``Profile.impossible``) and the same table is checked by its scorer (``mahjong-table score``:
+``valid: false`` with the reason) and by the hand machine (a ``Won`` whose circumstances are impossible is
+refused as ``impossible_context``).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Impossible:
+    """The circumstances ``all_of`` together, without any of ``none_of``, cannot happen: ``reason``."""
+
+    all_of: frozenset[str]
+    reason: str
+    none_of: frozenset[str] = frozenset()
+
+    def applies(self, circumstances: Mapping[str, object]) -> bool:
+        return all(circumstances.get(c) for c in self.all_of) and not any(circumstances.get(c) for c in self.none_of)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return self.all_of | self.none_of
+
+
+def rule(all_of: Iterable[str], reason: str, none_of: Iterable[str] = ()) -> Impossible:
+    return Impossible(frozenset(all_of), reason, frozenset(none_of))
+
+
+def impossible(table: Iterable[Impossible], circumstances: Mapping[str, object], partial: bool = False) -> str | None:
+    """The reason of the first entry of ``table`` that ``circumstances`` meet, or None (possible).
+    ``partial``: the circumstances name only some (the hand machine's: those a table sees); an entry
+    that speaks of another is not judged."""
+    for entry in table:
+        if partial and not entry.names <= circumstances.keys():
+            continue
+        if entry.applies(circumstances):
+            return entry.reason
+    return None
+
+
+def robbing_on_the_last_tile(ref: str) -> Impossible:
+    """The rule every profile with kongs shares: nothing to rob once the live wall is empty."""
+    return rule({"robbing_kong", "last_tile"},
+                f"no kong is declared once the live wall is empty: a robbed kong is never the last tile ({ref})")
