@@ -160,3 +160,32 @@ def test_no_any_in_public_signatures():
 
         walk(tree, False)
     assert found == []
+
+
+
+MAX_LINES = 50  # issue #21: the hand machine stays flat
+
+
+def _long_functions(paths: list[Path], limit: int = MAX_LINES) -> list[tuple[str, str, int]]:
+    """(file name, function, its length in lines) of every function longer than ``limit``."""
+    out = []
+    for path in paths:
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.end_lineno is not None:
+                length = n.end_lineno - n.lineno + 1
+                if length > limit:
+                    out.append((path.name, n.name, length))
+    return out
+
+
+def test_no_function_in_the_hand_machine_over_50_lines():
+    game = sorted((ROOT / "rules" / "game").glob("*.py"))
+    assert len(game) > 5
+    assert _long_functions(game) == []
+
+
+def test_the_length_check_finds_a_long_function(tmp_path):
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_LINES))
+    (tmp_path / "long.py").write_text(f"def f():\n{body}\n")
+    (tmp_path / "short.py").write_text("def g():\n    return 1\n")
+    assert _long_functions([tmp_path / "long.py", tmp_path / "short.py"]) == [("long.py", "f", MAX_LINES + 1)]
