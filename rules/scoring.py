@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 from rules.events import JSONObject, JSONValue, as_int
 from rules.tiles import Tile
@@ -151,9 +152,15 @@ def ctx_tile(ctx: Mapping[str, ContextValue], name: str) -> Tile | None:
 
 
 def ctx_tiles(ctx: Mapping[str, ContextValue], name: str) -> tuple[Tile, ...]:
-    v = ctx.get(name) or ()
-    if isinstance(v, tuple) and all(isinstance(t, Tile) for t in v):
-        return tuple(Tile(t) for t in v)
+    v = ctx.get(name)
+    if not v:
+        return ()
+    if isinstance(v, tuple):
+        for t in v:  # (checked, not copied: the scorer reads the indicators of every hand)
+            if not isinstance(t, Tile):
+                break
+        else:
+            return cast("tuple[Tile, ...]", v)
     raise TypeError(f"context field {name!r} is not a list of tiles: {v!r}")
 
 
