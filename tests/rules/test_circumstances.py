@@ -104,14 +104,19 @@ def test_machine_refuses_a_self_drawn_win_declared_as_a_robbed_kong() -> None:
     assert s.state.wins == []
 
 
-def test_machine_refuses_a_discard_win_declared_as_a_robbed_kong_on_the_last_tile() -> None:
-    s = Script(HANDS, profile=MCRTable())
+def _hu_claimed_on_seat_2s_discard(s: Script) -> Script:
+    """East discards, South draws and discards, West draws 3m and discards it; South claims hu on it."""
     s.discard(0, "3z")
     s.draw(1, "6s")
     s.discard(1, "6s")
     s.draw(2, "3m")
     s.discard(2, "3m")
     s.claim(1, "hu", 2, "3m")
+    return s
+
+
+def test_machine_refuses_a_discard_win_declared_as_a_robbed_kong_on_the_last_tile() -> None:
+    s = _hu_claimed_on_seat_2s_discard(Script(HANDS, profile=MCRTable()))
     v = s.win(1, "3m", from_seat=2, robbing_kong=True, last_tile=True)
     assert isinstance(v, Violation) and v.code == "impossible_context"
     assert "live wall is empty" in v.message
@@ -119,12 +124,6 @@ def test_machine_refuses_a_discard_win_declared_as_a_robbed_kong_on_the_last_til
 
 
 def test_without_a_table_the_machine_judges_no_circumstances() -> None:
-    s = Script(HANDS)
     assert Basic.impossible == ()
-    s.discard(0, "3z")
-    s.draw(1, "6s")
-    s.discard(1, "6s")
-    s.draw(2, "3m")
-    s.discard(2, "3m")
-    s.claim(1, "hu", 2, "3m")
+    s = _hu_claimed_on_seat_2s_discard(Script(HANDS))
     assert s.win(1, "3m", from_seat=2, robbing_kong=True, last_tile=True).TYPE == "won"
