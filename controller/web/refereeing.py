@@ -20,7 +20,7 @@ import asyncio
 import time
 from typing import Any
 
-from controller.web.judge import ActionError, Judge, judge_action, note, not_now_check
+from controller.web.judge import ActionError, Judge, judge_action, not_now_check, note
 from rules.events import ButtonPressed, Event, JudgeCorrection, QuestionAnswered
 
 #: the referee's actions on the page (the referee session registers the first three)

@@ -11,7 +11,7 @@ from controller.web.judge import judge_stream
 from controller.web.public import PublicHand
 from rules.events import ButtonPressed, HandStarted, JudgeAction, QuestionAnswered, QuestionAsked
 from tests.web.helpers import client, run, served
-from tests.web.refereed import MISREAD, PROFILE, TRUE, misread_index, refereed_play, until
+from tests.web.refereed import PROFILE, TRUE, misread_index, refereed_play, until
 
 
 def _audit(t) -> list[tuple[str, str]]:
