@@ -132,7 +132,7 @@ function renderResult(current, previous) {
     box.append(head);
     if (w.fans && w.fans.length) {
       const ul = el("ul", {class: "list fans"});
-      for (const f of w.fans) ul.append(el("li", {text: tOr("fan." + f.name, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}));
+      for (const f of w.fans) ul.append(el("li", {text: fanName(hand.profile, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}));
       box.append(ul);
     }
     const bits = [];
@@ -148,10 +148,22 @@ function renderResult(current, previous) {
     tb.append(el("tr", {}, el("th", {text: t("payer")}), el("th", {text: t("payee")}), el("th", {class: "num", text: t("amount")}),
       el("th", {text: t("reason")})));
     for (const p of st.payments) tb.append(el("tr", {}, el("td", {text: seatName(hand, p.payer)}), el("td", {text: seatName(hand, p.payee)}),
-      el("td", {class: "num", text: p.amount}), el("td", {text: p.reason + (p.rule ? " (" + p.rule + ")" : "")})));
+      el("td", {class: "num", text: p.amount}), el("td", {text: payReason(p.reason || "") + (p.rule ? " (" + p.rule + ")" : "")})));
     box.append(el("h3", {text: t("payments")}), tb);
     box.append(el("p", {class: "deltas", text: hand.seats.map(x => seatName(hand, x.seat) + ": " + (st.deltas[x.seat] > 0 ? "+" : "") + st.deltas[x.seat]).join(" · ")}));
   }
+}
+
+// a fan's name: the profile's own (fan.<profile>.<name>), else the shared one (MCR), else as the engine says
+function fanName(profile, name) { return tOr("fan." + profile + "." + name, tOr("fan." + name, name)); }
+
+// a payment's reason: i18n "pay.<reason with each number as {n}>", the numbers put back in order
+function payReason(r) {
+  const tr = T[lang] && T[lang]["pay." + r.replace(/\d+/g, "{n}")];
+  if (!tr) return r;
+  const nums = r.match(/\d+/g) || [];
+  let i = 0;
+  return tr.replace(/\{n\}/g, () => nums[i++]);
 }
 
 function renderViolations(hand) {
