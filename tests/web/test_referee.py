@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from controller.table_machine import S
-from controller.web.judge import judge_stream
+from controller.web import refereeing
+from controller.web.judge import ActionError, judge_stream
 from controller.web.public import PublicHand
 from rules.events import ButtonPressed, HandStarted, JudgeAction, QuestionAnswered, QuestionAsked
 from tests.web.helpers import client, run, served
@@ -82,6 +85,9 @@ def test_the_judge_answers_the_referees_question(tmp_path):
                         and t.svc.play_source.session.referee.open_question is not None)
             q = t.svc.play_source.session.referee.open_question.event
             assert q.kind == "tile"
+            for action in ("confirm_result", "reject"):
+                status, out = await _post(http, t, csrf, action, {"reason": "x"})
+                assert status == 409 and out["error"] == "the hand has no result yet"
             await until(lambda: any(n["kind"] == "question"
                                     for n in (t.web.table.live.public_state()["hand"] or {}).get("notices", [])))
             async with http.get(t.url + "/api/view") as r:
@@ -129,6 +135,14 @@ def test_reject_withdraws_the_seats_signatures(tmp_path):
             assert status == 400 and out["error"]
             status, out = await _post(http, t, csrf, "correct", {"op": "replace", "index": 99999, "tile": "1m"})
             assert status == 400 and "index" in out["error"]
+            assert s.referee.revision == 2
+            # a correction the referee refuses (here: a place the record has not) is a 422 with its words
+            mark = refereeing.Mark(t.svc)
+            s.correct("A. Judge", "insert", 99999, {"type": "pond_tile_seen", "seat": 0, "index": 0, "tile": "1m"})
+            mark.ran()
+            with pytest.raises(ActionError) as err:
+                await refereeing.settle(mark)
+            assert err.value.status == 422 and "correction refused" in str(err.value)
             assert s.referee.revision == 2
 
     run(scenario())
