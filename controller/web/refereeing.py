@@ -234,7 +234,7 @@ def judge_view(svc: Any) -> dict[str, Any] | None:
     q = ref.open_question
     record = ref.record
     first = max(0, len(record) - RECORD_ROWS)
-    t0 = record[0].t_mono if record else 0.0
+    t0 = min((e.t_mono for e in record), default=0.0)  # seconds since the hand's first input
     rows = []
     for i in range(first, len(record)):
         e = record[i].to_json()
