@@ -30,6 +30,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	@$(VPY) -m ruff check .
+	@$(VPY) -m mypy
 
 screenshots: $(STAMP)  # docs/screenshots/*.png of a live demo table (Debian's chromium)
 	@$(VPY) -m tests.web.screenshots

@@ -15,7 +15,8 @@ from bench.common import Row, median, per_call_us, percentile
 
 
 def _cases(n: int, seed: int = 2006):
-    from rules.profiles.mcr import GREEN_BOOK, MCR
+    from rules.profiles.mcr.options import GREEN_BOOK
+    from rules.profiles.mcr.profile import MCR
     from tests.profiles.mcr.randhands import random_case, to_gb
 
     prof = MCR(GREEN_BOOK)

@@ -26,9 +26,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING
 
-from rules.notation import MeldKind
+from rules.game.state import HandState, SeatState, WinRecord
+from rules.notation import Hand, MeldKind
 from rules.shapes import (
     BROKEN,
     STANDARD_SHAPES,
@@ -44,6 +45,10 @@ from rules.shapes import (
     waits,
 )
 from rules.tiles import KIND_OF, KINDS, N_KINDS, RED_OF, TERMINALS_AND_HONORS, TILES, Tile
+from rules.wall import WallSpec
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.game.protocols import RuleSet
 
 # ----------------------------------------------------------------------------------------------------------
 # Fast shanten
@@ -65,10 +70,10 @@ def segment_summary(key: tuple[int, ...]) -> int:
     s = _SUMMARIES.get(key)
     if s is not None:
         return s
+    segs: list[tuple[int, ...]] = []
     if len(key) == 7:  # honours: pungs and pairs only, every position on its own
         segs = [(x, 0, 0, 0, 0, 0, 0) for x in key if x]
     else:
-        segs = []
         start = last = -1
         for i, x in enumerate(key):
             if x:
@@ -97,7 +102,7 @@ _VALUES = SUMMARY_VALUES
 regular_shanten_fast = regular_shanten
 
 
-def fast_shanten(c: list[int], n_melds: int = 0, shapes: frozenset = frozenset({Shape.REGULAR}),
+def fast_shanten(c: list[int], n_melds: int = 0, shapes: frozenset[Shape] = frozenset({Shape.REGULAR}),
                  quads_as_two_pairs: bool = False) -> int:
     """Shanten over the regular shape and, for a closed hand, seven pairs / thirteen orphans."""
     best = regular_shanten_fast(c, n_melds) if Shape.REGULAR in shapes else 8
@@ -130,7 +135,7 @@ def fast_shanten(c: list[int], n_melds: int = 0, shapes: frozenset = frozenset({
     return best
 
 
-def discard_shanten(c: list[int], n_melds: int, shapes: frozenset, q2: bool = False) -> dict[int, int]:
+def discard_shanten(c: list[int], n_melds: int, shapes: frozenset[Shape], q2: bool = False) -> dict[int, int]:
     """Shanten after discarding each kind held (``c`` holds 14 − 3·melds tiles)."""
     keys = [tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34])]
     sums = [segment_summary(k) for k in keys]
@@ -273,7 +278,7 @@ def _choice_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], tup
     return info
 
 
-def _take1(ss: Any, kind: int) -> Tile:
+def _take1(ss: SeatState, kind: int) -> Tile:
     """One held tile of ``kind`` (a plain five before a red five): ``_take(ss, kind, 1)[0]``."""
     return TILES[kind] if ss.counts[kind] else TILES[RED_OF[kind]]
 
@@ -285,6 +290,8 @@ class Groups:
     hence the same values as :func:`fast_shanten`)."""
 
     __slots__ = ("c", "keys", "sums", "c01", "c23", "all")
+    keys: tuple[tuple[int, ...], ...]
+    sums: tuple[int, ...]
 
     def __init__(self, c: list[int]):
         self.c = c
@@ -362,7 +369,7 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seat: int, profile: Any, rng: random.Random, error_rate: float = 0.0):
+    def __init__(self, seat: int, profile: RuleSet, rng: random.Random, error_rate: float = 0.0):
         self.seat = seat
         self.profile = profile
         self.rng = rng
@@ -378,11 +385,11 @@ class GreedyBot:
         self._knitted = Shape.KNITTED in self.shapes
 
     # --- helpers --------------------------------------------------------------------------------------
-    _key: tuple | None = None
-    _info: tuple = ()
-    _pending: tuple | None = None  # (groups, melds, shanten) of the hand the last chosen discard leaves
+    _key: tuple[int, int] | None = None
+    _info: tuple[int, frozenset[int], Groups | None] = (99, frozenset(), None)
+    _pending: tuple[Groups, int, int] | None = None  # (groups, melds, shanten) of the hand the last chosen discard leaves
 
-    def hand_info(self, ss: Any) -> tuple[int, int, frozenset[int]]:
+    def hand_info(self, ss: SeatState) -> tuple[int, int, frozenset[int]]:
         """Version, shanten and waits of the bot's waiting hand (cached: it changes only on its turn)."""
         key = (ss.version, len(ss.melds))
         if key != self._key:
@@ -397,12 +404,12 @@ class GreedyBot:
             self._key, self._info = key, (sh, w, g)
         return key[0], self._info[0], self._info[1]
 
-    def waiting_counts(self, ss: Any) -> list[int]:
+    def waiting_counts(self, ss: SeatState) -> list[int]:
         """The 34 counts of the waiting hand (after :meth:`hand_info`; not to be changed)."""
-        g = self._info[2] if self._info else None
+        g = self._info[2]
         return g.c if g is not None and self._key == (ss.version, len(ss.melds)) else ss.counts34()
 
-    def _groups(self, ss: Any) -> Groups:
+    def _groups(self, ss: SeatState) -> Groups:
         """The suit groups of the waiting hand of :meth:`hand_info` (made on first use)."""
         self.hand_info(ss)
         sh, w, g = self._info
@@ -411,7 +418,7 @@ class GreedyBot:
             self._info = (sh, w, g)
         return g
 
-    def _counts(self, state: Any) -> list[int]:
+    def _counts(self, state: HandState) -> list[int]:
         return state.seat_state[self.seat].counts34()
 
     def _shanten(self, c: list[int], n_melds: int) -> int:
@@ -485,15 +492,16 @@ class GreedyBot:
         if self._other_shapes and (n_melds == 0 or (n_melds == 1 and self._knitted)):
             return is_win(g.c, n_melds, self._other_shapes, self.q2)
         return False
-    def _legal_win(self, state: Any, hand_tiles_win: Tile, from_seat: int | None, **flags: Any) -> bool:
-        from rules.game.state import WinRecord
-        from rules.notation import Hand
 
+    def _legal_win(self, state: HandState, hand_tiles_win: Tile, from_seat: int | None, *,
+                   kong_replacement: bool = False, robbing_kong: bool = False, last_tile: bool = False,
+                   flower_replacement: bool = False) -> bool:
         ss = state.seat_state[self.seat]
         tiles = ss.tiles()
         if from_seat is None:
             tiles.remove(hand_tiles_win)
-        w = WinRecord(self.seat, hand_tiles_win, from_seat, **flags)
+        w = WinRecord(self.seat, hand_tiles_win, from_seat, robbing_kong=robbing_kong,
+                      kong_replacement=kong_replacement, flower_replacement=flower_replacement, last_tile=last_tile)
         hand = Hand(tuple(tiles), tuple(ss.melds), hand_tiles_win, tuple(ss.flowers))
         r = self.profile.judge_win(state, self.seat, hand, w)
         if not r.valid:
@@ -501,7 +509,7 @@ class GreedyBot:
         return from_seat is None or not self.profile.is_furiten(state, self.seat, hand, w)
 
     # --- own turn -------------------------------------------------------------------------------------
-    def turn(self, state: Any, spec: Any) -> Decision:
+    def turn(self, state: HandState, spec: WallSpec) -> Decision:
         ss = state.seat_state[self.seat]
         if any(ss.counts[34:42]) and state.wall_remaining > 0:
             return Decision("flower", TILES[34 + next(i for i, n in enumerate(ss.counts[34:42]) if n)])
@@ -547,11 +555,11 @@ class GreedyBot:
                         tile = next(t for t in ss.tiles() if t.kind == m.base)
                         return Decision("kong_added", tile)
         tile = self._choose(state, ss, g, sp)
-        if self.profile.has_riichi and self._riichi_ready(state, ss, c, tile):
+        if self.profile.capabilities.has_riichi and self._riichi_ready(state, ss, c, tile):
             return Decision("discard", tile, riichi=True)
         return _DISCARD[tile]
 
-    def _riichi_ready(self, state: Any, ss: Any, c: list[int], tile: Tile) -> bool:
+    def _riichi_ready(self, state: HandState, ss: SeatState, c: list[int], tile: Tile) -> bool:
         """Declare riichi whenever the profile allows it: a closed hand left ready by the discard."""
         if ss.riichi or any(src is not None for src in ss.meld_sources) or state.wall_remaining < 4:
             return False
@@ -560,14 +568,14 @@ class GreedyBot:
         c[tile.kind] += 1
         return ready and self.profile.check_riichi(state, self.seat, tile) is None
 
-    def _any_tile(self, ss: Any) -> Tile:
+    def _any_tile(self, ss: SeatState) -> Tile:
         return ss.tiles()[-1]
 
-    def _missing(self, state: Any, k: int) -> bool:
+    def _missing(self, state: HandState, k: int) -> bool:
         ms = state.seat_state[self.seat].missing_suit
         return ms is not None and k < 27 and "mps"[k // 9] == ms
 
-    def choose_discard(self, state: Any) -> Tile:
+    def choose_discard(self, state: HandState) -> Tile:
         """The discard: the missing suit first (Sichuan), a flower where it may be discarded, else the
         first tile (least connected first) whose discard keeps the hand's shanten."""
         ss = state.seat_state[self.seat]
@@ -575,7 +583,7 @@ class GreedyBot:
         n_melds = len(ss.melds)
         return self._choose(state, ss, Groups(c), self._special(c, n_melds))
 
-    def _choose(self, state: Any, ss: Any, g: Groups, sp: _Special | None) -> Tile:
+    def _choose(self, state: HandState, ss: SeatState, g: Groups, sp: _Special | None) -> Tile:
         """:meth:`choose_discard` with the hand's groups and special-shape counts at hand."""
         c = g.c
         ms = ss.missing_suit
@@ -585,7 +593,7 @@ class GreedyBot:
             if held:
                 k = min(held, key=lambda k: (c[k], k))
                 return _take1(ss, k)
-        if self.profile.flower_discard:
+        if self.profile.capabilities.flower_discard:
             fl = [t for t in ss.tiles() if t.is_flower]
             if fl:
                 return fl[0]
@@ -617,9 +625,8 @@ class GreedyBot:
         else:
             order = sorted((x, rnd(), off + i) for off, info in infos for x, i in info[1])
         for _, _, k in order:
-            v = tried.get(k)
-            if v is None:
-                v = value(g.without(k), n_melds, c, sp, k)
+            known = tried.get(k)
+            v = value(g.without(k), n_melds, c, sp, k) if known is None else known
             if v <= target:
                 return self._discard(ss, g, n_melds, k, v)
         by_kind = discard_shanten(c, n_melds, self.shapes, self.q2)  # not reached for the standard shapes
@@ -627,14 +634,14 @@ class GreedyBot:
         k = next(k for _, _, k in order if by_kind[k] == best)
         return _take1(ss, k)
 
-    def _discard(self, ss: Any, g: Groups, n_melds: int, k: int, v: int) -> Tile:
+    def _discard(self, ss: SeatState, g: Groups, n_melds: int, k: int, v: int) -> Tile:
         """The tile of kind ``k`` to discard; the hand it leaves has shanten ``v`` (remembered with its
         groups: it is the next claim window's waiting hand, see :meth:`hand_info`)."""
         self._pending = (g.changed(k, -1), n_melds, v)
         return _take1(ss, k)
 
     # --- claims ---------------------------------------------------------------------------------------
-    def claim(self, state: Any, tile: Tile, from_seat: int, options: list[tuple[str, tuple[Tile, ...]]],
+    def claim(self, state: HandState, tile: Tile, from_seat: int, options: list[tuple[str, tuple[Tile, ...]]],
               robbing: bool = False) -> Decision:
         ss = state.seat_state[self.seat]
         _, sh, wait_kinds = self.hand_info(ss)
@@ -689,7 +696,7 @@ class GreedyBot:
             key[k - off] -= 1
         return _VALUES[g.with_group(grp, segment_summary(tuple(key)))][n_melds]
 
-    def missing_suit(self, state: Any) -> str:
+    def missing_suit(self, state: HandState) -> str:
         c = self._counts(state)
         per = {s: sum(c[i * 9:(i + 1) * 9]) for i, s in enumerate("mps")}
         return min("mps", key=lambda s: (per[s], s))
@@ -700,7 +707,7 @@ class RandomBot(GreedyBot):
 
     name = "random"
 
-    def turn(self, state: Any, spec: Any) -> Decision:
+    def turn(self, state: HandState, spec: WallSpec) -> Decision:
         ss = state.seat_state[self.seat]
         flowers = [t for t in ss.tiles() if t.is_flower]
         if flowers and state.wall_remaining > 0:
@@ -713,12 +720,12 @@ class RandomBot(GreedyBot):
                 return Decision("win", drawn)
         return Decision("discard", self.choose_discard(state))
 
-    def choose_discard(self, state: Any) -> Tile:
+    def choose_discard(self, state: HandState) -> Tile:
         ss = state.seat_state[self.seat]
-        held = sorted(t for t in ss.tiles() if not t.is_flower or self.profile.flower_discard)
+        held = sorted(t for t in ss.tiles() if not t.is_flower or self.profile.capabilities.flower_discard)
         return held[self.rng.randrange(len(held))]
 
-    def claim(self, state: Any, tile: Tile, from_seat: int, options: list[tuple[str, tuple[Tile, ...]]],
+    def claim(self, state: HandState, tile: Tile, from_seat: int, options: list[tuple[str, tuple[Tile, ...]]],
               robbing: bool = False) -> Decision:
         d = super().claim(state, tile, from_seat, [o for o in options if o[0] == "hu"], robbing=True)
         return d
@@ -727,16 +734,16 @@ class RandomBot(GreedyBot):
 BOTS = {"greedy": GreedyBot, "random": RandomBot}
 
 
-def _spare_tile(ss: Any, profile: Any) -> Tile:
+def _spare_tile(ss: SeatState, profile: RuleSet) -> Tile:
     """A discard for a hand without natural tiles (the 34 kinds): a joker, else a discardable flower."""
     tiles = ss.tiles()
     for t in tiles:
         if t.is_joker:
             return t
-    return next(t for t in tiles if not t.is_flower or profile.flower_discard)
+    return next(t for t in tiles if not t.is_flower or profile.capabilities.flower_discard)
 
 
-def _take(ss: Any, kind: int, n: int) -> tuple[Tile, ...]:
+def _take(ss: SeatState, kind: int, n: int) -> tuple[Tile, ...]:
     """``n`` held tiles of ``kind`` (plain fives before a red five)."""
     out: list[Tile] = []
     codes = (kind, RED_OF.get(kind)) if kind in RED_OF else (kind,)
@@ -749,7 +756,7 @@ def _take(ss: Any, kind: int, n: int) -> tuple[Tile, ...]:
 
 
 
-def claim_options(state: Any, seat: int, tile: Tile, from_seat: int, profile: Any, spec: Any,
+def claim_options(state: HandState, seat: int, tile: Tile, from_seat: int, profile: RuleSet, spec: WallSpec,
                   robbing: bool = False) -> list[tuple[str, tuple[Tile, ...]]]:
     """The claims ``seat`` can physically make on ``tile`` (shape of its own tiles; the machine judges
     the rest): hu on any tile, kong with three, pung with two, chow with two from the left player."""
@@ -763,12 +770,12 @@ def claim_options(state: Any, seat: int, tile: Tile, from_seat: int, profile: An
     k = tile.kind
     n_same = c[k] + (c[RED_OF[k]] if k in RED_OF else 0)
     last = state.window is not None and state.window.last_tile
-    allowed = profile.last_discard_claims if last else ("kong", "pung", "chow")
+    allowed = profile.capabilities.last_discard_claims if last else ("kong", "pung", "chow")
     if n_same >= 3 and spec.kongs and "kong" in allowed and state.wall_remaining > 0:
         out.append(("kong", _take(ss, k, 3)))
     if n_same >= 2 and "pung" in allowed:
         out.append(("pung", _take(ss, k, 2)))
-    if k < 27 and "chow" in allowed and profile.chow_allowed and profile.may_chow_from(state, seat, from_seat):
+    if k < 27 and "chow" in allowed and profile.capabilities.chow_allowed and profile.may_chow_from(state, seat, from_seat):
         n = k % 9
         for lo in (k - 2, k - 1, k):
             if lo < k - n or lo + 2 > k - n + 8:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from rules.bots import BOTS, claim_options
 from rules.events import (
@@ -26,6 +27,7 @@ from rules.events import (
     FlowerDeclared,
     HandRevealed,
     HandStarted,
+    JSONObject,
     MeldMade,
     MissingSuitDeclared,
     WallBroken,
@@ -35,7 +37,10 @@ from rules.game.machine import HandMachine
 from rules.game.setup import cached_break
 from rules.game.state import Phase
 from rules.tiles import RED_OF, TILES, Tile
-from rules.wall import deal_steps, roll_dice, tile_set
+from rules.wall import WallSpec, deal_steps, roll_dice, tile_set
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.game.protocols import RuleSet
 
 _TXT = tuple(str(t) for t in TILES)  # tile code -> notation
 
@@ -57,7 +62,7 @@ class SimClock:
 _TILE_SETS: dict[str, tuple[Tile, ...]] = {}
 
 
-def _shuffled_wall(spec: Any, rng: random.Random) -> tuple[Tile, ...]:
+def _shuffled_wall(spec: WallSpec, rng: random.Random) -> tuple[Tile, ...]:
     """``rules.wall.shuffled_wall`` with the tile set made once per name (the same shuffle of the same list)."""
     tiles = _TILE_SETS.get(spec.tile_set)
     if tiles is None:
@@ -68,10 +73,11 @@ def _shuffled_wall(spec: Any, rng: random.Random) -> tuple[Tile, ...]:
 
 
 _REQUIRED = object()
-_TEMPLATES: dict[type, dict[str, Any] | None] = {}
+_TEMPLATES: dict[type[Event], dict[str, object] | None] = {}
+E = TypeVar("E", bound=Event)
 
 
-def _template(cls: type) -> dict[str, Any] | None:
+def _template(cls: type[Event]) -> dict[str, object] | None:
     """An event class's fields with their defaults, in field order (``_REQUIRED`` where there is none);
     None for a class that needs its ``__init__`` (a default factory, ``__post_init__``, slots)."""
     if cls not in _TEMPLATES:
@@ -83,19 +89,41 @@ def _template(cls: type) -> dict[str, Any] | None:
     return _TEMPLATES[cls]
 
 
-def make_event(cls: type, fields: dict[str, Any]) -> Event:
+def make_event(cls: type[E], fields: Mapping[str, object]) -> E:
     """``cls(**fields)`` for the simulator's hot path: the frozen dataclass's instance dict is set at once
     rather than field by field (an equal object: same fields in the same order, same JSON)."""
     t = _template(cls)
-    if t is None or not fields.keys() <= t.keys():
-        return cls(**fields)  # (an unknown field: the constructor's own error)
+    kw: dict[str, Any] = dict(fields)  # (checked by the event's constructor when it is called)
+    if t is None or not kw.keys() <= t.keys():
+        return cls(**kw)  # (an unknown field: the constructor's own error)
     d = dict(t)
-    d.update(fields)
+    d.update(kw)
     if _REQUIRED in d.values():
-        return cls(**fields)  # (a required field missing: the constructor's own error)
+        return cls(**kw)  # (a required field missing: the constructor's own error)
     ev = object.__new__(cls)
     object.__setattr__(ev, "__dict__", d)
     return ev
+
+
+class BotOptions(TypedDict, total=False):
+    """How bots play hands (``rules.simulate.random_hands``, ``rules.simulate_many.simulate``)."""
+
+    n_players: int
+    bot: str
+    error_rate: float
+    round_wind: str
+    hand_number: int
+    clock: SimClock
+    players: tuple[str, ...]
+    options: JSONObject | None
+    max_events: int
+
+
+class HandOptions(BotOptions, total=False):
+    """The keyword options of :class:`HandDriver` (and of ``rules.simulate.play_hand``)."""
+
+    dealer: int
+    hand_id: str
 
 
 @dataclass
@@ -126,26 +154,27 @@ class HandDriver:
     def _bot(self, kind: str) -> type:
         return BOTS[kind]
 
-    def __init__(self, profile: Any, rng: random.Random, *, n_players: int = 4, dealer: int = 0,
+    def __init__(self, profile: RuleSet, rng: random.Random, *, n_players: int = 4, dealer: int = 0,
                  bot: str = "greedy", error_rate: float = 0.0, hand_id: str = "", round_wind: str = "1z",
                  hand_number: int = 0, clock: SimClock | None = None, players: tuple[str, ...] = (),
-                 options: dict[str, Any] | None = None, max_events: int = 5000):
+                 options: JSONObject | None = None, max_events: int = 5000):
         self.profile = profile
         self.rng = rng
-        self.spec = profile.wall_spec(n_players, (options or {}).get("tiles"))
+        tiles = (options or {}).get("tiles")
+        self.spec = profile.wall_spec(n_players, None if tiles is None else str(tiles))
         self._check_deal(self.spec.deal)
         self.dealer = dealer
         self.clock = clock or SimClock()
         self.hand_id = hand_id
         self.wall = _shuffled_wall(self.spec, rng)
         self.machine = self.machine_class(profile, "full", self.wall)
-        self.bots = {s: self._bot(bot)(s, profile, random.Random(rng.random()), error_rate) for s in self.spec.seats}
+        self.bots: dict[int, Any] = {s: self._bot(bot)(s, profile, random.Random(rng.random()), error_rate) for s in self.spec.seats}
         self.start = HandStarted(profile=profile.name, n_players=n_players, dealer=dealer, round_wind=round_wind,
                                  hand_number=hand_number, seats=players or tuple(f"P{s}" for s in self.spec.seats),
                                  options=dict(options or {}), hand_id=hand_id, **self.clock.stamp())
         self.max_events = max_events
 
-    def _ev(self, cls: type, **kw: Any) -> Event:
+    def _ev(self, cls: type[E], **kw: object) -> E:
         clock = self.clock
         if type(clock) is SimClock:  # SimClock.stamp, inline
             t = clock.t = clock.t + clock.step
@@ -194,7 +223,7 @@ class HandDriver:
                         if t is None:
                             return
                         m.submit(self._ev(Drew, seat=s, tile=_TXT[t], source="replacement"))
-        if "missing_suit" in self.profile.pre_play:
+        if "missing_suit" in self.profile.capabilities.pre_play:
             for s in order:
                 m.submit(self._ev(MissingSuitDeclared, seat=s, suit=self.bots[s].missing_suit(st)))
 
@@ -257,8 +286,8 @@ class HandDriver:
         for w in st.wins:
             if w.seat not in seats:
                 seats.append(w.seat)
-        if st.exhaustive or not self.profile.reveal_on_win or force:
-            extra = [s for s in st.seats if s not in seats and (self.profile.reveal_all_at_draw
+        if st.exhaustive or not self.profile.capabilities.reveal_on_win or force:
+            extra = [s for s in st.seats if s not in seats and (self.profile.capabilities.reveal_all_at_draw
                                                                   or s in st.tenpai_declared)]
             seats += extra if st.exhaustive else []
         judged = {w.seat for w in st.wins if w.valid is not None}
@@ -277,17 +306,17 @@ class HandDriver:
         if d.kind == "win":
             m.submit(self._ev(Won, seat=seat, tile=_TXT[d.tile], from_seat=None,
                               kong_replacement=st.after_kong, last_tile=st.wall_remaining == 0))
-            if self.profile.reveal_on_win and m.phase == Phase.ENDED:
+            if self.profile.capabilities.reveal_on_win and m.phase == Phase.ENDED:
                 self._reveal_all()
         elif d.kind == "flower":
             m.submit(self._ev(FlowerDeclared, seat=seat, tile=_TXT[d.tile]))
         elif d.kind == "kong_concealed":
-            tiles = [t for t in st.seat_state[seat].tiles() if t.kind == d.tile.kind][:4]  # type: ignore[union-attr]
-            if m.submit(self._ev(MeldMade, seat=seat, kind="kong_concealed", tiles=tuple([_TXT[t] for t in tiles]))
+            kong = [t for t in st.seat_state[seat].tiles() if t.kind == d.tile.kind][:4]
+            if m.submit(self._ev(MeldMade, seat=seat, kind="kong_concealed", tiles=tuple([_TXT[t] for t in kong]))
                         )[0].TYPE == "meld_made":
                 self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]
         elif d.kind == "kong_added":
-            meld = next(x for x in st.seat_state[seat].melds if x.kind.value == "pung" and x.base == d.tile.kind)  # type: ignore[union-attr]
+            meld = next(x for x in st.seat_state[seat].melds if x.kind.value == "pung" and x.base == d.tile.kind)
             tiles = (*[_TXT[t] for t in meld.tiles], _TXT[d.tile])
             fresh = st.seat_state[seat].drawn == d.tile
             if m.submit(self._ev(MeldMade, seat=seat, kind="kong_added", tiles=tiles, claimed_tile=_TXT[d.tile],
@@ -319,7 +348,7 @@ class HandDriver:
             if n_same < 2 and k not in wait_kinds:
                 # a chow helps only a hand that is not ready yet (a ready hand claims only its win), and
                 # only one with two tiles that make a chow with the discard
-                if not (s == order[1] and k < 27 and self.profile.chow_allowed and not robbing and sh > 0):
+                if not (s == order[1] and k < 27 and self.profile.capabilities.chow_allowed and not robbing and sh > 0):
                     continue
                 c = bot.waiting_counts(ss)
                 n = k % 9
@@ -340,13 +369,14 @@ class HandDriver:
             if granted[0].kind == "kong_open":
                 self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]
             return
-        if granted and self.profile.reveal_on_win:
+        if granted and self.profile.capabilities.reveal_on_win:
             self._reveal_all()
             if m.phase not in (Phase.CLAIMS, Phase.ROB):
                 return
         if robbing and not granted and not m.pending_winners:
             self._dora(m.state.wall.kongs, "kan")  # type: ignore[union-attr]  # the added kan stands (A21)
             t = m.draw_tile("replacement")
+            assert t is not None
             m.submit(self._ev(Drew, seat=disc, tile=_TXT[t], source="replacement"))
             return
         nxt = m.next_drawer()

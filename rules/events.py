@@ -18,12 +18,29 @@ Three families:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 SCHEMA_VERSION = 1
 
 RELATIVE_SOURCES = ("left", "opposite", "right")
+
+# JSON data as events carry it (a list comes back from ``from_json`` as a tuple)
+JSONValue = str | int | float | bool | None | Sequence["JSONValue"] | Mapping[str, "JSONValue"]
+JSONObject = dict[str, JSONValue]
+
+
+def as_int(v: object) -> int:
+    """A number read from JSON data (an ``int``; anything else is a malformed record)."""
+    if isinstance(v, int):
+        return int(v)
+    raise TypeError(f"{v!r} is not a whole number")
+
+
+def as_seat(v: object) -> int | None:
+    """A seat read from JSON data (``None``: the table)."""
+    return None if v is None else as_int(v)
 
 
 def relative_source(seat: int, from_seat: int, n_seats: int = 4) -> str:
@@ -45,32 +62,32 @@ class Event:
     t_mono: float = 0.0
     t_wall: float = 0.0
 
-    def __init_subclass__(cls, **kw: Any) -> None:
+    def __init_subclass__(cls, **kw: object) -> None:
         super().__init_subclass__(**kw)
         if "TYPE" in cls.__dict__:
             if cls.TYPE in _REGISTRY:
                 raise TypeError(f"duplicate event type {cls.TYPE!r}")
             _REGISTRY[cls.TYPE] = cls
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE, "v": SCHEMA_VERSION}
+    def to_json(self) -> JSONObject:
+        d: JSONObject = {"type": self.TYPE, "v": SCHEMA_VERSION}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             d[f.name] = _jsonable(v)
         return d
 
     @staticmethod
-    def from_json(d: dict[str, Any]) -> Event:
+    def from_json(d: Mapping[str, JSONValue]) -> Event:
         """Rebuild an event from :meth:`to_json` output. Raises ``ValueError`` on an unknown type/version."""
         t = d.get("type")
-        cls = _REGISTRY.get(t)  # type: ignore[arg-type]
+        cls = _REGISTRY.get(t) if isinstance(t, str) else None
         if cls is None:
             raise ValueError(f"unknown event type {t!r}")
         v = d.get("v", SCHEMA_VERSION)
-        if v > SCHEMA_VERSION:
+        if not isinstance(v, int) or v > SCHEMA_VERSION:
             raise ValueError(f"event {t!r} has schema version {v}, this build reads up to {SCHEMA_VERSION}")
         names = {f.name: f for f in dataclasses.fields(cls)}
-        kwargs = {}
+        kwargs: dict[str, Any] = {}  # checked by the dataclass's own constructor
         for k, val in d.items():
             if k in ("type", "v"):
                 continue
@@ -80,15 +97,17 @@ class Event:
         return cls(**kwargs)
 
 
-def _jsonable(v: Any) -> Any:
+def _jsonable(v: object) -> JSONValue:
     if isinstance(v, tuple | list):
         return [_jsonable(x) for x in v]
     if isinstance(v, dict):
         return {str(k): _jsonable(x) for k, x in v.items()}
-    return v
+    if v is None or isinstance(v, str | int | float):
+        return v
+    raise TypeError(f"{v!r} is not JSON data")
 
 
-def _from_jsonable(v: Any) -> Any:
+def _from_jsonable(v: JSONValue) -> JSONValue:
     if isinstance(v, list):
         return tuple(_from_jsonable(x) for x in v)
     if isinstance(v, dict):
@@ -120,7 +139,7 @@ class HandStarted(GameEvent):
     round_wind: str = "1z"
     hand_number: int = 0
     seats: tuple[str, ...] = ()  # player ids by seat
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JSONObject = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -282,7 +301,7 @@ class Payment(Event):
 @dataclass(frozen=True, kw_only=True)
 class Settled(GameEvent):
     TYPE: ClassVar[str] = "settled"
-    payments: tuple[dict[str, Any], ...] = ()  # Payment.to_json() dicts
+    payments: tuple[JSONObject, ...] = ()  # Payment.to_json() dicts
     deltas: tuple[int, ...] = ()  # per seat
 
 
@@ -296,7 +315,7 @@ class Violation(GameEvent):
     rule: str  # seed reference
     message: str
     deferred: bool = False  # found at the reveal, against the recorded history
-    action: dict[str, Any] = field(default_factory=dict)  # the rejected event's JSON ({} when none)
+    action: JSONObject = field(default_factory=dict)  # the rejected event's JSON ({} when none)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -467,7 +486,7 @@ class TableReconciled(ServiceEvent):
     hand_id: str = ""
     result: str
     state: str = ""
-    differences: tuple[dict[str, Any], ...] = ()
+    differences: tuple[JSONObject, ...] = ()
     frames: int = 0
     detail: str = ""
 

@@ -88,19 +88,19 @@ def _group_options(c: list[int], k: int, jokers: int, sets_left: int, pair_left:
         above = [p for p in range(k + 1, b + 3)]
         # each position above k: a natural (if any) or a joker
         for mask in range(1 << len(above)):
-            nat = [k]
-            jk = list(below)
+            naturals = [k]
+            wild = list(below)
             ok = True
             for i, p in enumerate(above):
                 if mask >> i & 1:
-                    jk.append(p)
+                    wild.append(p)
                 elif c[p] > 0:
-                    nat.append(p)
+                    naturals.append(p)
                 else:
                     ok = False
                     break
-            if ok and len(jk) <= jokers:
-                yield CHOW, b, tuple(nat), tuple(jk)
+            if ok and len(wild) <= jokers:
+                yield CHOW, b, tuple(naturals), tuple(wild)
 
 
 _GROUP_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))

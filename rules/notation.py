@@ -9,6 +9,7 @@ is the profile's rule check. Syntax errors are :class:`ParseError` with a 1-base
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -149,17 +150,17 @@ class Hand:
 # Formatting
 
 
-def format_tiles(tiles, group: bool = True) -> str:
+def format_tiles(tiles: Iterable[Tile], group: bool = True) -> str:
     """Tiles in the given order; consecutive tiles of one suit share the suit letter when ``group``."""
     out: list[str] = []
     run: list[str] = []
-    run_suit = None
+    run_suit = ""
     for t in tiles:
         s = t.suit
         if s in ("j", "x"):
             if run:
                 out.append("".join(run) + run_suit)
-                run, run_suit = [], None
+                run, run_suit = [], ""
             out.append(s)
             continue
         digit = "0" if t.is_red else str(t.number)

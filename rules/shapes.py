@@ -250,7 +250,7 @@ def regular_decompositions(c: Sequence[int]) -> list[Decomposition]:
         per_group.append(opts)
     if pairs != 1:
         return []
-    out = [((), -1)]
+    out: list[tuple[tuple[tuple[str, int], ...], int]] = [((), -1)]
     for opts in per_group:
         out = [(sets + s2, p2 if p2 >= 0 else p) for sets, p in out for p2, s2 in opts]
     return [Decomposition(Shape.REGULAR, tuple(sorted(s)), p) for s, p in out]

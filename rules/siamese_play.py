@@ -26,16 +26,19 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Unpack
 
 from rules.bots import connectivity, fast_shanten
-from rules.driver import HandDriver, HandResult
+from rules.driver import HandDriver, HandOptions, HandResult
 from rules.events import Claimed, Discarded, Drew, ExhaustiveDraw, HandRevealed, Won
-from rules.game.siamese import SiameseHandMachine, SiameseSeat, SiameseWin
-from rules.game.state import Phase
+from rules.game.siamese import SiameseHandMachine, SiameseSeat, SiameseWin, siamese_seat, siamese_wins
+from rules.game.state import HandState, Phase
 from rules.notation import Hand, format_tiles
 from rules.shapes import regular_shanten
 from rules.tiles import KINDS, TERMINALS_AND_HONORS, Tile
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.game.protocols import RuleSet
 
 MAX_CANDIDATES = 250  # complete subsets scored per question (a bound on the bot's work, not a rule)
 
@@ -130,16 +133,16 @@ class SiameseBot:
 
     name = "greedy"
 
-    def __init__(self, seat: int, profile: Any, rng: random.Random, error_rate: float = 0.0):
+    def __init__(self, seat: int, profile: RuleSet, rng: random.Random, error_rate: float = 0.0):
         self.seat = seat
         self.profile = profile
         self.rng = rng
         self.shapes = frozenset(profile.shapes)
         self.q2 = bool(profile.quads_as_two_pairs)
-        self._scores: dict[tuple, tuple[bool, int]] = {}
+        self._scores: dict[tuple[object, ...], tuple[bool, int]] = {}
 
     # --- judging candidate hands ---------------------------------------------------------------------
-    def _value(self, state: Any, ss: SiameseSeat, slot: int, sub: tuple[int, ...], tile: Tile,
+    def _value(self, state: HandState, ss: SiameseSeat, slot: int, sub: tuple[int, ...], tile: Tile,
                from_seat: int | None, kept: bool, robbing: bool = False) -> tuple[bool, int]:
         """(valid, value) of a declared hand through the profile, remembered for the hand."""
         key = (sub, slot, len(ss.melds), tile, from_seat is None, kept, state.wall_remaining == 0, state.after_kong)
@@ -155,15 +158,16 @@ class SiameseBot:
             got = self._scores[key] = (bool(r.valid), int(r.total_fan))
         return got
 
-    def best_win(self, state: Any, extra: Tile | None = None, from_seat: int | None = None,
+    def best_win(self, state: HandState, extra: Tile | None = None, from_seat: int | None = None,
                  robbing: bool = False) -> WinChoice | None:
         """The win to declare now: self-drawn (``extra`` None) or on the tile ``extra`` from ``from_seat``."""
-        ss: SiameseSeat = state.seat_state[self.seat]
+        ss = siamese_seat(state, self.seat)
         if ss.dead:
             return None
         c = ss.counts34()
-        mine = [state.wins[i] for i in ss.slot_wins if i is not None]
-        floor = mine[0].result.total_fan if mine else 0  # the golden rule (§4)
+        mine = siamese_wins(state, self.seat)
+        first = mine[0].result if mine else None
+        floor = first.total_fan if first is not None else 0  # the golden rule (§4)
         drawn = ss.drawn if extra is None else None
         if extra is None and drawn is None:
             return None  # no self-drawn win without a drawn tile this turn (§5)
@@ -175,7 +179,7 @@ class SiameseBot:
             if fast_shanten(c, k, self.shapes, self.q2) > -1:
                 continue
             other = 1 - slot
-            must = extra.kind if extra is not None else (drawn.kind if mine else None)  # type: ignore[union-attr]
+            must = extra.kind if extra is not None else (drawn.kind if mine and drawn is not None else None)
             k_other = len(ss.slot_melds(other))
             for sub in complete_subsets(c, k, must):
                 if mine or ss.slot_wins[other] is not None:
@@ -191,30 +195,30 @@ class SiameseBot:
                 break
             if extra is not None:
                 tile, kept = extra, False
-            elif sub[drawn.kind]:  # type: ignore[union-attr]
+            elif drawn is not None and sub[drawn.kind]:
                 tile, kept = drawn, False
             else:
                 tile, kept = KINDS[max(i for i, n in enumerate(sub) if n)], True
-            valid, value = self._value(state, ss, slot, sub, tile, from_seat, kept, robbing)  # type: ignore[arg-type]
+            valid, value = self._value(state, ss, slot, sub, tile, from_seat, kept, robbing)
             if not valid or value < floor:
                 continue
             if best is None or value < best.value:
                 shown = _tiles_of(sub)
                 if extra is not None:
                     shown.remove(extra)
-                best = WinChoice(slot, tuple(shown), tile, kept, value, rs)  # type: ignore[arg-type]
+                best = WinChoice(slot, tuple(shown), tile, kept, value, rs)
                 if mine:
                     break  # a second win ends the hand: the first one found will do
         return best
 
     # --- own turn ----------------------------------------------------------------------------------------
-    def turn(self, state: Any) -> WinChoice | Tile:
+    def turn(self, state: HandState) -> WinChoice | Tile:
         """A win to declare, else the tile to discard."""
         win = self.best_win(state)
         return win if win is not None else self.choose_discard(state)
 
-    def choose_discard(self, state: Any) -> Tile:
-        ss: SiameseSeat = state.seat_state[self.seat]
+    def choose_discard(self, state: HandState) -> Tile:
+        ss = siamese_seat(state, self.seat)
         c = ss.counts34()
         slots = [len(ss.slot_melds(s)) for s in ss.open_slots()] or [len(ss.slot_melds(0))]
         n_all = min(4, len(ss.melds))
@@ -232,14 +236,14 @@ class SiameseBot:
         return KINDS[best[-1]]  # type: ignore[index]
 
     # --- claims ------------------------------------------------------------------------------------------
-    def claim(self, state: Any, tile: Tile, from_seat: int, robbing: bool = False
+    def claim(self, state: HandState, tile: Tile, from_seat: int, robbing: bool = False
               ) -> tuple[str, int, tuple[Tile, ...]] | None:
         """``(kind, slot, tiles shown)`` to claim the discard (or the robbed kong's tile), or None."""
         win = self.best_win(state, tile, from_seat, robbing)
         if win is not None:
             return "hu", win.slot, win.tiles
-        ss: SiameseSeat = state.seat_state[self.seat]
-        if robbing or ss.dead or state.window.last_tile or ss.counts34()[tile.kind] < 2:
+        ss = siamese_seat(state, self.seat)
+        if robbing or ss.dead or (state.window is not None and state.window.last_tile) or ss.counts34()[tile.kind] < 2:
             return None
         slots = sorted(ss.open_slots(), key=lambda s: len(ss.slot_melds(s)))
         slots = [s for s in slots if len(ss.slot_melds(s)) < 4]
@@ -262,8 +266,9 @@ class SiameseDriver(HandDriver):
 
     machine_class = SiameseHandMachine
 
-    def __init__(self, profile: Any, rng: random.Random, *, n_players: int = 3, **kw: Any):
-        super().__init__(profile, rng, n_players=n_players, **kw)
+    def __init__(self, profile: RuleSet, rng: random.Random, **kw: Unpack[HandOptions]):
+        kw.setdefault("n_players", 3)
+        super().__init__(profile, rng, **kw)
 
     def _check_deal(self, deal: str) -> None:
         if deal != "siamese":
@@ -327,7 +332,7 @@ class SiameseDriver(HandDriver):
             self._exhaust()
 
 
-def play_siamese_hand(profile: Any, rng: random.Random, **kw: Any) -> HandResult:
+def play_siamese_hand(profile: RuleSet, rng: random.Random, **kw: Unpack[HandOptions]) -> HandResult:
     """Play one Siamese hand with bots (the options of :class:`SiameseDriver`); 3 players by default."""
     if kw.get("n_players", 4) == 4:
         kw["n_players"] = 3

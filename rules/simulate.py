@@ -11,26 +11,30 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Unpack
 
-from rules.driver import WALL_EPOCH, HandDriver, HandResult, SimClock, make_event
+from rules.driver import WALL_EPOCH, BotOptions, HandDriver, HandOptions, HandResult, SimClock, make_event
+from rules.events import JSONObject
 from rules.game.profile_api import Standing
 from rules.siamese_play import play_siamese_hand
 
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.game.protocols import RuleSet
+
 __all__ = [
-    "WALL_EPOCH", "GameResult", "HandDriver", "HandResult", "SimClock", "make_event", "play_game", "play_hand",
+    "WALL_EPOCH", "BotOptions", "GameResult", "HandDriver", "HandOptions", "HandResult", "SimClock", "make_event", "play_game", "play_hand",
     "random_hands",
 ]
 
 
-def play_hand(profile: Any, rng: random.Random, **kw: Any) -> HandResult:
+def play_hand(profile: RuleSet, rng: random.Random, **kw: Unpack[HandOptions]) -> HandResult:
     """Play one hand with bots (see :class:`HandDriver` for the options)."""
-    if profile.two_hands:  # mcr-siamese: two hands per player, its own driver and bots
+    if profile.capabilities.two_hands:  # mcr-siamese: two hands per player, its own driver and bots
         return play_siamese_hand(profile, rng, **kw)
     return HandDriver(profile, rng, **kw).run()
 
 
-def random_hands(profile: Any, seed: int, n: int, **kw: Any) -> Iterator[HandResult]:
+def random_hands(profile: RuleSet, seed: int, n: int, **kw: Unpack[BotOptions]) -> Iterator[HandResult]:
     """``n`` independent hands from one seed (dealer rotating over the seats)."""
     rng = random.Random(seed)
     seats = profile.wall_spec(kw.get("n_players", 4)).seats
@@ -45,8 +49,8 @@ class GameResult:
     standings: list[Standing] = field(default_factory=list)
 
 
-def play_game(profile: Any, seed: int, *, n_players: int = 4, max_hands: int | None = None, bot: str = "greedy",
-              error_rate: float = 0.0, options: dict[str, Any] | None = None) -> GameResult:
+def play_game(profile: RuleSet, seed: int, *, n_players: int = 4, max_hands: int | None = None, bot: str = "greedy",
+              error_rate: float = 0.0, options: JSONObject | None = None) -> GameResult:
     """A game: hands until the profile's ``game_over`` (or ``max_hands``), dealer rotation by the profile,
     totals and standings at the end. ``options`` start every hand's ``HandStarted.options``; the profile's
     ``next_hand_options`` carries state from one hand to the next (riichi's counters and sticks)."""
@@ -58,16 +62,16 @@ def play_game(profile: Any, seed: int, *, n_players: int = 4, max_hands: int | N
     res = GameResult()
     changes = 0
     winds = "1234"
-    options: dict[str, Any] = dict(options or {})
+    carried: JSONObject = dict(options or {})
     while True:
         i = len(res.hands)
         sitting = profile.seating(i, n_players) or tuple(range(len(seats)))  # player by seat index
         player_at = dict(zip(seats, sitting, strict=True))
         r = play_hand(profile, random.Random(rng.random()), n_players=n_players, dealer=dealer, bot=bot,
                       error_rate=error_rate, hand_id=f"g{seed}-h{i}", hand_number=i, clock=clock,
-                      round_wind=f"{winds[(changes // n_players) % 4]}z", options=dict(options),
+                      round_wind=f"{winds[(changes // n_players) % 4]}z", options=dict(carried),
                       players=tuple(f"P{player_at[s]}" for s in seats))
-        options.update(profile.next_hand_options(r.machine.state))  # riichi: counters and sticks
+        carried.update(profile.next_hand_options(r.machine.state))  # riichi: counters and sticks
         res.hands.append(r)
         for s in seats:
             totals[player_at[s]] += r.deltas[s]

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any
+from typing import Unpack
 
-from rules.simulate import play_hand
+from rules.simulate import BotOptions, play_hand
 
 CHUNK = 50  # hands per task: large enough to amortise the pickling, small enough to balance the workers
 
@@ -32,7 +32,7 @@ class HandSummary:
     events: int
 
 
-def _play_chunk(profile_name: str, jobs: list[tuple[int, float, int]], kw: dict[str, Any]) -> list[HandSummary]:
+def _play_chunk(profile_name: str, jobs: list[tuple[int, float, int]], kw: BotOptions) -> list[HandSummary]:
     from rules.profiles import registry
 
     profile = registry.get(profile_name)
@@ -44,7 +44,8 @@ def _play_chunk(profile_name: str, jobs: list[tuple[int, float, int]], kw: dict[
     return out
 
 
-def simulate(profile_name: str, seed: int, n: int, *, workers: int = 1, **kw: Any) -> Iterator[HandSummary]:
+def simulate(profile_name: str, seed: int, n: int, *, workers: int = 1, **kw: Unpack[BotOptions]
+             ) -> Iterator[HandSummary]:
     """``n`` hands of ``random_hands(profile, seed, n, **kw)`` as summaries, in order; ``workers``
     processes (0: one per CPU)."""
     from rules.profiles import registry

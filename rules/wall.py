@@ -289,7 +289,7 @@ def break_wall(spec: WallSpec, dealer: int, dice: tuple[tuple[int, int], ...]) -
         raise ValueError(f"{spec.family} throws the dice {spec.throws} time(s), got {len(dice)} throw(s)")
     sums = tuple(a + b for a, b in dice)
     target = dice_target(spec, dealer, sums[0])
-    throwers = (dealer,)
+    throwers: tuple[int, ...] = (dealer,)
     if spec.count == "min_die":  # 000 §2.4.9.3: the smaller value
         count = min(dice[0])
     elif spec.count == "sum":  # riichi Rules 2.5
@@ -331,7 +331,7 @@ class DealStep:
     what: str  # "block", "jump", "single"
 
 
-_STEPS: dict[tuple, tuple[DealStep, ...]] = {}
+_STEPS: dict[tuple[tuple[int, ...], int, str, int], tuple[DealStep, ...]] = {}
 
 
 def deal_steps(spec: WallSpec, dealer: int) -> list[DealStep]:

@@ -73,7 +73,7 @@ def score_object(profile_name: str, fields: dict[str, Any], *, from_json: bool =
     profile's set), a field of the wrong type (``from_json``: JSON types are checked, booleans are booleans)."""
     from rules.notation import ParseError, format_hand, parse_hand
     from rules.profiles import registry
-    from rules.profiles.base import ContextError
+    from rules.scoring import ContextError
 
     out: dict[str, Any] = {}
     fields = dict(fields)

@@ -80,7 +80,8 @@ from rules.events import (
     Won,
     relative_source,
 )
-from rules.game import HandMachine, machine_for, replay
+from rules.game.machine import HandMachine, replay
+from rules.game.machines import machine_for
 from rules.game.setup import cached_break
 from rules.game.state import Phase
 from rules.game.violations import violation
@@ -332,7 +333,7 @@ class Referee:
     # --- Sichuan WMSG: the missing suit shows with each player's first discard (002 §5.2-5.3) --------
     def _suits_pending(self) -> bool:
         st = self._st
-        return (st.phase == Phase.PRE_PLAY and "missing_suit" in self.profile.pre_play
+        return (st.phase == Phase.PRE_PLAY and "missing_suit" in self.profile.capabilities.pre_play
                 and not self.conv.missing_suit_cards and any(st.seat_state[s].missing_suit is None for s in st.seats))
 
     def _learn_wmsg(self, ev: Event) -> None:
@@ -573,7 +574,7 @@ class Referee:
             return
         w.hu = []
         for won in self.machine.arbitrate():
-            if isinstance(won, Won) and self.profile.two_hands:  # judged with the hand it shows (Siamese)
+            if isinstance(won, Won) and self.profile.capabilities.two_hands:  # judged with the hand it shows (Siamese)
                 self.shown_wins[won.seat] = dataclasses.replace(won, slot=w.slots.get(won.seat, 0))
             elif isinstance(won, Won):
                 self._submit(won)
@@ -795,7 +796,7 @@ class Referee:
         st = self._st
         won = Won(seat=seat, tile="x", from_seat=None, kong_replacement=st.after_kong, last_tile=st.wall_remaining == 0,
                   slot=PANELS.get(ev.button, 0))
-        if self.profile.two_hands:  # Siamese: judged at once, with the hand it shows
+        if self.profile.capabilities.two_hands:  # Siamese: judged at once, with the hand it shows
             self.shown_wins[seat] = won
             return
         self._submit(won)
@@ -1053,7 +1054,7 @@ class Referee:
         self.window = None
         shown = {h.seat: h for h in self.held}
         tenpai = []
-        for s in st.seats if not self.profile.two_hands else ():  # (Siamese: no ready hands, §14)
+        for s in st.seats if not self.profile.capabilities.two_hands else ():  # (Siamese: no ready hands, §14)
             ss = st.seat_state[s]
             h = shown.get(s)
             if h is None or not ss.active:
@@ -1070,7 +1071,7 @@ class Referee:
     def _pending_reveals(self) -> list[int]:
         """Seats whose hand must still be shown before the settlement (as the bot driver shows them)."""
         st = self._st
-        if self.profile.two_hands:  # Siamese: every pool is shown at the end (an empty one needs no look)
+        if self.profile.capabilities.two_hands:  # Siamese: every pool is shown at the end (an empty one needs no look)
             for s in st.seats:
                 ss = st.seat_state[s]
                 if not ss.revealed and ss.n_concealed == 0:
@@ -1081,7 +1082,7 @@ class Referee:
             if w.seat not in seats:
                 seats.append(w.seat)
         if st.exhaustive:
-            seats += [s for s in st.seats if s not in seats and (self.profile.reveal_all_at_draw
+            seats += [s for s in st.seats if s not in seats and (self.profile.capabilities.reveal_all_at_draw
                                                                   or s in st.tenpai_declared)]
         judged = {w.seat for w in st.wins if w.valid is not None}
         return [s for s in seats if not st.seat_state[s].revealed and not (s in judged and not st.exhaustive)]
@@ -1217,7 +1218,7 @@ class Referee:
         ss = st.seat_state.get(seat)
         if ss is None or ss.revealed or ss.won or st.phase not in (Phase.CLAIMS, Phase.DRAW, Phase.TURN):
             return None
-        if self.profile.two_hands:  # two racks of fourteen: the table's camera does not count them
+        if self.profile.capabilities.two_hands:  # two racks of fourteen: the table's camera does not count them
             return None
         if st.current == seat or self.machine.next_drawer() == seat:
             return None
@@ -1244,7 +1245,7 @@ class Referee:
             want, have = self._rack_expected(seat), self.rack[seat]
             self.rack_flagged.add(seat)
             self._flag("tile_count", seat, f"{have} tiles in the rack, {want} expected")
-            if "tile_count" in self.profile.dead_hand_codes and not self._st.seat_state[seat].dead:
+            if "tile_count" in self.profile.capabilities.dead_hand_codes and not self._st.seat_state[seat].dead:
                 rule = referee_rule(self.name, "tile_count", self.profile.violation_rules)
                 self._submit(HandDead(seat=seat, reason="tile_count", rule=rule))
 

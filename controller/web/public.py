@@ -99,7 +99,7 @@ class PublicHand:
         from rules.profiles import registry
 
         prof = registry.get(profile)
-        two_hands = getattr(prof, "two_hands", False)  # as rules.simulate chooses the machine
+        two_hands = prof.capabilities.two_hands  # as rules.game.machine_for chooses the machine
         self.profile = profile
         self.hand_id = hand_id
         self.machine = (SiameseHandMachine if two_hands else HandMachine)(prof, "table")

@@ -6,7 +6,7 @@ from rules.events import ExhaustiveDraw, HandEnded, HandRevealed, Payment, Settl
 from rules.game.flow import Play, Refusal, build_meld, seat_refusal, tile, tile_refusal, tiles_of
 from rules.game.play import note_copies
 from rules.game.state import HandState, Phase, SeatState, WinRecord
-from rules.game.violations import frozen_json
+from rules.game.violations import frozen_object
 from rules.notation import Hand, Meld, MeldKind
 from rules.tiles import KIND_OF, N_CODES, UNKNOWN_CODE, Tile
 
@@ -142,11 +142,11 @@ def false_win(p: Play, st: HandState, w: WinRecord, ss: SeatState) -> None:
     False) the offender's hand is dead; a hand that only this declaration ended resumes: after a false
     self-drawn win the offender discards, after a false win on a discard the next player draws."""
     rules = p.rules
-    if rules.false_win_ends_hand:
+    if rules.capabilities.false_win_ends_hand:
         return
     ss.won = False
     ss.dead = True
-    if (not rules.reveal_on_win or st.phase is not Phase.ENDED or st.exhaustive
+    if (not rules.capabilities.reveal_on_win or st.phase is not Phase.ENDED or st.exhaustive
             or any(x.valid is not False for x in st.wins)):
         return
     ss.revealed = False  # play resumes: the shown hand goes back behind its rack (its tiles stay known)
@@ -204,7 +204,7 @@ def settlement_of(p: Play, st: HandState) -> Settled:
             deltas[pay.payer] -= pay.amount
         if pay.payee is not None:
             deltas[pay.payee] += pay.amount
-    out = Settled(payments=tuple(frozen_json(pay.to_json()) for pay in payments), deltas=tuple(deltas),
+    out = Settled(payments=tuple(frozen_object(pay.to_json()) for pay in payments), deltas=tuple(deltas),
                   hand_id=st.hand_id)
     p.memo["settlement"] = (key, out)
     return out

@@ -21,7 +21,7 @@ from rules.notation import Meld
 from rules.tiles import TILES, UNKNOWN_CODE, Tile
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rules.game.profile_api import GameRules
+    from rules.game.protocols import RuleSet
 
 E = TypeVar("E", bound=GameEvent)
 _BY_TEXT = {str(t): t for t in TILES}
@@ -76,7 +76,7 @@ class Play:
     """The context of one machine's handlers: the profile's rules, the hand's variant, the wall in draw
     order when known (full information), and the violations noted while the current event is applied."""
 
-    rules: GameRules
+    rules: RuleSet
     variant: Variant
     sequence: tuple[Tile, ...] | None = None
     at: Event | None = None
@@ -94,7 +94,7 @@ class Play:
         ``dead_hand_codes`` make the offender's hand dead."""
         assert self.at is not None
         self.notes.append(self.violation(code, seat, message, self.at, deferred=deferred, hand_id=st.hand_id))
-        if seat is not None and code in self.rules.dead_hand_codes:
+        if seat is not None and code in self.rules.capabilities.dead_hand_codes:
             make_dead(st, seat)
 
 

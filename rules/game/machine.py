@@ -3,7 +3,7 @@
 Everything that happens in a hand is a game event (``rules.events``) submitted to :meth:`HandMachine.submit`.
 The machine looks the event up in its dispatch table (``rules.game.dispatch``: (phase, event type) →
 handler), runs the handler's pure check against the phase, the rules common to all profiles and the
-profile's hooks (``rules.game.profile_api.GameRules``), then either applies it to the hand's state
+profile's hooks (``rules.game.profile_api.RuleSet``), then either applies it to the hand's state
 (:class:`~rules.game.state.HandState`, the whole hand in one structure) or refuses it with a typed
 :class:`~rules.events.Violation` (never an exception: the referee reports it and the hand goes on; a
 refused event changes nothing). Both go to :attr:`HandMachine.log`; a hand replays from its log to the
@@ -28,11 +28,11 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any, ClassVar
 
-from rules.events import Dealt, Drew, Event, GameEvent, HandEnded, Settled, Violation, Won
+from rules.events import Dealt, Drew, Event, GameEvent, HandEnded, JSONObject, Settled, Violation, Won
 from rules.game.dispatch import DISPATCH, HANDLED, implied, out_of_phase
 from rules.game.ending import next_dealer_of, settlement_of
 from rules.game.flow import Handler, Play, Variant
-from rules.game.profile_api import GameRules
+from rules.game.protocols import RuleSet
 from rules.game.state import HandState, Phase
 from rules.game.window import hand_ends_after_wins, proposals, window_outcome
 from rules.tiles import Tile
@@ -53,7 +53,7 @@ class HandMachine:
 
     variant: ClassVar[Variant] = STANDARD
 
-    def __init__(self, profile: GameRules, mode: str = "full", wall: tuple[Tile, ...] | None = None):
+    def __init__(self, profile: RuleSet, mode: str = "full", wall: tuple[Tile, ...] | None = None):
         if mode not in ("full", "table"):
             raise ValueError(f"mode must be 'full' or 'table', not {mode!r}")
         self.profile = profile
@@ -93,7 +93,8 @@ class HandMachine:
                                              hand_id=st.hand_id)])
         assert handler is not None
         p.at = ev
-        p.notes = notes = []
+        notes: list[Violation] = []
+        p.notes = notes
         handler.apply(p, st, ev)
         st.history.append(ev)
         if not notes:  # the usual case: the event alone
@@ -101,7 +102,7 @@ class HandMachine:
             return [ev]
         return self._record([ev, *notes])
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return self.state.to_json()
 
     # ------------------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ class HandMachine:
         return evs
 
 
-def replay(profile: GameRules, events: Iterable[Event], mode: str = "full",
+def replay(profile: RuleSet, events: Iterable[Event], mode: str = "full",
            wall: tuple[Tile, ...] | None = None, machine: type[HandMachine] | None = None) -> HandMachine:
     """Rebuild a hand from its log: accepted events are resubmitted, rejected ones (violations carrying
     the rejected event) are resubmitted to be rejected again, violations found while applying an event

@@ -128,7 +128,7 @@ def check_discard(p: Play, st: HandState, ev: Discarded) -> Refusal | None:
     if t == UNKNOWN_CODE:
         return Refusal("unknown_tile", ev.seat, "a discard is seen face up")
     rules = p.rules
-    if _FLOWER_LO <= t < _FLOWER_HI and not rules.flower_discard:
+    if _FLOWER_LO <= t < _FLOWER_HI and not rules.capabilities.flower_discard:
         return Refusal("flower_discard", ev.seat)
     ss = st.seat_state[ev.seat]
     if not (ss.counts[t] > 0 or ss.unknown > 0):  # ss.holds([t])
@@ -374,7 +374,7 @@ def _apply_added_kong(p: Play, st: HandState, ev: MeldMade) -> None:
     meld = build_meld([*ss.melds[idx].tiles, added], added=True)
     assert isinstance(meld, Meld)
     ss.melds[idx] = meld
-    if p.rules.robbing_kong:
+    if p.rules.capabilities.robbing_kong:
         open_window(st, p.rules, WindowKind.ADDED_KONG, ev.seat, added, ev.t_mono)
     else:
         st.phase = Phase.REPLACE
@@ -389,7 +389,7 @@ def check_won(p: Play, st: HandState, ev: Won) -> Refusal | None:
     t = tile(ev.tile)
     if ev.from_seat is not None:
         w = st.window
-        if st.phase is Phase.CLAIMS and w is not None and w.winners and not p.rules.multiple_winners:
+        if st.phase is Phase.CLAIMS and w is not None and w.winners and not p.rules.capabilities.multiple_winners:
             return Refusal("multiple_win_not_allowed", ev.seat)
         return hu_claim_refusal(st, p.rules, st.phase, ev.seat, ev.from_seat, t)
     if st.phase is not Phase.TURN:
@@ -397,7 +397,7 @@ def check_won(p: Play, st: HandState, ev: Won) -> Refusal | None:
     if ev.seat != st.current:
         return Refusal("win_out_of_turn", ev.seat, f"seat {st.current} plays now")
     ss = st.seat_state[ev.seat]
-    if ss.won or (ss.dead and not p.rules.dead_hand_win_is_false):
+    if ss.won or (ss.dead and not p.rules.capabilities.dead_hand_win_is_false):
         return Refusal("claim_inactive_player", ev.seat)
     if st.mode == "full" and t == UNKNOWN_CODE:
         return Refusal("unknown_tile", ev.seat)

@@ -13,18 +13,16 @@ deal after his win or a draw and passing it otherwise, a game of one round (ever
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import ClassVar
 
 from rules.events import Payment
+from rules.game.state import HandState, WinRecord
 from rules.notation import Hand
+from rules.scoring import ContextField, ContextValue, ScoreResult
+from rules.tiles import KINDS, Tile
 from rules.wall import WallSpec, next_seat, wall_spec
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rules.game.state import HandState, WinRecord
-    from rules.profiles.base import ScoreResult
-
 
 _SPECS: dict[tuple[str, int, str | None], WallSpec] = {}
 
@@ -52,29 +50,21 @@ class TournamentStanding:
     detail: dict[str, float] = field(default_factory=dict)  # the profile's further criteria, for display
 
 
-class GameRules:
-    """Mixin with the game-side hooks. Class attributes are data; methods have the default behaviour."""
+@dataclass(frozen=True)
+class Capabilities:
+    """What a rule set has and allows at the table, as data: the hand machine, the bots, the driver and the
+    referee read it (``profile.capabilities``); nothing is found by probing a profile for a member."""
 
-    # --- the table ------------------------------------------------------------------------------------
     two_hands: bool = False
-    """Each player builds two hands from one pool (mcr-siamese, 003 §Сиамский): ``rules.game.machine_for``
-    gives the Siamese hand machine."""
+    """Each player builds two hands from one pool (mcr-siamese, 003 §Сиамский): the Siamese machine."""
     pre_play: tuple[str, ...] = ()
-    """Phases between the deal and the first discard besides flower replacement: ``"missing_suit"``
+    """Duties between the deal and the first discard besides flower replacement: ``"missing_suit"``
     (Sichuan: every seated player declares one suit, MissingSuitDeclared events)."""
-
-    def wall_spec(self, players: int = 4, tiles: str | None = None) -> WallSpec:
-        """Wall geometry, dice and deal parameters (``rules.wall.WALLS``)."""
-        key = (getattr(self, "name", "basic"), players, tiles)
-        spec = _SPECS.get(key)
-        if spec is None:  # made once per profile, players and tile set (WALLS is data; a bad key raises)
-            spec = _SPECS[key] = wall_spec(*key)
-        return spec
-
-    # --- claims ---------------------------------------------------------------------------------------
+    flower_discard: bool = False
+    """A flower may be discarded (MCR A29); False: it must be declared and replaced (Red)."""
     chow_allowed: bool = True
     """False where no chow exists (Sichuan 002 §2.1)."""
-    claim_priority: dict[str, int] = {"hu": 3, "kong": 2, "pung": 2, "chow": 1}
+    claim_priority: Mapping[str, int] = field(default_factory=lambda: {"hu": 3, "kong": 2, "pung": 2, "chow": 1})
     """Higher wins arbitration; equal priorities are broken by seat order from the discarder."""
     multiple_winners: bool = True
     """Several players may win on one discard; False = head bump (nearest in turn order wins)."""
@@ -82,24 +72,74 @@ class GameRules:
     """Claims allowed on a discard made with the wall empty (Sichuan also allows pung, 000 §2.5.5)."""
     robbing_kong: bool = True
     """An added kong's tile may be won on (robbing the kong)."""
-    flower_discard: bool = False
-    """A flower may be discarded (MCR A29); False: it must be declared and replaced (Red)."""
     claim_window_s: float | None = None
     """Seconds after a discard (or an added kong) in which a claim is in time: the claim window's deadline
     on the shared clock (``rules.game.state.ClaimWindow``). None: the seed sets no time (a referee judges)."""
-    violation_rules: dict[str, str] = {}
-    """Seed references per violation code, overriding ``rules.game.violations.CODES``."""
-
     has_riichi: bool = False
     """The profile has riichi declarations (bots declare when ``check_riichi`` allows)."""
+    reveal_on_win: bool = True
+    """The winner shows his hand at the declaration (MCR, riichi). False = at the end of the hand
+    (Sichuan 000 §2.1.15): validity, furiten and pig are then judged at the end."""
+    continue_after_win: bool = False
+    """Play goes on after a win (Sichuan "blood battle", 000 §2.6.2.1): winners leave the hand."""
+    max_winners: int | None = None
+    """With ``continue_after_win``: the hand ends when this many have won (default: players − 1)."""
+    false_win_ends_hand: bool = True
+    """A false win (found at the reveal) ends the hand (a chombo); False: the offender's hand is dead and
+    play goes on (Sichuan 000 §2.8.4.3)."""
     dead_hand_codes: frozenset[str] = frozenset()
     """Violation codes that make the offender's hand dead for the rest of the hand, like a ``HandDead``
     event (Sichuan 000 §2.8.3.1, Red 001 §Перебор и недобор костей: a wrong tile count)."""
     dead_hand_win_is_false: bool = False
     """A win declared by a dead hand is accepted and judged a false win at the reveal (Sichuan 000 §2.8.3);
     False: it is refused on the spot (``claim_inactive_player``)."""
+    reveal_all_at_draw: bool = True
+    """At an exhaustive draw every player reveals (False: only those declaring tenpai, riichi)."""
 
-    def claim_check(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+
+_CAPABILITY_NAMES = frozenset(f.name for f in fields(Capabilities))
+
+
+class GameRules:
+    """The game-side hooks with their default behaviour (what ``basic`` plays); a profile's game mixin
+    subclasses it and overrides what its seed says differently. ``capabilities`` is the table's data."""
+
+    capabilities: ClassVar[Capabilities] = Capabilities()
+    name: str = ""
+    context_fields: tuple[ContextField, ...] = ()
+
+    def __init_subclass__(cls, **kw: object) -> None:
+        super().__init_subclass__(**kw)
+        stray = sorted(set(vars(cls)) & _CAPABILITY_NAMES)
+        if stray:  # a capability set as a class attribute would be silently ignored
+            raise TypeError(f"{cls.__name__}: set {', '.join(stray)} in capabilities = Capabilities(...)")
+
+    # --- what the game side asks of the scoring side (``rules.profiles.base.Profile``) -------------------
+    def context(self, fields: Mapping[str, ContextValue]) -> dict[str, ContextValue]:
+        raise NotImplementedError
+
+    def score_checked(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
+        raise NotImplementedError
+
+    def waits(self, hand: Hand) -> list[Tile]:
+        raise NotImplementedError
+
+    # --- the table ------------------------------------------------------------------------------------
+
+    def wall_spec(self, players: int = 4, tiles: str | None = None) -> WallSpec:
+        """Wall geometry, dice and deal parameters (``rules.wall.WALLS``)."""
+        key = (self.name or "basic", players, tiles)
+        spec = _SPECS.get(key)
+        if spec is None:  # made once per profile, players and tile set (WALLS is data; a bad key raises)
+            spec = _SPECS[key] = wall_spec(*key)
+        return spec
+
+    # --- claims ---------------------------------------------------------------------------------------
+    violation_rules: dict[str, str] = {}
+    """Seed references per violation code, overriding ``rules.game.violations.CODES``."""
+
+
+    def claim_check(self, state: HandState, seat: int, kind: str, tile: Tile) -> tuple[str, str] | None:
         """A profile-specific objection to a claim: ``(violation code, message)`` or None (allowed).
 
         Called after the common checks (own discard, chow from the left, last tile, inactive player).
@@ -107,23 +147,23 @@ class GameRules:
         """
         return None
 
-    def check_discard(self, state: HandState, seat: int, tile: Any, tsumogiri: bool | None) -> tuple[str, str] | None:
+    def check_discard(self, state: HandState, seat: int, tile: Tile, tsumogiri: bool | None) -> tuple[str, str] | None:
         """An objection to a discard, checked before it is applied: ``(code, message)`` or None.
         ``tsumogiri``: the tile just drawn (None = not known, table mode). Riichi: kuikae, and after
         riichi only the drawn tile."""
         return None
 
-    def check_riichi(self, state: HandState, seat: int, tile: Any) -> tuple[str, str] | None:
+    def check_riichi(self, state: HandState, seat: int, tile: Tile | None) -> tuple[str, str] | None:
         """An objection to a riichi declaration (``Discarded(riichi=True)`` with ``tile``, or
         ``RiichiDeclared`` with ``tile`` None). Default: no riichi in the profile."""
-        return ("riichi_not_allowed", f"no riichi in {getattr(self, 'name', 'this profile')}")
+        return ("riichi_not_allowed", f"no riichi in {self.name or 'this profile'}")
 
-    def check_kong(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+    def check_kong(self, state: HandState, seat: int, kind: str, tile: Tile | None) -> tuple[str, str] | None:
         """An objection to a concealed or added kong (after the common checks). Riichi: a concealed kan
         after riichi only when it does not change the wait."""
         return None
 
-    def call_forbids(self, kind: str, tile: Any, shown: Sequence[Any]) -> frozenset[int]:
+    def call_forbids(self, kind: str, tile: Tile, shown: Sequence[Tile]) -> frozenset[int]:
         """Kinds a ``kind`` call (chow/pung) of ``tile`` with ``shown`` from the hand forbids discarding
         right after it (riichi's kuikae). Default: none."""
         return frozenset()
@@ -138,26 +178,14 @@ class GameRules:
         return state.prev_active_or_seated(seat) == from_seat
 
     # --- winning --------------------------------------------------------------------------------------
-    reveal_on_win: bool = True
-    """The winner shows his hand at the declaration (MCR, riichi). False = at the end of the hand
-    (Sichuan 000 §2.1.15): validity, furiten and pig are then judged at the end."""
-    continue_after_win: bool = False
-    """Play goes on after a win (Sichuan "blood battle", 000 §2.6.2.1): winners leave the hand."""
-    max_winners: int | None = None
-    """With ``continue_after_win``: the hand ends when this many have won (default: players − 1)."""
-    false_win_ends_hand: bool = True
-    """A false win (found at the reveal) ends the hand (a chombo); False: the offender's hand is dead and
-    play goes on (Sichuan 000 §2.8.4.3)."""
     false_win_penalty: int = 8
     """What the offender of a false win pays each other player (``basic``); profiles override
     :meth:`penalty_payments`."""
 
-    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, Any]:
+    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, ContextValue]:
         """Scoring context of a win, restricted to the profile's ``context_fields``."""
-        from rules.tiles import KINDS
-
         order = state.seat_order(state.dealer)
-        full = {
+        full: dict[str, ContextValue] = {
             "self_drawn": win.from_seat is None,
             "last_tile": win.last_tile,
             "kong_replacement": win.kong_replacement,
@@ -166,13 +194,13 @@ class GameRules:
             "seat_wind": KINDS[27 + order.index(seat)] if seat in order else None,
             "round_wind": KINDS[27 + "1234".index(state.round_wind[0])] if state.round_wind else None,
         }
-        names = {f.name for f in getattr(self, "context_fields", ())}
+        names = {f.name for f in self.context_fields}
         return {k: v for k, v in full.items() if k in names}
 
     def judge_win(self, state: HandState, seat: int, hand: Hand, win: WinRecord) -> ScoreResult:
         """Is ``hand`` (concealed + melds + winning tile) a legal win here, and what is it worth."""
-        ctx = self.context(self.win_context(state, seat, win))  # type: ignore[attr-defined]
-        return self.score_checked(hand, ctx)  # type: ignore[attr-defined]
+        ctx = self.context(self.win_context(state, seat, win))
+        return self.score_checked(hand, ctx)
 
     def is_furiten(self, state: HandState, seat: int, hand: Hand, win: WinRecord) -> bool:
         """Whether a win on a discard was forbidden by furiten, judged on the revealed hand and the
@@ -185,12 +213,10 @@ class GameRules:
         return []
 
     # --- end of hand ----------------------------------------------------------------------------------
-    reveal_all_at_draw: bool = True
-    """At an exhaustive draw every player reveals (False: only those declaring tenpai, riichi)."""
 
     def is_tenpai(self, state: HandState, seat: int, hand: Hand) -> bool:
         """Ready hand at an exhaustive draw (shape only by default)."""
-        return bool(self.waits(hand))  # type: ignore[attr-defined]
+        return bool(self.waits(hand))
 
     def settle_hand(self, state: HandState) -> list[Payment]:
         """Every payment of the hand, called once when the hand is settled (``HandMachine.settlement``).
@@ -202,7 +228,8 @@ class GameRules:
         out: list[Payment] = []
         for w in state.wins:
             if w.valid:
-                out.extend(self.settle_win(state, w, w.result))  # type: ignore[arg-type]
+                assert w.result is not None
+                out.extend(self.settle_win(state, w, w.result))
         for v in state.violations:
             if v.seat is not None:
                 out.extend(self.penalty_payments(state, v.seat, "false_win" if v.code == "furiten" else v.code))
@@ -213,11 +240,10 @@ class GameRules:
     def settle_win(self, state: HandState, win: WinRecord, result: ScoreResult) -> list[Payment]:
         """Payments for one valid win: ``points["discarder"]`` from the discarder, ``points["each"]``
         from every other player still in the hand on a self-draw."""
-        pts = result.points
         if win.from_seat is not None:
-            amount = int(pts.get("discarder", pts.get("total", 0)))
+            amount = result.point("discarder", result.point("total"))
             return [Payment(payer=win.from_seat, payee=win.seat, amount=amount, reason="win on discard")]
-        each = int(pts.get("each", 0))
+        each = result.point("each")
         return [
             Payment(payer=s, payee=win.seat, amount=each, reason="self-drawn win")
             for s in state.seats if s != win.seat and s not in state.left_before(win)
@@ -241,7 +267,7 @@ class GameRules:
         next hand of a game, by seat; None = nobody changes seats (the default)."""
         return None
 
-    def next_hand_options(self, state: HandState) -> dict[str, Any]:
+    def next_hand_options(self, state: HandState) -> dict[str, int]:
         """What the next hand's ``HandStarted.options`` carry over from this one (riichi: counters and
         sticks); ``rules.simulate.play_game`` passes them on. Default: nothing."""
         return {}
@@ -306,10 +332,13 @@ class GameRules:
         """The ranking over the sessions played: ``records`` holds each player's session standings."""
         lines = [TournamentStanding(0, p, len(rs), sum(r.table_points for r in rs), sum(r.total for r in rs))
                  for p, rs in records.items()]
-        return rank_lines(lines, lambda t: tuple(-getattr(t, k) for k in self.tournament_keys))
+        return rank_lines(lines, lambda t: tuple(-float(getattr(t, k)) for k in self.tournament_keys))
 
 
-def rank_lines(lines: Sequence[TournamentStanding], key) -> list[TournamentStanding]:
+RankKey = Callable[[TournamentStanding], tuple[float, ...]]
+
+
+def rank_lines(lines: Sequence[TournamentStanding], key: RankKey) -> list[TournamentStanding]:
     """Sort by ``key`` (then player id, for a stable listing); equal keys share the rank."""
     ordered = sorted(lines, key=lambda t: (key(t), t.player))
     out: list[TournamentStanding] = []

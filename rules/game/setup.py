@@ -19,7 +19,7 @@ def check_hand_started(p: Play, st: HandState, ev: HandStarted) -> Refusal | Non
     if ev.profile != p.rules.name:
         return Refusal("bad_event", None, f"hand of {ev.profile!r} fed to a {p.rules.name!r} machine")
     try:
-        spec = p.rules.wall_spec(ev.n_players, ev.options.get("tiles"))
+        spec = p.rules.wall_spec(ev.n_players, tiles_option(ev))
     except ValueError as exc:
         return Refusal("bad_event", None, str(exc))
     if (spec.deal == "siamese") != (p.variant.hands_per_player == 2):  # 003 §Сиамский 8
@@ -31,7 +31,7 @@ def check_hand_started(p: Play, st: HandState, ev: HandStarted) -> Refusal | Non
 
 
 def apply_hand_started(p: Play, st: HandState, ev: HandStarted) -> None:
-    spec = p.rules.wall_spec(ev.n_players, ev.options.get("tiles"))
+    spec = p.rules.wall_spec(ev.n_players, tiles_option(ev))
     st.spec = spec
     st.copies = copies_of(spec.tile_set)
     st.face_up = [0] * N_CODES
@@ -45,6 +45,12 @@ def apply_hand_started(p: Play, st: HandState, ev: HandStarted) -> None:
     st.players = tuple(ev.seats)
     st.options = dict(ev.options)
     st.seat_state = {s: p.variant.new_seat(s) for s in spec.seats}
+
+
+def tiles_option(ev: HandStarted) -> str | None:
+    """The hand's tile set (``options["tiles"]``; None: the profile's usual one)."""
+    t = ev.options.get("tiles")
+    return None if t is None else str(t)
 
 
 @cache
@@ -131,7 +137,7 @@ def apply_dealt(p: Play, st: HandState, ev: Dealt) -> None:
         assert st.spec is not None
         dealt = sum(len(s.positions) for s in deal_steps(st.spec, st.dealer))
         st.wall = WallCursor(st.spec, head=dealt)
-        needs_pre = st.spec.flowers or bool(p.rules.pre_play)
+        needs_pre = st.spec.flowers or bool(p.rules.capabilities.pre_play)
         st.phase = Phase.PRE_PLAY if needs_pre else Phase.TURN
         st.current = st.dealer
 
@@ -144,7 +150,7 @@ def pre_play_refusal(p: Play, st: HandState, seat: int | None) -> Refusal | None
         return Refusal("out_of_phase", None, f"not allowed in phase {Phase.PRE_PLAY}")
     if any(st.owed.values()):
         return Refusal("out_of_phase", None, "flower replacements are still owed")
-    if "missing_suit" in p.rules.pre_play and any(st.seat_state[s].missing_suit is None for s in st.seats):
+    if "missing_suit" in p.rules.capabilities.pre_play and any(st.seat_state[s].missing_suit is None for s in st.seats):
         return Refusal("out_of_phase", None, "every player declares the missing suit first")
     return None
 
@@ -158,7 +164,7 @@ def check_missing_suit(p: Play, st: HandState, ev: MissingSuitDeclared) -> Refus
     bad = seat_refusal(st, ev.seat)
     if bad:
         return bad
-    if "missing_suit" not in p.rules.pre_play:
+    if "missing_suit" not in p.rules.capabilities.pre_play:
         return Refusal("out_of_phase", ev.seat, "this profile has no missing suit")
     if ev.suit not in ("m", "p", "s"):
         return Refusal("bad_missing_suit", ev.seat)

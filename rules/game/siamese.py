@@ -31,12 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-from rules.events import Claimed, Dealt, Event, MeldMade, Won
+from rules.events import Claimed, Dealt, Event, JSONObject, MeldMade, Won
 from rules.game.flow import Handler, Play, Refusal, Turn, Variant, make_dead, seat_refusal, tile, tile_refusal
 from rules.game.machine import HandMachine, replay, table_view
 from rules.game.play import apply_claimed, apply_meld, check_claimed, check_meld
+from rules.game.protocols import RuleSet
 from rules.game.state import HandState, Phase, SeatState, WinRecord
 from rules.game.window import close_window, hu_claim_refusal, void_robbed_kong
 from rules.notation import Hand, Meld, MeldKind, ParseError, parse_tiles
@@ -66,7 +66,7 @@ class SiameseWin(WinRecord):
     concealed: tuple[Tile, ...] = ()
     drawn_tile_kept: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         d = super().to_json()
         d.update(slot=self.slot, concealed=[str(t) for t in self.concealed], drawn_tile_kept=self.drawn_tile_kept)
         return d
@@ -86,7 +86,7 @@ class SiameseSeat(SeatState):
     def open_slots(self) -> list[int]:
         return [s for s in SLOTS if self.slot_wins[s] is None]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         d = super().to_json()
         d.update(meld_slots=list(self.meld_slots), slot_wins=list(self.slot_wins))
         return d
@@ -336,7 +336,7 @@ class SiameseHandMachine(HandMachine):
     variant = SIAMESE
 
 
-def replay_siamese(profile: Any, events: Iterable[Event], mode: str = "full",
+def replay_siamese(profile: RuleSet, events: Iterable[Event], mode: str = "full",
                    wall: tuple[Tile, ...] | None = None) -> SiameseHandMachine:
     """Rebuild a Siamese hand from its log (:func:`rules.game.machine.replay`)."""
     m = replay(profile, events, mode, wall, machine=SiameseHandMachine)

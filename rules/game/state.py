@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rules.events import Event, Settled, Violation
+from rules.events import Event, JSONObject, Settled, Violation
 from rules.notation import Hand, Meld
 from rules.tiles import KIND_OF, N_CODES, N_KINDS, TILES, UNKNOWN_CODE, Tile
 from rules.wall import Break, WallCursor, WallSpec, next_seat, prev_seat
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rules.profiles.base import ScoreResult
+    from rules.scoring import ScoreResult
 
 
 class Phase(StrEnum):
@@ -56,7 +56,7 @@ class Claim:
     slot: int = 0
     t_mono: float = 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"seat": self.seat, "kind": self.kind, "tiles": [str(t) for t in self.tiles], "slot": self.slot,
                 "t_mono": self.t_mono}
 
@@ -89,7 +89,7 @@ class ClaimWindow:
     def claim_of(self, seat: int, kind: str) -> Claim | None:
         return next((c for c in self.claims if c.seat == seat and c.kind == kind), None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "kind": self.kind.value, "seat": self.seat, "tile": str(self.tile), "opened_at": self.opened_at,
             "deadline": self.deadline, "last_tile": self.last_tile, "claims": [c.to_json() for c in self.claims],
@@ -111,7 +111,7 @@ class WinRecord:
     valid: bool | None = None  # None until judged at the reveal
     result: ScoreResult | None = None  # the profile's judgement when judged
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "seat": self.seat, "tile": str(self.tile), "from_seat": self.from_seat,
             "robbing_kong": self.robbing_kong, "kong_replacement": self.kong_replacement,
@@ -218,7 +218,7 @@ class SeatState:
                 self.unknown -= 1
             self.out[t] += 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "seat": self.seat,
             "concealed": [str(t) for t in self.tiles()] + ["x"] * self.unknown,
@@ -248,7 +248,7 @@ class HandState:
     round_wind: str = "1z"
     hand_number: int = 0
     players: tuple[str, ...] = ()
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JSONObject = field(default_factory=dict)
     phase: Phase = Phase.SETUP
     current: int = 0
     seat_state: dict[int, SeatState] = field(default_factory=dict)
@@ -315,7 +315,7 @@ class HandState:
             if t != UNKNOWN_CODE:
                 self.face_up[KIND_OF[t]] += 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "profile": self.profile, "mode": self.mode, "hand_id": self.hand_id,
             "n_players": self.n_players, "seats": list(self.seats), "dealer": self.dealer,

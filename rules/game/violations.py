@@ -7,9 +7,8 @@ profile overrides references in ``GameRules.violation_rules``. :func:`violation`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from rules.events import Event, Violation
+from rules.events import Event, JSONObject, JSONValue, Violation
 
 # code -> (default rule reference, what it means)
 CODES: dict[str, tuple[str, str]] = {
@@ -66,7 +65,7 @@ def violation(
     message: str = "",
     *,
     rule: str | None = None,
-    rules_by_code: dict[str, str] | None = None,
+    rules_by_code: Mapping[str, str] | None = None,
     at: Event | None = None,
     deferred: bool = False,
     hand_id: str = "",
@@ -77,19 +76,24 @@ def violation(
     ``codes``: codes a hand variant adds to :data:`CODES` (their default reference and meaning)."""
     default_rule, meaning = CODES.get(code) or (codes or {}).get(code) or ("", code)
     ref = rule if rule is not None else (rules_by_code or {}).get(code, default_rule)
-    kw: dict[str, Any] = {}
+    kw: dict[str, float] = {}
     if at is not None:
         kw = {"t_mono": at.t_mono, "t_wall": at.t_wall}
     return Violation(
         seat=seat, code=code, rule=ref, message=message or meaning, deferred=deferred,
-        hand_id=hand_id, action=frozen_json(action.to_json()) if action is not None else {}, **kw,
+        hand_id=hand_id, action=frozen_object(action.to_json()) if action is not None else {}, **kw,
     )
 
 
-def frozen_json(v: Any) -> Any:
+def frozen_json(v: JSONValue) -> JSONValue:
     """JSON data with lists as tuples: equal to itself after an event's JSON round trip."""
     if isinstance(v, list | tuple):
         return tuple(frozen_json(x) for x in v)
     if isinstance(v, dict):
         return {str(k): frozen_json(x) for k, x in v.items()}
     return v
+
+
+def frozen_object(d: JSONObject) -> JSONObject:
+    """:func:`frozen_json` of a JSON object."""
+    return {str(k): frozen_json(x) for k, x in d.items()}

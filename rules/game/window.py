@@ -19,16 +19,16 @@ from rules.notation import Meld, MeldKind, format_tiles
 from rules.tiles import Tile
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rules.game.profile_api import GameRules
+    from rules.game.protocols import RuleSet
 
 CLAIM_KINDS = ("hu", "kong", "pung", "chow")
 MELD_FOR_CLAIM = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG_OPEN}
 CLAIM_FOR_MELD = {"chow": "chow", "pung": "pung", "kong_open": "kong"}
 
 
-def open_window(st: HandState, rules: GameRules, kind: WindowKind, seat: int, tile: Tile, at: float) -> None:
+def open_window(st: HandState, rules: RuleSet, kind: WindowKind, seat: int, tile: Tile, at: float) -> None:
     """Offer ``tile`` (discarded or added to a kong by ``seat``) to the other players from ``at``."""
-    limit = rules.claim_window_s
+    limit = rules.capabilities.claim_window_s
     st.window = ClaimWindow(kind, seat, tile, opened_at=at, deadline=at + limit if limit is not None else None,
                             last_tile=kind is WindowKind.DISCARD and st.wall_remaining == 0)
     st.phase = Phase.CLAIMS if kind is WindowKind.DISCARD else Phase.ROB
@@ -42,14 +42,14 @@ def close_window(st: HandState, turn: Turn) -> None:
 
 # --- what closing the window leads to ------------------------------------------------------------------
 
-def hand_ends_after_wins(st: HandState, rules: GameRules) -> bool:
+def hand_ends_after_wins(st: HandState, rules: RuleSet) -> bool:
     """Whether the wins so far end the hand (rather than play going on, Sichuan's blood battle)."""
-    limit = rules.max_winners or (len(st.seats) - 1)
+    limit = rules.capabilities.max_winners or (len(st.seats) - 1)
     n = sum(1 for w in st.wins if w.valid is not False)
-    return not rules.continue_after_win or n >= limit or not st.active_seats()
+    return not rules.capabilities.continue_after_win or n >= limit or not st.active_seats()
 
 
-def after_wins(st: HandState, rules: GameRules, last_winner: int) -> Turn:
+def after_wins(st: HandState, rules: RuleSet, last_winner: int) -> Turn:
     """The turn after wins whose last winner (in turn order) is ``last_winner``: the end of the hand,
     an exhausted wall, or the next player still in the hand draws (000 §2.6.2.1)."""
     if hand_ends_after_wins(st, rules):
@@ -60,7 +60,7 @@ def after_wins(st: HandState, rules: GameRules, last_winner: int) -> Turn:
     return Turn(Phase.ENDED, st.current) if nxt is None else Turn(Phase.DRAW, nxt)
 
 
-def window_outcome(st: HandState, rules: GameRules) -> Turn:
+def window_outcome(st: HandState, rules: RuleSet) -> Turn:
     """What closing the open window without a meld leads to: after wins on the tile, the turn after the
     last winner; an added kong nobody robbed: its replacement tile; a discard nobody took: the next
     player's draw, or the exhaustive draw when the wall is empty."""
@@ -113,7 +113,7 @@ def void_robbed_kong(st: HandState) -> None:
 
 # --- claims ---------------------------------------------------------------------------------------------
 
-def claim_refusal(st: HandState, rules: GameRules, phase: Phase, seat: int, kind: str, from_seat: int | None,
+def claim_refusal(st: HandState, rules: RuleSet, phase: Phase, seat: int, kind: str, from_seat: int | None,
                   tile: Tile, at: float | None = None) -> Refusal | None:
     """Whether ``seat`` may claim ``tile`` from ``from_seat`` for ``kind`` now: the tile on offer, not
     one's own, a claim the profile has, a chow from the left, the last discard, in time (``at``: when
@@ -139,7 +139,7 @@ def claim_refusal(st: HandState, rules: GameRules, phase: Phase, seat: int, kind
         return Refusal("claim_late", seat, f"claimed {at - w.opened_at:g} s after the tile was offered "
                                            f"(claim time {w.deadline - w.opened_at:g} s)")
     ss = st.seat_state[seat]
-    if ss.won or (ss.dead and not (kind == "hu" and rules.dead_hand_win_is_false)):
+    if ss.won or (ss.dead and not (kind == "hu" and rules.capabilities.dead_hand_win_is_false)):
         return Refusal("claim_inactive_player", seat)
     if kind == "hu" and seat in w.winners:
         return Refusal("out_of_phase", seat, "this player has won on this tile already")
@@ -147,27 +147,27 @@ def claim_refusal(st: HandState, rules: GameRules, phase: Phase, seat: int, kind
     return Refusal(objection[0], seat, objection[1]) if objection else None
 
 
-def _discard_claim_refusal(st: HandState, rules: GameRules, w: ClaimWindow, seat: int, kind: str,
+def _discard_claim_refusal(st: HandState, rules: RuleSet, w: ClaimWindow, seat: int, kind: str,
                            from_seat: int | None, tile: Tile) -> Refusal | None:
     if (from_seat, tile.kind) != (w.seat, w.tile.kind):
         return Refusal("out_of_phase", seat, f"the discard on offer is {w.tile} from seat {w.seat}")
     if seat == w.seat:
         return Refusal("claim_own_discard", seat)
     kongs = st.spec is not None and st.spec.kongs
-    if kind not in CLAIM_KINDS or (kind == "chow" and not rules.chow_allowed) or (kind == "kong" and not kongs):
+    if kind not in CLAIM_KINDS or (kind == "chow" and not rules.capabilities.chow_allowed) or (kind == "kong" and not kongs):
         return Refusal("claim_not_allowed", seat, f"no {kind} claim in this profile")
     if kind == "chow" and not rules.may_chow_from(st, seat, w.seat):
         return Refusal("chow_not_from_left", seat)
-    if w.last_tile and kind not in rules.last_discard_claims:
+    if w.last_tile and kind not in rules.capabilities.last_discard_claims:
         code = "kong_on_last_tile" if kind == "kong" else "claim_last_tile"
         return Refusal(code, seat, f"the last discard cannot be claimed for {kind}")
     return None
 
 
-def higher_claim(st: HandState, rules: GameRules, seat: int, kind: str) -> int | None:
+def higher_claim(st: HandState, rules: RuleSet, seat: int, kind: str) -> int | None:
     """Another claimant whose claim comes before ``seat``'s ``kind`` (priority, then turn order)."""
     w = st.window
-    prio = rules.claim_priority
+    prio = rules.capabilities.claim_priority
     order = st.seat_order(w.seat) if w is not None and w.kind is WindowKind.DISCARD else list(st.seats)
     mine = (prio.get(kind, 0), -order.index(seat))
     for c in w.claims if w is not None else ():
@@ -176,19 +176,19 @@ def higher_claim(st: HandState, rules: GameRules, seat: int, kind: str) -> int |
     return None
 
 
-def hu_claim_refusal(st: HandState, rules: GameRules, phase: Phase, seat: int, from_seat: int | None,
+def hu_claim_refusal(st: HandState, rules: RuleSet, phase: Phase, seat: int, from_seat: int | None,
                      tile: Tile) -> Refusal | None:
     """A win on a discard (or a robbed kong): a legal claim, and the nearest claimant when the profile
     allows one winner only."""
     bad = claim_refusal(st, rules, phase, seat, "hu", from_seat, tile)
-    if bad is None and phase is Phase.CLAIMS and not rules.multiple_winners:
+    if bad is None and phase is Phase.CLAIMS and not rules.capabilities.multiple_winners:
         other = higher_claim(st, rules, seat, "hu")
         if other is not None:
             return Refusal("claim_priority", seat, f"seat {other} is nearer to the discarder")
     return bad
 
 
-def proposals(st: HandState, rules: GameRules, win_shows_hand: bool = False) -> list[GameEvent]:
+def proposals(st: HandState, rules: RuleSet, win_shows_hand: bool = False) -> list[GameEvent]:
     """The events the claims announced so far lead to: every hu (or the nearest, with head bump), else
     the highest-priority meld (ties: turn order from the discarder), else ``[]``."""
     w = st.window
@@ -199,7 +199,7 @@ def proposals(st: HandState, rules: GameRules, win_shows_hand: bool = False) -> 
     hus = [c for c in claims if c.kind == "hu" and c.seat not in w.winners]
     hid = st.hand_id
     if hus:
-        if not rules.multiple_winners:
+        if not rules.capabilities.multiple_winners:
             hus = hus[:1] if not w.winners else []
         return [Won(seat=c.seat, tile=str(w.tile), from_seat=w.seat, robbing_kong=w.robbing,
                     last_tile=w.last_tile, hand_id=hid, slot=c.slot,
@@ -207,7 +207,7 @@ def proposals(st: HandState, rules: GameRules, win_shows_hand: bool = False) -> 
     melds = [c for c in claims if c.kind != "hu"]
     if w.robbing or w.winners or not melds:
         return []
-    prio = rules.claim_priority
+    prio = rules.capabilities.claim_priority
     best = max(melds, key=lambda c: (prio.get(c.kind, 0), -order[c.seat]))
     return [MeldMade(seat=best.seat, kind=MELD_FOR_CLAIM[best.kind].value, from_seat=w.seat,
                      tiles=tuple(str(t) for t in (*best.tiles, w.tile)), claimed_tile=str(w.tile), hand_id=hid,

@@ -15,117 +15,12 @@ claims, settlement, rotation, standings) lives in ``rules.game`` (Foundation II)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
 
 from rules.game.profile_api import GameRules
 from rules.notation import Hand
+from rules.scoring import ContextError, ContextField, ContextValue, ScoreResult, invalid
 from rules.shapes import STANDARD_SHAPES, Shape, shanten, waits
 from rules.tiles import KINDS, N_KINDS, Tile, counts34
-
-
-class ContextError(ValueError):
-    """A context field with a bad value, or an unknown field."""
-
-
-@dataclass(frozen=True)
-class ContextField:
-    """One context field: ``kind`` is bool, int, tile, tiles, suit, seat or str."""
-
-    name: str
-    kind: str
-    default: Any = None
-    help: str = ""
-    choices: tuple[Any, ...] = ()
-
-    def coerce(self, value: Any) -> Any:
-        k = self.kind
-        bad = ContextError(f"field {self.name!r}: {value!r} is not a valid {k}")
-        if value is None:
-            return None
-        if k == "bool":
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
-                return value.lower() in ("true", "1", "yes")
-            raise bad
-        if k in ("int", "seat"):
-            if isinstance(value, bool) or not isinstance(value, int | str):
-                raise bad
-            try:
-                v = int(value)
-            except ValueError:
-                raise bad from None
-            if k == "seat" and not 0 <= v <= 3:
-                raise ContextError(f"field {self.name!r}: seat must be 0..3, not {v}")
-            return v
-        if k == "tile":
-            try:
-                return Tile.parse(str(value))
-            except ValueError:
-                raise bad from None
-        if k == "tiles":
-            if isinstance(value, str):
-                value = value.replace(",", " ").split()
-            if not isinstance(value, list | tuple):
-                raise bad
-            try:
-                return tuple(Tile.parse(str(v)) for v in value)
-            except ValueError:
-                raise bad from None
-        if k == "suit":
-            if value not in ("m", "p", "s"):
-                raise ContextError(f"field {self.name!r}: suit must be m, p or s, not {value!r}")
-            return value
-        if self.choices and value not in self.choices:
-            raise ContextError(f"field {self.name!r}: {value!r} is not one of {', '.join(map(str, self.choices))}")
-        return value
-
-
-# Fields whose meaning is shared by every profile that uses them (docs/notation.md "Context fields").
-SELF_DRAWN = ContextField("self_drawn", "bool", False, "the winning tile was self-drawn")
-SEAT_WIND = ContextField("seat_wind", "tile", None, "the winner's seat wind (1z-4z)")
-ROUND_WIND = ContextField("round_wind", "tile", None, "the prevalent (round) wind (1z-4z)")
-LAST_TILE = ContextField("last_tile", "bool", False, "won on the last tile of the wall")
-KONG_REPLACEMENT = ContextField("kong_replacement", "bool", False, "won on a kong replacement tile")
-ROBBING_KONG = ContextField("robbing_kong", "bool", False, "won by robbing a kong")
-
-
-@dataclass
-class FanEntry:
-    name: str
-    value: int
-    count: int = 1
-    extra: dict[str, Any] = field(default_factory=dict)  # profile keys, e.g. {"no": 3} or {"id": "kong"}
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "value": self.value, "count": self.count, **self.extra}
-
-
-@dataclass
-class ScoreResult:
-    """The answer to ``score``; ``to_json`` gives the object documented in docs/score-json.md."""
-
-    valid: bool
-    reason: str | None = None
-    fans: list[FanEntry] = field(default_factory=list)
-    total_fan: int = 0
-    points: dict[str, Any] = field(default_factory=lambda: {"total": 0})
-    extra: dict[str, Any] = field(default_factory=dict)  # profile fields named as in its vectors
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"ok": True, "valid": self.valid}
-        if not self.valid:
-            d["reason"] = self.reason or "not a winning hand"
-        d["fans"] = [f.to_json() for f in self.fans]
-        d["total_fan"] = self.total_fan
-        d.update(self.extra)
-        d["points"] = dict(self.points)
-        return d
-
-
-def invalid(reason: str, **extra: Any) -> ScoreResult:
-    return ScoreResult(valid=False, reason=reason, extra=dict(extra))
 
 
 class Profile(GameRules):
@@ -144,7 +39,7 @@ class Profile(GameRules):
     context_fields: tuple[ContextField, ...] = ()
 
     # --- context --------------------------------------------------------------------------------------
-    def context(self, fields: Mapping[str, Any]) -> dict[str, Any]:
+    def context(self, fields: Mapping[str, ContextValue]) -> dict[str, ContextValue]:
         """Validate and complete a context mapping (unknown fields are an error)."""
         known = {f.name: f for f in self.context_fields}
         out = {f.name: f.default for f in self.context_fields}
@@ -162,10 +57,11 @@ class Profile(GameRules):
         if tiles and not hand.flowers:  # the usual hand: plain tiles of the profile's suits, counts to check
             hi = max(tiles)
             if hi < N_KINDS and (self.suits == "mpsz" or (hi < 27 and all(x in self.suits for x in "mps"))):
-                n = [0] * N_KINDS
+                per_kind = [0] * N_KINDS
                 for t in tiles:
-                    n[t] += 1
-                return [f'{n[k]} copies of "{KINDS[k]}" (a set has four)' for k in range(N_KINDS) if n[k] > 4]
+                    per_kind[t] += 1
+                return [f'{per_kind[k]} copies of "{KINDS[k]}" (a set has four)' for k in range(N_KINDS)
+                        if per_kind[k] > 4]
         for t in tiles + list(hand.flowers):
             s = t.suit
             if t.is_joker and not self.allows_jokers:
@@ -220,10 +116,10 @@ class Profile(GameRules):
         return shanten(c, len(hand.melds), self.shapes, self.quads_as_two_pairs)
 
     # --- scoring --------------------------------------------------------------------------------------
-    def score(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:  # pragma: no cover - abstract
+    def score(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def score_checked(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+    def score_checked(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
         """Rule checks, then ``score``. ``ctx`` must come from :meth:`context`."""
         errs = self.check_hand(hand)
         if errs:

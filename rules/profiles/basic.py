@@ -7,10 +7,11 @@ Tests and the demo use it; the real rule sets live in their own modules.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from rules.game.state import HandState, WinRecord
 from rules.notation import Hand
-from rules.profiles.base import SELF_DRAWN, FanEntry, Profile, ScoreResult, invalid
+from rules.profiles.base import Profile
+from rules.scoring import SELF_DRAWN, ContextValue, FanEntry, ScoreResult, invalid
 from rules.shapes import Shape, decompositions
 from rules.shapes import waits as shape_waits
 from rules.tiles import counts34
@@ -33,7 +34,7 @@ class Basic(Profile):
     title = "Basic (engine test profile)"
     context_fields = (SELF_DRAWN,)
 
-    def score(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+    def score(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
         c = counts34(hand.all_concealed)
         decs = decompositions(c, len(hand.melds), self.shapes, self.quads_as_two_pairs)
         if not decs:
@@ -67,7 +68,7 @@ class Basic(Profile):
         return best
 
     # --- game side (Foundation II): the one situational rule basic adds to the engine defaults --------
-    def is_furiten(self, state: Any, seat: int, hand: Hand, win: Any) -> bool:
+    def is_furiten(self, state: HandState, seat: int, hand: Hand, win: WinRecord) -> bool:
         """Own-discard furiten (an engine test rule, riichi-like): no win on a discard while one of the
         hand's waits lies among the winner's own discards. Judged on the revealed hand."""
         # Profile.waits of the concealed tiles, without building the waiting Hand (this runs per judged win)

@@ -7,12 +7,12 @@ from rules.profiles.base import Profile
 
 # name -> (module, class); a profile's module is imported on first use (``mahjong-table --help`` stays fast).
 PROFILES: dict[str, tuple[str, str]] = {
-    "sichuan-mpl2025": ("rules.profiles.sichuan", "SichuanMPL2025"),
-    "sichuan-wmsg": ("rules.profiles.sichuan", "SichuanWMSG"),
-    "mcr": ("rules.profiles.mcr", "MCR"),
-    "mcr-siamese": ("rules.profiles.mcr", "MCRSiamese"),
-    "riichi-ema2016": ("rules.profiles.riichi", "RiichiEMA2016"),
-    "red": ("rules.profiles.red", "Red"),
+    "sichuan-mpl2025": ("rules.profiles.sichuan.profile", "SichuanMPL2025"),
+    "sichuan-wmsg": ("rules.profiles.sichuan.profile", "SichuanWMSG"),
+    "mcr": ("rules.profiles.mcr.profile", "MCR"),
+    "mcr-siamese": ("rules.profiles.mcr.siamese", "MCRSiamese"),
+    "riichi-ema2016": ("rules.profiles.riichi.profile", "RiichiEMA2016"),
+    "red": ("rules.profiles.red.profile", "Red"),
     "basic": ("rules.profiles.basic", "Basic"),
 }
 

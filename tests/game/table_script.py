@@ -28,7 +28,7 @@ from rules.events import (
     WallBroken,
     Won,
 )
-from rules.game import machine_for
+from rules.game.machines import machine_for
 from rules.game.setup import cached_break
 from rules.game.state import HandState, Phase
 from rules.notation import parse_tiles
@@ -103,7 +103,7 @@ class Table:
         st = self.st
         for s in st.seat_order(st.dealer):
             self._flowers(s)
-            if "missing_suit" in self.profile.pre_play:
+            if "missing_suit" in self.profile.capabilities.pre_play:
                 held = {t.suit for t in st.seat_state[s].tiles()}
                 self.ok(MissingSuitDeclared(seat=s, suit=next((x for x in "mps" if x not in held), "m")))
 
@@ -165,7 +165,7 @@ class Table:
         seats = [w.seat for w in st.wins]
         if st.exhaustive:
             seats += [s for s in st.seats if s not in seats
-                      and (self.profile.reveal_all_at_draw or s in st.tenpai_declared)]
+                      and (self.profile.capabilities.reveal_all_at_draw or s in st.tenpai_declared)]
         for s in dict.fromkeys(seats):
             ss = st.seat_state[s]
             if not ss.revealed:

@@ -14,6 +14,8 @@ SAMPLES = {
     "tuple[str, ...]": ("1m", "x", "0p"), "tuple[int, ...]": (3, 4),
     "dict[str, Any]": {"tiles": "T148", "nested": {"a": (1, 2)}},
     "tuple[dict[str, Any], ...]": ({"payer": 1, "payee": 2, "amount": 8, "reason": "win"},),
+    "JSONObject": {"tiles": "T148", "nested": {"a": (1, 2)}},
+    "tuple[JSONObject, ...]": ({"payer": 1, "payee": 2, "amount": 8, "reason": "win"},),
 }
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from rules.events import Event, ExhaustiveDraw, HandEnded, Settled, Violation
 from rules.game.machine import replay
+from rules.game.profile_api import Capabilities
 from rules.game.state import Phase
 from rules.profiles.basic import Basic
 from tests.game.helpers import HANDS, Script
@@ -239,7 +240,7 @@ def test_no_kong_on_an_empty_wall():
 
 class HeadBump(Basic):
     name = "basic"
-    multiple_winners = False
+    capabilities = Capabilities(multiple_winners=False)
 
 
 def _double_ron(profile) -> Script:
@@ -274,8 +275,7 @@ def test_head_bump_awards_the_nearest():
 
 class BloodBattle(Basic):
     name = "basic"
-    continue_after_win = True
-    reveal_on_win = False
+    capabilities = Capabilities(continue_after_win=True, reveal_on_win=False)
 
 
 def test_play_goes_on_after_a_win_and_skips_the_winner():
@@ -295,7 +295,7 @@ def test_play_goes_on_after_a_win_and_skips_the_winner():
 
 class MissingSuit(Basic):
     name = "basic"
-    pre_play = ("missing_suit",)
+    capabilities = Capabilities(pre_play=("missing_suit",))
 
 
 def test_pre_play_missing_suit():

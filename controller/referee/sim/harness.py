@@ -47,7 +47,7 @@ class TableSpec:
         if name not in registry.names() or name == "basic":
             raise ValueError(f"unknown profile {name!r}; known: {', '.join(p for p in registry.names() if p != 'basic')}")
         profile = registry.get(name)
-        players = int(n) if n.isdigit() else (3 if profile.two_hands else 4)
+        players = int(n) if n.isdigit() else (3 if profile.capabilities.two_hands else 4)
         try:
             profile.wall_spec(players)
         except ValueError as exc:

@@ -145,7 +145,7 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
     cards = _judge_cards(profile, log)  # WMSG: seats with a judge's card instead of a set-aside tile
     first_discard: set[int] = set()
     back: dict[int, int] = {}  # seats whose false win was shown and whose hand went back: tiles standing
-    resumes = not profile.false_win_ends_hand and profile.reveal_on_win
+    resumes = not profile.capabilities.false_win_ends_hand and profile.capabilities.reveal_on_win
     played: dict[int, int] = {}  # Siamese: tiles of each seat's won hands, gone out of play
     log_scenes = list(scene_after_each(name, [_as_laid(e) for e in log]))
     for i, (e, sc) in enumerate(log_scenes):
@@ -314,7 +314,7 @@ def _hands_back(sc: Scene, back: dict[int, int]) -> Scene:
 
 def call_window(profile: Any) -> float:
     """How long calls on a discard are awaited: the profile's claim time, else the referee's wait."""
-    return profile.claim_window_s if profile.claim_window_s is not None else CALL_WAIT_S
+    return profile.capabilities.claim_window_s if profile.capabilities.claim_window_s is not None else CALL_WAIT_S
 
 
 def _as_laid(e: Event) -> Event:

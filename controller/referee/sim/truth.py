@@ -42,14 +42,14 @@ FAULTS: dict[str, str] = {
 def faults_for(profile: Any) -> tuple[str, ...]:
     """The faults a profile can have: chows where chows exist, the missing suit in Sichuan, furiten where
     the profile judges it on a discard (riichi)."""
-    out = ["out_of_turn"] if profile.two_hands else ["false_hu", "out_of_turn"]  # Siamese bots declare no false hu
-    if profile.claim_window_s is not None:  # a claim time on the clock (MPL, MCR): the machine times claims
+    out = ["out_of_turn"] if profile.capabilities.two_hands else ["false_hu", "out_of_turn"]  # Siamese bots declare no false hu
+    if profile.capabilities.claim_window_s is not None:  # a claim time on the clock (MPL, MCR): the machine times claims
         out.append("late_claim")
-    if profile.chow_allowed:
+    if profile.capabilities.chow_allowed:
         out.append("chow_wrong_seat")
-    if "missing_suit" in profile.pre_play:
+    if "missing_suit" in profile.capabilities.pre_play:
         out.append("missing_suit_pung")
-    if profile.has_riichi:
+    if profile.capabilities.has_riichi:
         out.append("furiten_ron")
     return tuple(sorted(out))
 
@@ -127,13 +127,13 @@ class TableMixin:
         super().__init__(profile, rng, **kw)
         self.dice = dice
         self.plan = plan
-        self.wmsg = "missing_suit" in profile.pre_play and profile.name == "sichuan-wmsg"
+        self.wmsg = "missing_suit" in profile.capabilities.pre_play and profile.name == "sichuan-wmsg"
         self.discarded: set[int] = set()
         self.injected: list[Injected] = []
         self.acts: list[Act] = []
         self.done: set[str] = set()
         self.n_discards = 0
-        if not profile.two_hands:  # (Siamese bots choose a hand and its tiles: they are played as they are)
+        if not profile.capabilities.two_hands:  # (Siamese bots choose a hand and its tiles: they are played as they are)
             self.bots = {s: _TableBot(b, self) for s, b in self.bots.items()}
 
     def result(self) -> Any:
@@ -208,7 +208,7 @@ class TableMixin:
         order = st.seat_order(disc)
         others = [s for s in order[1:] if st.seat_state[s].active]
         quiet = not any(self._could_claim(s, tile) for s in others) and not (
-            self.profile.chow_allowed and _chow_tiles(st.seat_state[order[1]], tile))  # nobody will take it
+            self.profile.capabilities.chow_allowed and _chow_tiles(st.seat_state[order[1]], tile))  # nobody will take it
         if self.due("late_claim") and w.deadline is not None and st.wall_remaining > 0 and quiet:
             late = [s for s in others if s != m.next_drawer()]
             if late:  # a call after the window closed: the machine times it by its stamp
@@ -298,7 +298,7 @@ class SiameseTableDriver(TableMixin, SiameseDriver):
 
 def driver_for(profile: Any) -> type[HandDriver]:
     """The table's driver for ``profile`` (two hands per player: the Siamese one)."""
-    return SiameseTableDriver if profile.two_hands else TableDriver
+    return SiameseTableDriver if profile.capabilities.two_hands else TableDriver
 
 
 def _chow_tiles(ss: Any, tile: Tile) -> tuple[Tile, ...]:

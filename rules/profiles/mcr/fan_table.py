@@ -31,7 +31,8 @@ class FanDef:
         return self.excludes + self.implied
 
 
-def _f(no, name, value, definition, excludes=(), implied=(), repeatable=False, line=0) -> FanDef:
+def _f(no: int, name: str, value: int, definition: str, excludes: tuple[int, ...] = (), implied: tuple[int, ...] = (),
+       repeatable: bool = False, line: int = 0) -> FanDef:
     return FanDef(no, name, value, definition, tuple(excludes), tuple(implied), repeatable, line)
 
 

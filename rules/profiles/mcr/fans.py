@@ -13,7 +13,8 @@ Kinds are 0..33 (``rules.tiles``): suit = kind // 9, rank index = kind % 9 (0 = 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from rules.profiles.mcr.reading import Reading
 from rules.shapes import Shape
@@ -33,19 +34,23 @@ PUNGS_3: dict[int, Callable[..., bool]] = {}
 PUNGS_4: dict[int, Callable[..., bool]] = {}
 
 
-def _register(table: dict, no: int):
-    def deco(fn):
+Group = TypeVar("Group", bound=Callable[..., bool])
+HandDetector = Callable[[Reading], int]
+
+
+def _register(table: dict[int, Callable[..., bool]], no: int) -> Callable[[Group], Group]:
+    def deco(fn: Group) -> Group:
         table[no] = fn
         return fn
 
     return deco
 
 
-def hand(no: int, scope: str = "sets"):
+def hand(no: int, scope: str = "sets") -> Callable[[HandDetector], HandDetector]:
     """Register a whole-hand detector; ``scope``: "tiles", "hand", "shape" or "sets" (see above)."""
     table = {"tiles": TILE_SCOPE, "hand": HAND_SCOPE, "shape": SHAPE_SCOPE, "sets": SET_SCOPE}[scope]
 
-    def deco(fn):
+    def deco(fn: HandDetector) -> HandDetector:
         HAND[no] = fn
         table[no] = fn
         return fn
@@ -60,7 +65,7 @@ TERMINAL_BITS = sum(1 << k for k in TERMINALS)
 STANDARD = (Shape.REGULAR, Shape.KNITTED)
 
 
-def _bits(kinds) -> int:
+def _bits(kinds: Iterable[int]) -> int:
     m = 0
     for k in kinds:
         m |= 1 << k
@@ -350,14 +355,14 @@ def _groups(r: Reading) -> list[tuple[str, int]]:
 
 @hand(21)
 def all_even_pungs(r: Reading) -> int:
-    if r.shape is not Shape.REGULAR or len(_pung_kinds(r)) != 4:
+    if r.shape is not Shape.REGULAR or len(_pung_kinds(r)) != 4 or r.pair is None:
         return 0
     return int(all(k < 27 and k % 9 in (1, 3, 5, 7) for k in _pung_kinds(r) + [r.pair]))
 
 
 @hand(31)
 def all_fives(r: Reading) -> int:
-    if r.shape is not Shape.REGULAR:
+    if r.shape is not Shape.REGULAR or r.pair is None:
         return 0
     ok = r.pair < 27 and r.pair % 9 == 4
     for kind, b in _groups(r):
@@ -377,7 +382,7 @@ def all_pungs(r: Reading) -> int:
 
 @hand(55)
 def outside_hand(r: Reading) -> int:
-    if r.shape is not Shape.REGULAR:
+    if r.shape is not Shape.REGULAR or r.pair is None:
         return 0
     if not (r.pair >= 27 or r.pair in TERMINALS):
         return 0

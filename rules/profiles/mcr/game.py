@@ -7,23 +7,34 @@ rule = seed reference).
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from rules.events import Payment as PaymentEvent
+from rules.game.profile_api import Capabilities, GameRules
+from rules.game.state import HandState, WinRecord
 from rules.profiles.mcr import penalties, session
 from rules.profiles.mcr.settlement import win_payments
+from rules.scoring import ContextValue, ScoreResult
 from rules.tiles import KINDS
 
+CAPABILITIES = Capabilities(
+    # claims (003 §Словарь 20-22, §Как собрать 2e)
+    chow_allowed=True,
+    claim_priority={"hu": 3, "kong": 2, "pung": 2, "chow": 1},
+    multiple_winners=False,  # «Выигрывает только один игрок»: nearest to the discarder (003 §Как собрать 2e)
+    last_discard_claims=frozenset({"hu"}),  # #45 Last Tile Claim
+    claim_window_s=3.0,  # 003 §Порядок игры 7-8: a pung or kong is called within 3 seconds of the discard
+    robbing_kong=True,  # #47
+    flower_discard=True,  # #81 «Цветок и сезон можно снести без замещения» (spec §12 A29)
+    # winning
+    reveal_on_win=True,  # 003 §Как собрать 1: the whole hand is exposed at the declaration
+    continue_after_win=False,
+    false_win_ends_hand=False,  # a false Hu: pay, no win this hand, play goes on (§Отдельные нарушения 6)
+)
 
-class MCRGame:
-    # --- claims (003 §Словарь 20-22, §Как собрать 2e) ------------------------------------------------------
-    chow_allowed = True
-    claim_priority = {"hu": 3, "kong": 2, "pung": 2, "chow": 1}
-    multiple_winners = False  # «Выигрывает только один игрок»: nearest to the discarder (003 §Как собрать 2e)
-    last_discard_claims = frozenset({"hu"})  # #45 Last Tile Claim
-    claim_window_s = 3.0  # 003 §Порядок игры 7-8: a pung or kong is called within 3 seconds of the discard
-    robbing_kong = True  # #47
-    flower_discard = True  # #81 «Цветок и сезон можно снести без замещения» (spec §12 A29)
+
+class MCRGame(GameRules):
+    capabilities = CAPABILITIES
     violation_rules = {
         "false_win": "003 §Отдельные нарушения 6",
         "tile_count": "003 §Отдельные нарушения 8",
@@ -34,13 +45,9 @@ class MCRGame:
     }
 
     # --- winning ------------------------------------------------------------------------------------------
-    reveal_on_win = True  # 003 §Как собрать 1: the whole hand is exposed at the declaration
-    continue_after_win = False
-    false_win_ends_hand = False  # a false Hu: pay, no win this hand, play goes on (§Отдельные нарушения 6)
-
-    def win_context(self, state: Any, seat: int, win: Any) -> dict[str, Any]:
+    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, ContextValue]:
         order = state.seat_order(state.dealer)
-        ctx = {
+        ctx: dict[str, ContextValue] = {
             "self_drawn": win.from_seat is None,
             "last_tile": bool(win.last_tile),
             "kong_replacement": bool(win.kong_replacement),
@@ -48,24 +55,24 @@ class MCRGame:
             "seat_wind": KINDS[27 + order.index(seat)] if seat in order else None,
             "round_wind": KINDS[27 + "1234".index(state.round_wind[0])] if state.round_wind else None,
         }
-        if getattr(win, "flower_replacement", False):
+        if win.flower_replacement:
             ctx["flower_replacement"] = True
         if not win.tile.is_unknown and visible_copies(state, seat, win) >= 3:
             ctx["last_of_kind"] = True  # #58: the other three face up on the table (spec §12 A33)
         return ctx
 
     # --- settlement ---------------------------------------------------------------------------------------
-    def settle_win(self, state: Any, win: Any, result: Any) -> list[PaymentEvent]:
+    def settle_win(self, state: HandState, win: WinRecord, result: ScoreResult) -> list[PaymentEvent]:
         """003 §Подсчёт 1c: self-drawn 8 + P from each; discard: 8 + P from the discarder, 8 from the others."""
         pays = win_payments(win.seat, int(result.total_fan), win.from_seat, tuple(state.seats))
         return [PaymentEvent(payer=p.payer, payee=p.payee, amount=p.amount, reason=p.reason, rule=p.ref)
                 for p in pays]
 
-    def settle_exhaustive(self, state: Any, tenpai: Any) -> list[PaymentEvent]:
+    def settle_exhaustive(self, state: HandState, tenpai: Sequence[int]) -> list[PaymentEvent]:
         """A drawn hand pays nothing (003 §Словарь 33; spec §12 A30)."""
         return []
 
-    def penalty_payments(self, state: Any, seat: int, code: str) -> list[PaymentEvent]:
+    def penalty_payments(self, state: HandState, seat: int, code: str) -> list[PaymentEvent]:
         """A false Hu pays 10 to each other player under 8 fan, 20 each for a mistaken claim (§6)."""
         if code != "false_win":
             return []
@@ -77,7 +84,7 @@ class MCRGame:
         return [PaymentEvent(payer=p.payer, payee=p.payee, amount=p.amount, reason=p.reason, rule=p.ref)
                 for p in s.payments]
 
-    def next_dealer(self, state: Any) -> int:
+    def next_dealer(self, state: HandState) -> int:
         """The deal passes after every hand, won or drawn (003 §Порядок игры 2; spec §12 A30)."""
         return session.next_dealer_seat(state.dealer, len(state.seats))
 
@@ -100,7 +107,7 @@ class MCRGame:
         return session.session_over(hands_played)
 
 
-def visible_copies(state: Any, seat: int, win: Any) -> int:
+def visible_copies(state: HandState, seat: int, win: WinRecord) -> int:
     """Copies of the winning kind face up on the table besides the winning tile itself: every pond
     (claimed discards are counted in the melds instead) and every exposed set (not concealed kongs)."""
     k = win.tile.kind

@@ -45,8 +45,8 @@ class MCROptions:
         if self.two_concealed_kongs_fan not in (6, 8):
             raise ValueError("two_concealed_kongs_fan must be 6 or 8")
 
-    def with_(self, **kw) -> MCROptions:
-        return replace(self, **kw)
+    def with_(self, **kw: bool | int) -> MCROptions:
+        return replace(self, **kw)  # type: ignore[arg-type]  # (dataclasses.replace checks the names)
 
 
 SEED = MCROptions()

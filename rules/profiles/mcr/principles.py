@@ -31,7 +31,7 @@ _VALUE = {no: f.value for no, f in BY_NO.items()}
 _ORDER = {no: i for i, no in enumerate(sorted(BY_NO, key=lambda x: (-_VALUE[x], x)))}  # highest first
 
 
-def _best_of(table: dict[int, Callable[..., bool]], group: Sequence[int], *extra) -> int | None:
+def _best_of(table: dict[int, Callable[..., bool]], group: Sequence[int], *extra: int | None) -> int | None:
     """The highest-valued fan of ``table`` that this group forms (None if none)."""
     best = None
     for no, pred in table.items():
@@ -76,7 +76,7 @@ def _pairs_fans(items: tuple[int, ...], table: dict[int, Callable[..., bool]]) -
     return best
 
 
-def _forest(edges, n: int) -> bool:
+def _forest(edges: Sequence[tuple[int, int, int]], n: int) -> bool:
     parent = list(range(n))
 
     def find(x: int) -> int:
@@ -93,7 +93,8 @@ def _forest(edges, n: int) -> bool:
     return True
 
 
-def _group_fans(items: tuple[int, ...], t4, t3, t2, pair: int | None, with_pair: bool) -> tuple[int, ...]:
+def _group_fans(items: tuple[int, ...], t4: dict[int, Callable[..., bool]], t3: dict[int, Callable[..., bool]],
+                t2: dict[int, Callable[..., bool]], pair: int | None, with_pair: bool) -> tuple[int, ...]:
     n = len(items)
     if n == 4:
         no = _best_of(t4, items, pair) if with_pair else _best_of(t4, items)
@@ -109,8 +110,8 @@ def _group_fans(items: tuple[int, ...], t4, t3, t2, pair: int | None, with_pair:
             got = [no]
             rest = [i for i in range(n) if i not in trio]
             if rest:  # the free set may combine with one used set, once (account-once)
-                extra = [_best_of(t2, tuple(sorted((items[rest[0]], items[i])))) for i in trio]
-                extra = [e for e in extra if e is not None]
+                found = [_best_of(t2, tuple(sorted((items[rest[0]], items[i])))) for i in trio]
+                extra = [e for e in found if e is not None]
                 if extra:
                     got.append(max(extra, key=lambda x: (_VALUE[x], -x)))
             val = sum(_VALUE[x] for x in got)
@@ -182,9 +183,9 @@ def exclusion_table(opts: MCROptions) -> dict[int, frozenset[int]]:
     return {no: frozenset(v) for no, v in table.items()}
 
 
-def apply_exclusions(raw: Counter, excl: dict[int, frozenset[int]]) -> Counter:
+def apply_exclusions(raw: Counter[int], excl: dict[int, frozenset[int]]) -> Counter[int]:
     """Principle 1: from the highest fan down, keep a fan unless a kept fan excludes it."""
-    kept: Counter = Counter()
+    kept: Counter[int] = Counter()
     banned: set[int] = set()
     for no in sorted(raw, key=_ORDER.__getitem__):
         if raw[no] <= 0 or no in banned:

@@ -2,10 +2,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rules.notation import Hand
-from rules.profiles.base import (
+from rules.profiles.base import Profile
+from rules.profiles.mcr.fan_table import BY_NO, FLOWERS_NO, MIN_FAN
+from rules.profiles.mcr.game import MCRGame
+from rules.profiles.mcr.options import SEED, MCROptions
+from rules.profiles.mcr.reading import WinContext
+from rules.profiles.mcr.scorer import Scored, fan_value, score_tiles
+from rules.profiles.mcr.settlement import points_summary
+from rules.scoring import (
     KONG_REPLACEMENT,
     LAST_TILE,
     ROBBING_KONG,
@@ -13,17 +19,12 @@ from rules.profiles.base import (
     SEAT_WIND,
     SELF_DRAWN,
     ContextField,
+    ContextValue,
     FanEntry,
-    Profile,
     ScoreResult,
+    ctx_tile,
     invalid,
 )
-from rules.profiles.mcr.fan_table import BY_NO, FLOWERS_NO, MIN_FAN
-from rules.profiles.mcr.game import MCRGame
-from rules.profiles.mcr.options import SEED, MCROptions
-from rules.profiles.mcr.reading import WinContext
-from rules.profiles.mcr.scorer import Scored, fan_value, score_tiles
-from rules.profiles.mcr.settlement import points_summary
 from rules.shapes import ALL_SHAPES
 
 LAST_OF_KIND = ContextField("last_of_kind", "bool", False,
@@ -38,11 +39,11 @@ class MCR(MCRGame, Profile):
     name = "mcr"
     title = "Mahjong Competition Rules (Chinese Official, 81 fan)"
     seed = "003"
-    players = (4,)
+    players: tuple[int, ...] = (4,)
     shapes = ALL_SHAPES
     quads_as_two_pairs = True  # 003 #19 example 2: two identical pairs allowed
     allows_flowers = True
-    context_fields = (
+    context_fields: tuple[ContextField, ...] = (
         SELF_DRAWN,
         MCR_SEAT_WIND,
         MCR_ROUND_WIND,
@@ -87,7 +88,7 @@ class MCR(MCRGame, Profile):
         return True
 
     # --- scoring ------------------------------------------------------------------------------------
-    def scoring_context(self, ctx: Mapping[str, Any]) -> WinContext | str:
+    def scoring_context(self, ctx: Mapping[str, ContextValue]) -> WinContext | str:
         """The scorer's context, or the reason why the fields contradict each other."""
         sd = bool(ctx.get("self_drawn"))
         if ctx.get("robbing_kong") and sd:
@@ -98,7 +99,7 @@ class MCR(MCRGame, Profile):
             return "a flower replacement win is self-drawn (003 §Как собрать 2d(1))"
         winds = []
         for key in ("seat_wind", "round_wind"):
-            t = ctx.get(key)
+            t = ctx_tile(ctx, key)
             k = 27 if t is None else t.kind
             if not 27 <= k <= 30:
                 return f"{key} must be a wind (1z-4z)"
@@ -107,7 +108,7 @@ class MCR(MCRGame, Profile):
                           bool(ctx.get("kong_replacement")), bool(ctx.get("flower_replacement")),
                           bool(ctx.get("robbing_kong")))
 
-    def evaluate(self, hand: Hand, ctx: Mapping[str, Any]) -> Scored | str:
+    def evaluate(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> Scored | str:
         """The best reading's fans even below the minimum, or why there is none."""
         wc = self.scoring_context(ctx)
         if isinstance(wc, str):
@@ -134,7 +135,7 @@ class MCR(MCRGame, Profile):
             out.append(FanEntry(BY_NO[FLOWERS_NO].name, 1, s.flower_fan, {"no": FLOWERS_NO}))
         return out
 
-    def score(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+    def score(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
         got = self.evaluate(hand, ctx)
         if isinstance(got, str):
             return invalid(got)

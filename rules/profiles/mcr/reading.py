@@ -8,9 +8,9 @@ it came, and whether the 13-tile hand waited on a single kind. Principle 4 ("б�
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from rules.notation import Hand, MeldKind
+from rules.notation import Hand, Meld, MeldKind
 from rules.shapes import ALL_SHAPES, Shape, decompositions, is_regular_win, waits
 from rules.tiles import CHOW, N_KINDS, PUNG
 
@@ -66,7 +66,7 @@ class Reading:
     n_concealed: int  # concealed tiles before the win (13 minus 3 per declared set)
     wait_position: int = 0  # bit flags: 1 edge, 2 closed, 4 single (spec §6.2 step 7)
     last_of_kind: bool = False  # #58: given, or the other three copies stand in the winner's exposed sets
-    cache: dict = field(default_factory=dict)  # shared by all readings of one hand (same tiles)
+    cache: dict[str, Any] = field(default_factory=dict)  # a memo shared by all readings of one hand (same tiles)
     chows: list[int] = field(init=False)
     pungs: list[int] = field(init=False)  # pungs and kongs
     wind_pungs: list[int] = field(init=False)
@@ -83,7 +83,8 @@ class Reading:
         return self.shape is Shape.REGULAR
 
 
-def _meld_set(m) -> MSet:
+def _meld_set(m: Meld) -> MSet:
+    assert m.base is not None  # (MCR has no jokers: every meld stands for its tiles)
     if m.kind is MeldKind.CHOW:
         return MSet(CHOW, m.base, None, True, False)
     if m.kind is MeldKind.PUNG:
@@ -147,7 +148,7 @@ def readings(hand: Hand, ctx: WinContext, phantom_waits: bool = False) -> list[R
     # 003 #58 / spec §12 A33: the other three copies evident, here in the winner's own exposed sets
     exposed = sum(1 for m in hand.melds if not m.is_concealed for k in m.kinds if k == win)
     last_of_kind = ctx.last_of_kind or exposed >= 3
-    shared: dict = {}
+    shared: dict[str, Any] = {}
     single = True  # decided below, only if some reading could score a wait fan
     out: list[Reading] = []
     discard = not ctx.self_drawn

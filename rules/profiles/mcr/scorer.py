@@ -23,7 +23,7 @@ from rules.shapes import Shape
 class Scored:
     """The fans of the best reading. ``fans``: fan number -> count (flowers not included)."""
 
-    fans: Counter
+    fans: Counter[int]
     hand_fan: int
     flower_fan: int
     reading: Reading | None
@@ -57,10 +57,11 @@ def _value(no: int, opts: MCROptions) -> int:
 def tile_fans(mask: int) -> tuple[tuple[int, int], ...]:
     """The fans that depend only on which kinds the hand holds (memoised by that set)."""
     view = SimpleNamespace(cache={"mask": mask})
-    return tuple((no, n) for no, det in F.TILE_SCOPE.items() if (n := det(view)))
+    # a stand-in holding the cache only: the tile-scope detectors read nothing else of a reading
+    return tuple((no, n) for no, det in F.TILE_SCOPE.items() if (n := det(view)))  # type: ignore[arg-type]
 
 
-def fans_of(r: Reading, opts: MCROptions, without: frozenset[int] = frozenset()) -> Counter:
+def fans_of(r: Reading, opts: MCROptions, without: frozenset[int] = frozenset()) -> Counter[int]:
     """All fans of one reading after the principles (flowers excluded); ``without``: fans that may not be
     counted at all, taken out before the exclusions (Siamese first win without the drawn tile, 003
     §Сиамский 17: what they would exclude counts again)."""
@@ -69,7 +70,7 @@ def fans_of(r: Reading, opts: MCROptions, without: frozenset[int] = frozenset())
         hand_fans = dict(tile_fans(F.mask_of(r)))
         hand_fans.update((no, n) for no, det in F.HAND_SCOPE.items() if (n := det(r)))
         r.cache["hand_fans"] = hand_fans
-    raw: Counter = Counter(hand_fans)
+    raw: Counter[int] = Counter(hand_fans)
     if r.sets:
         for no, det in F.SET_SCOPE.items():
             n = det(r)

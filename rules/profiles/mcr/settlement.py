@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.scoring import JSONObject
+
 BASE = 8  # «Дополнительные очки: проигравшие игроки должны заплатить выигравшему по 8 очков» (003 §Подсчёт 1b(1))
 
 
@@ -19,7 +21,7 @@ class Payment:
     reason: str
     ref: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONObject:
         return {"payer": self.payer, "payee": self.payee, "amount": self.amount, "reason": self.reason,
                 "ref": self.ref}
 

@@ -7,17 +7,18 @@ using the drawn tile as winning tile scores none of #4, #46, #58, #77, #78, #79 
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from typing import Any
 
 from rules.events import Payment as PaymentEvent
+from rules.game.state import HandState, WinRecord
 from rules.notation import Hand
-from rules.profiles.base import ContextField, ScoreResult
 from rules.profiles.mcr.fan_table import MIN_FAN
 from rules.profiles.mcr.game import visible_copies
 from rules.profiles.mcr.profile import MCR
 from rules.profiles.mcr.scorer import Scored
 from rules.profiles.mcr.settlement import BASE, Payment
+from rules.scoring import ContextField, ContextValue, ScoreResult, ctx_int
 from rules.tiles import KINDS
 from rules.wall import next_seat
 
@@ -53,7 +54,7 @@ class MCRSiamese(MCR):
     allows_flowers = False  # 003 §Сиамский 7: 136 tiles
     context_fields = MCR.context_fields + (DRAWN_TILE_KEPT, PLAYERS)
 
-    def evaluate(self, hand: Hand, ctx: Mapping[str, Any]) -> Scored | str:
+    def evaluate(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> Scored | str:
         got = super().evaluate(hand, ctx)
         if isinstance(got, str) or not ctx.get("drawn_tile_kept"):
             return got
@@ -71,15 +72,15 @@ class MCRSiamese(MCR):
                 best = Scored(fans, total, 0, r)
         return best if best is not None else got
 
-    def score(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+    def score(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
         res = super().score(hand, ctx)
         if res.valid:
-            n = int(ctx.get("players") or 3)
+            n = ctx_int(ctx, "players") or 3
             res.points = siamese_points(res.total_fan, bool(ctx.get("self_drawn")), n)
         return res
 
     # --- the game side (rules.game.siamese.SiameseHandMachine) ---------------------------------------------
-    two_hands = True  # played by rules.game.siamese (rules.simulate.play_hand dispatches on it)
+    capabilities = dataclasses.replace(MCR.capabilities, two_hands=True)  # the Siamese machine (003 §Сиамский)
     violation_rules = {
         **MCR.violation_rules,
         "golden_rule": "003 §Сиамский 4",
@@ -92,7 +93,7 @@ class MCRSiamese(MCR):
     }
     two_player_hands = 12  # §24: an even number agreed before the game (this default: as many as 3 players)
 
-    def win_context(self, state: Any, seat: int, win: Any) -> dict[str, Any]:
+    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, ContextValue]:
         """MCR's context, plus §17 (a first win that kept the drawn tile), the number of players, the
         exposed hands of earlier wins counted as played tiles for #58 (§11), and the seat winds: East,
         South, West in turn order; two players sit opposite, East and West (interp., docs/rules/mcr.md)."""
@@ -108,11 +109,11 @@ class MCRSiamese(MCR):
                 ctx["last_of_kind"] = True
         return ctx
 
-    def is_tenpai(self, state: Any, seat: int, hand: Hand) -> bool:
+    def is_tenpai(self, state: HandState, seat: int, hand: Hand) -> bool:
         """No ready hands in Siamese: an exhausted wall pays nothing but the declared wins (§14)."""
         return False
 
-    def settle_hand(self, state: Any) -> list[PaymentEvent]:
+    def settle_hand(self, state: HandState) -> list[PaymentEvent]:
         """§13-14: when a player has won both hands, only his wins are paid; when the wall ran out, every
         declared win is paid (§15-16, §23 for two players); then the penalties (false wins)."""
         wins = [w for w in state.wins if w.valid]
@@ -121,14 +122,15 @@ class MCRSiamese(MCR):
         for w in wins:
             if doubles and w.seat not in doubles:
                 continue  # §13: scoring by maximum
-            for p in siamese_win_payments(w.seat, int(w.result.total_fan), w.from_seat, tuple(state.seats)):
+            assert w.result is not None
+            for p in siamese_win_payments(w.seat, w.result.total_fan, w.from_seat, tuple(state.seats)):
                 out.append(PaymentEvent(payer=p.payer, payee=p.payee, amount=p.amount, reason=p.reason, rule=p.ref))
         for v in state.violations:
             if v.seat is not None:
                 out.extend(self.penalty_payments(state, v.seat, v.code))
         return out
 
-    def next_dealer(self, state: Any) -> int:
+    def next_dealer(self, state: HandState) -> int:
         """The deal passes after every hand among the seated players: E, S, W (North's hands are not
         played, §6); two players alternate (§24)."""
         return next_seat(tuple(state.seats), state.dealer)

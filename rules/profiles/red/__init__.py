@@ -4,8 +4,6 @@ Modules: ``profile`` (the :class:`Red` profile: rule checks, waits, scoring), ``
 a hand, the chaotic hand), ``fans`` (the fan table as data) and ``detectors`` (one per fan), ``scoring``,
 ``payments`` («Схема выплат», settlement records), ``penalties`` («Штрафы» and irregularities),
 ``claims`` (claim arbitration), ``seating`` (seats by dice, counting sticks),
-``flowers`` (flower replacement).
+``flowers`` (flower replacement), ``game`` (the hand machine's hooks). The package imports nothing
+itself (no import cycle through it); ``rules.profiles.registry`` loads ``profile.Red``.
 """
-from rules.profiles.red.profile import Red
-
-__all__ = ["Red"]

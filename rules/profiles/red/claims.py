@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from rules.events import as_int
 from rules.notation import Meld, MeldKind, parse_tiles
 from rules.profiles.red.seating import seats
+from rules.scoring import JSONObject, JSONValue
 from rules.tiles import Tile
 from rules.wall import next_seat, prev_seat, turn_distance
 
@@ -62,9 +63,9 @@ class Claim:
     concealed_before: tuple[Tile, ...] = ()
 
     @staticmethod
-    def from_vector(d: Mapping[str, Any]) -> Claim:
+    def from_vector(d: Mapping[str, JSONValue]) -> Claim:
         """From the vectors' ``{seat, type, events}`` form."""
-        ev = list(d.get("events", ()))
+        ev = [str(e) for e in _strings(d.get("events"))]
         timing = TIMELY
         if "called_after_chow_exposed" in ev:
             timing = AFTER_SET_EXPOSED
@@ -75,17 +76,21 @@ class Claim:
         if any(e.startswith("called_after_seat") and e.endswith("_discard") for e in ev):
             timing = AFTER_NEXT_DISCARD
         return Claim(
-            seat=d["seat"],
-            type=d["type"],
+            seat=as_int(d["seat"]),
+            type=str(d["type"]),
             called="exposed_without_call" not in ev,
             timing=timing,
             exposed="exposed" in ev or "exposed_without_call" in ev,
             discarded="discarded" in ev,
             touched_wall="touched_wall" in ev or "drew" in ev,
             dead=d.get("claimant_hand") == "dead",
-            tiles_from_hand=tuple(parse_tiles(" ".join(d.get("tiles_from_hand", ())))),
-            concealed_before=tuple(parse_tiles(d.get("concealed_before", ""))),
+            tiles_from_hand=tuple(parse_tiles(" ".join(_strings(d.get("tiles_from_hand"))))),
+            concealed_before=tuple(parse_tiles(str(d.get("concealed_before", "")))),
         )
+
+
+def _strings(v: JSONValue) -> list[str]:
+    return [str(x) for x in v] if isinstance(v, list | tuple) else []
 
 
 @dataclass
@@ -98,8 +103,8 @@ class Arbitration:
     drawn_tile_returned_to_wall: bool = False
     hand_result: str | None = None  # "draw" when the river bottom is not won
 
-    def to_json(self) -> dict[str, Any]:
-        aw = None
+    def to_json(self) -> JSONObject:
+        aw: JSONObject | None = None
         if self.awarded is not None:
             aw = {"seat": self.awarded.seat, "type": self.awarded.type}
             if self.exposed is not None:
@@ -265,7 +270,7 @@ def fix_exposure(discard: Tile | str, declared: str, exposed: Sequence[Tile | st
     return None if best is None else (best[1], best[2])
 
 
-def correction_verdict(events: Sequence[str], exposed_valid: bool = True) -> dict[str, Any]:
+def correction_verdict(events: Sequence[str], exposed_valid: bool = True) -> JSONObject:
     """What a caller may still do about a pung/chow call, given what happened (items 2–4):
 
     * before any tile is exposed the call may be withdrawn or changed (items 2–3) — unless the caller
@@ -276,7 +281,7 @@ def correction_verdict(events: Sequence[str], exposed_valid: bool = True) -> dic
     ev = set(events)
     late = bool(ev & {"next_player_drew", "discard_claimed"})
     exposed = bool(ev & {"exposed", "exposed_without_call"})
-    out: dict[str, Any] = {"penalty": None}
+    out: JSONObject = {"penalty": None}
     if exposed:
         out["may_withdraw"] = False
         if not exposed_valid:

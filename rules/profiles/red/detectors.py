@@ -75,7 +75,7 @@ def honour_pung(a: Arrangement, o: RedOptions) -> int:
 
 def special_pair(a: Arrangement, o: RedOptions) -> int:
     """#7 the pair is a 2, 5 or 8 of a suit."""
-    return int(_regular(a) and a.pair < 27 and _num(a.pair) in (2, 5, 8))
+    return int(_regular(a) and a.pair is not None and a.pair < 27 and _num(a.pair) in (2, 5, 8))
 
 
 # -- 12-point fans -------------------------------------------------------------------------------------------

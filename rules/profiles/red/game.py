@@ -9,17 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rules.events import Payment
+from rules.events import Payment, as_int
+from rules.game.profile_api import Capabilities, GameRules
 from rules.notation import Hand
 from rules.profiles.red import payments as pay
 from rules.profiles.red import penalties as pen
 from rules.profiles.red.options import RedOptions
+from rules.scoring import ContextValue
+from rules.tiles import Tile
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.game.state import HandState, WinRecord
-    from rules.profiles.base import ScoreResult
+    from rules.scoring import ScoreResult
 
 _OPTION_NAMES = frozenset(f.name for f in fields(RedOptions))
 ROUNDS_PER_GAME = 4  # 001 §Дилер 3: East, South, West, North, then the cycle ends (spec A4)
@@ -30,15 +33,26 @@ def _next(seats: Sequence[int], k: int) -> int:
     return seats[(i + 1) % len(seats)]
 
 
-class RedGameRules:
+CAPABILITIES = Capabilities(
+    # claims: chow, pung, win; no kongs; one winner (head bump)
+    chow_allowed=True,  # 001 §Чоу 1, from the previous player in turn (spec A6: the default may_chow_from)
+    claim_priority={"hu": 3, "pung": 2, "chow": 1},  # 001 §Иерархия объявлений 2
+    multiple_winners=False,  # 001 §Победа в сдаче 5: the win nearest the discarder in turn order
+    last_discard_claims=frozenset({"hu"}),  # 001 §Морское дно и речное дно 3
+    robbing_kong=False,  # 001 §Панг 5: no kongs, so nothing to rob
+    # winning
+    reveal_on_win=True,  # 001 §Победа в сдаче 4
+    continue_after_win=False,
+    false_win_ends_hand=False,  # 001 §Неправильные объявления 5, 7: play continues, the hand is dead
+    dead_hand_codes=frozenset({"tile_count"}),  # 001 §Перебор и недобор костей 1–4: short/long hand is dead
+    dead_hand_win_is_false=False,  # §Перебор и недобор костей 3: a dead hand cannot win (refused)
+)
+
+
+class RedGameRules(GameRules):
     """Red Mahjong's answers to the game machine."""
 
-    # --- claims: chow, pung, win; no kongs; one winner (head bump) ----------------------------------------
-    chow_allowed = True  # 001 §Чоу 1, from the previous player in turn (spec A6: the default may_chow_from)
-    claim_priority = {"hu": 3, "pung": 2, "chow": 1}  # noqa: RUF012  001 §Иерархия объявлений 2
-    multiple_winners = False  # 001 §Победа в сдаче 5: the win nearest the discarder in turn order
-    last_discard_claims = frozenset({"hu"})  # 001 §Морское дно и речное дно 3
-    robbing_kong = False  # 001 §Панг 5: no kongs, so nothing to rob
+    capabilities = CAPABILITIES
     violation_rules = {  # noqa: RUF012
         "chow_not_from_left": "001 §Чоу 1",
         "claim_inactive_player": "001 §Перебор и недобор костей 3-4",
@@ -56,7 +70,7 @@ class RedGameRules:
         "draw_out_of_turn": "001 §Правила взятия и сноса 1",
     }
 
-    def claim_check(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+    def claim_check(self, state: HandState, seat: int, kind: str, tile: Tile) -> tuple[str, str] | None:
         """No kong in any form (001 §Панг 5); a discarded joker can never be claimed (001 §Джокеры 2)."""
         if kind.startswith("kong"):
             return "kong_not_allowed", "there are no kongs in Red Mahjong (001 §Панг 5)"
@@ -65,14 +79,9 @@ class RedGameRules:
         return None
 
     # --- winning --------------------------------------------------------------------------------------
-    reveal_on_win = True  # 001 §Победа в сдаче 4
-    continue_after_win = False
-    false_win_ends_hand = False  # 001 §Неправильные объявления 5, 7: play continues, the hand is dead
-    dead_hand_codes = frozenset({"tile_count"})  # 001 §Перебор и недобор костей 1–4: short/long hand is dead
-    dead_hand_win_is_false = False  # §Перебор и недобор костей 3: a dead hand cannot win (refused)
     false_win_penalty = pen.FALSE_WIN_POINTS
 
-    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, Any]:
+    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, ContextValue]:
         """The scoring context of a win: the vectors' fields (spec §13)."""
         opts = {k: v for k, v in (state.options or {}).items() if k in _OPTION_NAMES}
         return {
@@ -86,12 +95,15 @@ class RedGameRules:
         }
 
     def is_tenpai(self, state: HandState, seat: int, hand: Hand) -> bool:
-        return bool(self.waits(hand)) or self.joker_completes(hand)  # type: ignore[attr-defined]
+        return bool(self.waits(hand)) or self.joker_completes(hand)
+
+    def joker_completes(self, hand: Hand) -> bool:  # the profile's (``Red.joker_completes``)
+        raise NotImplementedError
 
     # --- settlement -----------------------------------------------------------------------------------
     def settle_win(self, state: HandState, win: WinRecord, result: ScoreResult) -> list[Payment]:
         """001 «Схема выплат»: the discarder pays the value, or every loser on a self-draw."""
-        value = int(result.extra.get("value", result.points.get("discarder", result.points.get("each", 0))))
+        value = as_int(result.extra.get("value", result.points.get("discarder", result.points.get("each", 0))))
         st = pay.settle_win(state.n_players, win.seat, value, self_drawn=win.from_seat is None,
                             discarder=win.from_seat)
         return list(st.payments)

@@ -4,9 +4,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
 
-from rules.profiles.base import ContextError
+from rules.scoring import ContextError, JSONObject
 
 CAP = 300  # 001 §Система подсчёта очков 5
 
@@ -23,7 +22,7 @@ class RedOptions:
     cap: int = CAP
 
     @staticmethod
-    def parse(value: Any) -> RedOptions:
+    def parse(value: object) -> RedOptions:
         """From a mapping or a JSON object string; unknown keys and bad values are :class:`ContextError`."""
         if value is None or isinstance(value, RedOptions):
             return value or RedOptions()
@@ -35,7 +34,7 @@ class RedOptions:
         if not isinstance(value, Mapping):
             raise ContextError("field 'options': expected an object such as {\"chaotic_value\": 3}")
         known = {f.name: f for f in fields(RedOptions)}
-        kw: dict[str, Any] = {}
+        kw: JSONObject = {}
         for k, v in value.items():
             if k not in known:
                 raise ContextError(f"field 'options': unknown option {k!r} (known: {', '.join(known)})")
@@ -47,12 +46,12 @@ class RedOptions:
                 if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                     raise ContextError(f"option {k!r}: {v!r} is not a non-negative integer")
             kw[k] = v
-        opts = RedOptions(**kw)
+        opts = RedOptions(**kw)  # type: ignore[arg-type]  # (each value checked against its field above)
         if opts.chaotic_value not in (12, 3):
             raise ContextError("option 'chaotic_value' must be 12 or 3 (001 fn12)")
         if opts.fan_multiplicity not in ("per_combination", "once"):
             raise ContextError("option 'fan_multiplicity' must be 'per_combination' or 'once'")
         return opts
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -11,10 +11,10 @@ Every line is a :class:`rules.events.Payment` with its reason and the seed refer
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from rules.events import Payment
 from rules.profiles.red.seating import seats
+from rules.scoring import JSONObject
 
 RULE_4P = "001 §Схема выплат 1"
 RULE_3P = "001 §Схема выплат 2"
@@ -33,7 +33,7 @@ class Settlement:
     payments: tuple[Payment, ...] = ()
     value: int = 0
     notes: tuple[str, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JSONObject = field(default_factory=dict)
 
     @property
     def deltas(self) -> dict[int, int]:
@@ -45,7 +45,7 @@ class Settlement:
                 out[p.payee] += p.amount
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "value": self.value,
             "payments": [p.to_json() for p in self.payments],
@@ -91,7 +91,7 @@ def settle_win(
         lines.append(Payment(payer=discarder, payee=winner, amount=value,
                              reason=f"discard win: the discarder pays the hand value {value}",
                              rule=f"{RULE_DISCARD}; {scheme}"))
-    notes = ("no dealer factor and no payment between losers (001 §Схема выплат 1–5)",)
+    notes: tuple[str, ...] = ("no dealer factor and no payment between losers (001 §Схема выплат 1–5)",)
     if value == 0:
         notes += ("a win worth 0 is legal and still a win for dealer rotation (001 §Система подсчёта очков 3)",)
     return Settlement(players, tuple(lines), value, notes)

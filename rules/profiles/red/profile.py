@@ -2,23 +2,25 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rules.notation import Hand
-from rules.profiles.base import (
-    SELF_DRAWN,
-    ContextError,
-    ContextField,
-    FanEntry,
-    Profile,
-    ScoreResult,
-    invalid,
-)
+from rules.profiles.base import Profile
 from rules.profiles.red import arrangement as arr
 from rules.profiles.red.game import RedGameRules
 from rules.profiles.red.options import RedOptions
 from rules.profiles.red.payments import points_summary, settle_win
 from rules.profiles.red.scoring import best
+from rules.scoring import (
+    SELF_DRAWN,
+    ContextError,
+    ContextField,
+    ContextValue,
+    FanEntry,
+    JSONObject,
+    ScoreResult,
+    ctx_int,
+    invalid,
+)
 from rules.shapes import Shape, regular_shanten
 from rules.tiles import KINDS, N_KINDS, Tile, kind_text
 from rules.wall import SEATS
@@ -29,7 +31,7 @@ MAX_JOKERS = 4  # 001 §Кости для маджонга 2, 8
 class OptionsField(ContextField):
     """The ``options`` object of the vectors (spec §9): a mapping or a JSON object string."""
 
-    def coerce(self, value: Any) -> Any:
+    def coerce(self, value: object) -> ContextValue:
         return RedOptions.parse(value).to_json() if value is not None else None
 
 
@@ -58,7 +60,7 @@ class Red(RedGameRules, Profile):
     context_fields = (SELF_DRAWN, PLAYERS, DEALER, WINNER, DISCARDER, RIVER_BOTTOM, OPTIONS)
 
     # --- context --------------------------------------------------------------------------------------
-    def context(self, fields: Mapping[str, Any]) -> dict[str, Any]:
+    def context(self, fields: Mapping[str, ContextValue]) -> dict[str, ContextValue]:
         ctx = super().context(fields)
         n = ctx["players"]
         if n not in SEATS:
@@ -119,10 +121,10 @@ class Red(RedGameRules, Profile):
         return max(0, regular_shanten(c, n_melds))
 
     # --- scoring --------------------------------------------------------------------------------------
-    def score(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+    def score(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
         ctx = self.context({k: v for k, v in ctx.items() if v is not None}) if _raw(ctx) else ctx
         opts = RedOptions.parse(ctx.get("options"))
-        players = ctx.get("players") or 4
+        players = ctx_int(ctx, "players") or 4
         self_drawn = bool(ctx.get("self_drawn"))
         winning = hand.winning
         if winning is not None and winning.is_joker and not self_drawn:
@@ -140,7 +142,7 @@ class Red(RedGameRules, Profile):
         raw = top.raw
         value = top.value(opts)
         basic = top.basic(opts)
-        extra: dict[str, Any] = {"total": raw, "value": value}
+        extra: JSONObject = {"total": raw, "value": value}
         if opts.min_points:
             extra["basic_points"] = basic
             if basic < opts.min_points:
@@ -153,17 +155,17 @@ class Red(RedGameRules, Profile):
         fans = [
             FanEntry(h.fan.name, h.unit, h.count, {"no": h.fan.no, "points": h.points}) for h in top.hits
         ]
-        points: dict[str, Any] = points_summary(value, players, self_drawn)
-        winner = ctx.get("winner")
+        points: JSONObject = dict(points_summary(value, players, self_drawn))
+        winner = ctx_int(ctx, "winner")
         if winner is not None:
-            st = settle_win(players, winner, value, self_drawn=self_drawn, discarder=ctx.get("discarder"))
+            st = settle_win(players, winner, value, self_drawn=self_drawn, discarder=ctx_int(ctx, "discarder"))
             points["payments"] = {str(s): d for s, d in st.deltas.items()}
         a = top.arrangement
         extra["arrangement"] = _describe(a)
         return ScoreResult(True, fans=fans, total_fan=raw, points=points, extra=extra)
 
 
-def _raw(ctx: Mapping[str, Any]) -> bool:
+def _raw(ctx: Mapping[str, ContextValue]) -> bool:
     """A context not produced by :meth:`Red.context` (a plain mapping from a caller)."""
     return not all(f.name in ctx for f in Red.context_fields)
 
@@ -178,7 +180,7 @@ def _why_not(hand: Hand) -> str:
             "nor a chaotic hand of 14 different single tiles (001 §Победная рука, fan 11)")
 
 
-def _describe(a: arr.Arrangement) -> dict[str, Any]:
+def _describe(a: arr.Arrangement) -> JSONObject:
     if a.chaotic:
         return {"shape": "chaotic"}
 

@@ -1,5 +1,5 @@
-"""Rule profile ``riichi-ema2016``: EMA 2016 riichi as played under the 004 tournament regulation."""
+"""Rule profile ``riichi-ema2016``: EMA 2016 riichi as played under the 004 tournament regulation.
 
-from rules.profiles.riichi.profile import RiichiEMA2016
-
-__all__ = ["RiichiEMA2016"]
+``profile.RiichiEMA2016`` is the profile (``rules.profiles.registry`` loads it); the package imports nothing
+itself (no import cycle through it).
+"""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.profiles.base import KONG_REPLACEMENT, LAST_TILE, ROBBING_KONG, SELF_DRAWN, ContextField
+from rules.scoring import KONG_REPLACEMENT, LAST_TILE, ROBBING_KONG, SELF_DRAWN, ContextField
 
 FIELDS: tuple[ContextField, ...] = (
     SELF_DRAWN,

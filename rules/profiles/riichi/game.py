@@ -9,21 +9,18 @@ earlier hands are read from ``HandStarted.options`` (``{"honba": n, "deposits": 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-from rules.events import Discarded, DoraRevealed, Drew, MeldMade, RiichiDeclared, Won
+from rules.events import Discarded, DoraRevealed, Drew, Event, MeldMade, RiichiDeclared, Won, as_int
 from rules.events import Payment as PaymentEvent
-from rules.game.profile_api import Standing, TournamentStanding
+from rules.game.profile_api import Capabilities, GameRules, Standing, TournamentStanding
+from rules.game.state import HandState, WinRecord
 from rules.notation import Hand
 from rules.profiles.riichi import claims, settlement, tournament
 from rules.profiles.riichi.furiten import hand_waits
+from rules.scoring import ContextValue, ScoreResult
 from rules.tiles import KINDS, Tile
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rules.game.state import HandState, WinRecord
-    from rules.profiles.base import ScoreResult
 
 CHOMBO_CODES = ("false_win", "furiten", "false_tenpai_riichi")
 
@@ -42,7 +39,7 @@ class HandHistory:
     ura_indicators: list[Tile] = field(default_factory=list)
 
     @staticmethod
-    def of(events: Sequence[Any]) -> HandHistory:
+    def of(events: Sequence[Event]) -> HandHistory:
         h = HandHistory()
         declared: list[tuple[int, RiichiDeclared]] = []
         for i, e in enumerate(events):
@@ -129,16 +126,22 @@ class HandHistory:
         return sum(1 for _, m in self.melds if m.kind.startswith("kong"))
 
 
-class RiichiHooks:
+CAPABILITIES = Capabilities(
+    claim_priority={"hu": 3, "kong": 2, "pung": 2, "chow": 1},  # 004 Rules 3.3.1
+    multiple_winners=True,  # double and triple ron, no head bump (3.3.1, 4.1)
+    last_discard_claims=frozenset({"hu"}),  # 3.4.1
+    robbing_kong=True,
+    has_riichi=True,
+    reveal_on_win=True,
+    false_win_ends_hand=True,  # chombo: the hand is replayed (3.4.6)
+    reveal_all_at_draw=False,  # only tenpai hands are shown; riichi hands must be (3.4.2)
+)
+
+
+class RiichiHooks(GameRules):
     """The ``GameRules`` hooks for riichi (mixed into the profile class before ``Profile``)."""
 
-    claim_priority = {"hu": 3, "kong": 2, "pung": 2, "chow": 1}  # 004 Rules 3.3.1
-    multiple_winners = True  # double and triple ron, no head bump (3.3.1, 4.1)
-    last_discard_claims = frozenset({"hu"})  # 3.4.1
-    robbing_kong = True
-    reveal_on_win = True
-    false_win_ends_hand = True  # chombo: the hand is replayed (3.4.6)
-    reveal_all_at_draw = False  # only tenpai hands are shown; riichi hands must be (3.4.2)
+    capabilities = CAPABILITIES
     start_score = 30_000  # Reg 6.2.3
     placement_points = (15.0, 5.0, -5.0, -15.0)  # EMA uma in thousands: informational only (spec §2.6)
     violation_rules = {
@@ -154,8 +157,6 @@ class RiichiHooks:
         "riichi_hand_changed": "004 Rules 3.3.14",
         "riichi_illegal_kan": "004 Rules 3.3.14, 3.4.6",
     }
-
-    has_riichi = True
 
     # --- discards, riichi and kans, checked when they happen ------------------------------------------
     def forbidden_discards(self, state: HandState, seat: int) -> frozenset[int]:
@@ -173,12 +174,12 @@ class RiichiHooks:
                 return self.call_forbids(ev.kind, claimed, own)
         return frozenset()
 
-    def call_forbids(self, kind: str, tile: Any, shown: Sequence[Any]) -> frozenset[int]:
+    def call_forbids(self, kind: str, tile: Tile, shown: Sequence[Tile]) -> frozenset[int]:
         if kind not in ("chow", "pung"):
             return frozenset()
         return claims.kuikae_forbidden(claims.CHI if kind == "chow" else claims.PON, tile, list(shown))
 
-    def check_discard(self, state: HandState, seat: int, tile: Any, tsumogiri: bool | None) -> tuple[str, str] | None:
+    def check_discard(self, state: HandState, seat: int, tile: Tile, tsumogiri: bool | None) -> tuple[str, str] | None:
         """Kuikae (004 Rules 3.3.2) and the locked hand after riichi: only the drawn tile (3.3.14). With
         ``tsumogiri`` unknown (table mode) the lock is judged at the reveal (``reveal_checks``)."""
         if tile.kind in self.forbidden_discards(state, seat):
@@ -187,7 +188,7 @@ class RiichiHooks:
             return ("riichi_hand_changed", f"{tile} is not the drawn tile: the hand is locked after riichi")
         return None
 
-    def check_riichi(self, state: HandState, seat: int, tile: Any) -> tuple[str, str] | None:
+    def check_riichi(self, state: HandState, seat: int, tile: Tile | None) -> tuple[str, str] | None:
         """004 Rules 3.3.14: a closed hand (concealed kans allowed), ready after the declaration discard,
         at least four tiles left in the live wall (spec A27). A score below 1000 does not forbid it (spec
         A13: the stick is borrowed). Tenpai is judged here when the hand is known, else at the reveal."""
@@ -204,12 +205,12 @@ class RiichiHooks:
             tiles = ss.tiles()
             if tile is not None and tile in tiles:
                 tiles.remove(tile)
-            if len(tiles) + 3 * len(ss.melds) == 13 and not self.waits(  # type: ignore[attr-defined]
+            if len(tiles) + 3 * len(ss.melds) == 13 and not self.waits(
                     Hand(tuple(tiles), tuple(ss.melds), None)):
                 return ("riichi_not_tenpai", "the hand is not ready after the declaration discard")
         return None
 
-    def check_kong(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+    def check_kong(self, state: HandState, seat: int, kind: str, tile: Tile | None) -> tuple[str, str] | None:
         """After riichi a concealed kan only with the drawn tile and only when it changes neither the
         waits nor any reading of the hand (004 Rules 3.3.14); no kan after the fourth (3.3.10)."""
         from rules.profiles.riichi.riichi import concealed_kan_allowed
@@ -230,7 +231,7 @@ class RiichiHooks:
         return None
 
     # --- claims ---------------------------------------------------------------------------------------
-    def claim_check(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+    def claim_check(self, state: HandState, seat: int, kind: str, tile: Tile) -> tuple[str, str] | None:
         if kind in ("chow", "pung", "kong") and state.seat_state[seat].riichi:
             return ("claim_not_allowed", "a riichi player makes no chi, pon or open kan (004 Rules 3.3.14)")
         if kind == "kong" and HandHistory.of(state.history).kans() >= claims.MAX_KANS:
@@ -238,13 +239,13 @@ class RiichiHooks:
         return None
 
     # --- winning --------------------------------------------------------------------------------------
-    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, Any]:
+    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, ContextValue]:
         h = HandHistory.of(state.history)
         order = state.seat_order(state.dealer)
         wind = {s: KINDS[27 + i] for i, s in enumerate(order)}
         self_drawn = win.from_seat is None
         riichi = h.riichi_valid(seat)
-        ctx: dict[str, Any] = {
+        ctx: dict[str, ContextValue] = {
             "self_drawn": self_drawn,
             "riichi": riichi,
             "double_riichi": riichi and seat in h.double,
@@ -254,7 +255,7 @@ class RiichiHooks:
             "dealer": seat == state.dealer,
             "dora_indicators": tuple(h.dora_indicators[:5]),
             "ura_indicators": tuple(h.ura_indicators[:5]) if riichi else (),
-            "honba": int(state.options.get("honba", 0)),
+            "honba": as_int(state.options.get("honba", 0)),
             "last_tile": win.last_tile,
             "kong_replacement": win.kong_replacement,
             "robbing_kong": win.robbing_kong,
@@ -303,14 +304,14 @@ class RiichiHooks:
         ss = state.seat_state.get(seat)
         if ss is not None and ss.dead:
             return False
-        return bool(self.waits(hand))  # type: ignore[attr-defined]
+        return bool(self.waits(hand))
 
     def settle_win(self, state: HandState, win: WinRecord, result: ScoreResult) -> list[PaymentEvent]:
         h = HandHistory.of(state.history)
-        honba = int(state.options.get("honba", 0))
-        deposits = int(state.options.get("deposits", 0))
+        honba = as_int(state.options.get("honba", 0))
+        deposits = as_int(state.options.get("deposits", 0))
         riichi = [s for s in h.riichi_at if h.riichi_valid(s)]
-        pts = result.points
+        pts = result.int_points()
         wins = state.valid_wins()
         if win.from_seat is None:
             rec = settlement.settle_tsumo(
@@ -354,8 +355,8 @@ class RiichiHooks:
 
     def next_hand_options(self, state: HandState) -> dict[str, int]:
         """``HandStarted.options`` of the next hand: counters and the sticks left on the table."""
-        honba = int(state.options.get("honba", 0))
-        deposits = int(state.options.get("deposits", 0))
+        honba = as_int(state.options.get("honba", 0))
+        deposits = as_int(state.options.get("deposits", 0))
         h = HandHistory.of(state.history)
         wins = state.valid_wins()
         if wins:
@@ -384,7 +385,8 @@ class RiichiHooks:
     session_warning_min = tournament.RED_ZONE_MIN  # 004 Reg 6.1.2: the 10-minute red zone
     session_minutes = tournament.SESSION_MIN  # Reg 6.1.1
 
-    def session_standings(self, totals: Any, players: Any = None, *, penalties: Any = None, late: Any = None,
+    def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
+                          penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
                           leftover: int = 0) -> list[Standing]:
         """A table's session: the sticks left on the table go to the first place (Rules 3.6), places by final
         score with ties sharing the average place (A5), deductions — penalties and lateness, 1000 per started
@@ -401,7 +403,7 @@ class RiichiHooks:
                                 finals[s], (uma[s] - (finals[s] - self.start_score)) / 1000, places[s], deduction))
         return out
 
-    def tournament_standings(self, records: Any) -> list[TournamentStanding]:
+    def tournament_standings(self, records: Mapping[str, Sequence[Standing]]) -> list[TournamentStanding]:
         """004 Reg 6.3: average place, then the sum of points (final − 30 000 − deductions, A5), then the
         variance of places, then the spread of session scores; players equal on all four share the rank."""
         rs = [tournament.Standing(p, [r.place for r in recs], [tournament.session_points(r.total, r.penalty) for r in recs],

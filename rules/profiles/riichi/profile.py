@@ -9,10 +9,9 @@ furiten, riichi, claims) as pure functions.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rules.notation import Hand
-from rules.profiles.base import FanEntry, Profile, ScoreResult, invalid
+from rules.profiles.base import Profile
 from rules.profiles.riichi import limits
 from rules.profiles.riichi.context import FIELDS
 from rules.profiles.riichi.dora import count_dora
@@ -20,11 +19,25 @@ from rules.profiles.riichi.fu import fu_breakdown, round_fu
 from rules.profiles.riichi.game import RiichiHooks
 from rules.profiles.riichi.reading import CHIITOITSU, KOKUSHI, HandInfo, Reading, readings
 from rules.profiles.riichi.yaku import BY_ID, HAND_YAKU, HAND_YAKUMAN, RANK, READING_YAKU, READING_YAKUMAN
+from rules.profiles.riichi.yaku.base import YakuDef
+from rules.scoring import (
+    ContextValue,
+    FanEntry,
+    JSONObject,
+    ScoreResult,
+    ctx_int,
+    ctx_tile,
+    ctx_tiles,
+    invalid,
+)
 from rules.shapes import waits as shape_waits
 from rules.tiles import KINDS, Tile, counts34
 
 LIABILITY_YAKUMAN = ("daisangen", "daisuushii")  # 004 Rules 3.3.9
 PINFU_NEEDS = BY_ID["pinfu"].needs
+
+
+YakuList = list[tuple[YakuDef, int]]
 
 
 class RiichiEMA2016(RiichiHooks, Profile):
@@ -53,7 +66,7 @@ class RiichiEMA2016(RiichiHooks, Profile):
             return super().check_hand(hand)
         return []
 
-    def score_checked(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+    def score_checked(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
         """Rule checks, then ``score`` (as :meth:`Profile.score_checked`; the tile count is checked once)."""
         info = HandInfo(hand, ctx)
         if not info.plain:
@@ -73,7 +86,7 @@ class RiichiEMA2016(RiichiHooks, Profile):
         return [KINDS[k] for k in shape_waits(c, len(hand.melds), self.shapes) if held[k] < 4]
 
     # --- scoring --------------------------------------------------------------------------------------
-    def score(self, hand: Hand, ctx: Mapping[str, Any], info: HandInfo | None = None) -> ScoreResult:
+    def score(self, hand: Hand, ctx: Mapping[str, ContextValue], info: HandInfo | None = None) -> ScoreResult:
         """The best reading's result; ``info`` may be passed when already built for this hand and ctx."""
         if hand.winning is None:
             return invalid('the hand has no winning tile (add "+ TILE")')
@@ -90,9 +103,9 @@ class RiichiEMA2016(RiichiHooks, Profile):
             return invalid("not a winning shape: no four sets and a pair, seven pairs or thirteen orphans")
         if ctx.get("robbing_kong") and ctx.get("robbed_kan") == "concealed" and rs[0].shape != KOKUSHI:
             return invalid("a concealed kan can be robbed only for thirteen orphans (004 Rules 4.2.1)")
-        dora = count_dora(info.counts, ctx.get("dora_indicators") or ())
-        ura = count_dora(info.counts, ctx.get("ura_indicators") or ()) if info.riichi else 0
-        honba = int(ctx.get("honba") or 0)
+        dora = count_dora(info.counts, ctx_tiles(ctx, "dora_indicators"))
+        ura = count_dora(info.counts, ctx_tiles(ctx, "ura_indicators")) if info.riichi else 0
+        honba = ctx_int(ctx, "honba") or 0
         closed = info.closed
         self_drawn = info.self_drawn or info.kong_replacement
         r0 = rs[0]
@@ -103,15 +116,17 @@ class RiichiEMA2016(RiichiHooks, Profile):
         reading_yakuman = READING_YAKUMAN[closed] if info.set_yakuman_possible else ()
         reading_yaku = READING_YAKU[closed]
         named = len(rs) == 1  # the fu items of the only reading are the ones shown
-        best: tuple[tuple[int, int, int], Reading, list, int | None, int, int, str | None, list] | None = None
+        best: tuple[tuple[int, int, int], Reading, YakuList, int | None, int, int, str | None,
+                    list[tuple[str, int]]] | None = None
         for r in rs:
             f = r.features
             yakuman = hand_yakuman + [
                 d for d, _, check, need in reading_yakuman if need & f == need and check(r)
             ]
             if yakuman:
-                yaku: list = [(d, 13) for d in yakuman]
-                han, fu, basic, limit = 13, None, limits.LIMIT_BASIC[limits.YAKUMAN], limits.YAKUMAN
+                yaku: YakuList = [(d, 13) for d in yakuman]
+                han, fu, basic = 13, None, limits.LIMIT_BASIC[limits.YAKUMAN]
+                limit: str | None = limits.YAKUMAN
                 parts: list[tuple[str, int]] = []
             else:
                 yaku = hand_yaku + [
@@ -144,7 +159,7 @@ class RiichiEMA2016(RiichiHooks, Profile):
 
 def _result(
     r: Reading,
-    yaku: list,
+    yaku: YakuList,
     fu: int | None,
     han: int,
     basic: int,
@@ -152,40 +167,41 @@ def _result(
     dora: int,
     ura: int,
     honba: int,
-    ctx: Mapping[str, Any],
-    parts: list[tuple[str, int]] | None = None,
+    ctx: Mapping[str, ContextValue],
+    detail: list[tuple[str, int]] | None = None,
 ) -> ScoreResult:
     """The full result of the chosen reading: fans, the vectors' fields, fu detail and payments."""
     i = r.info
     self_drawn = i.self_drawn or i.kong_replacement
     yaku = sorted(yaku, key=lambda dh: RANK[dh[0].id])
     is_yakuman = limit == limits.YAKUMAN
+    parts: list[tuple[str, int]] = []
     if is_yakuman:
         dora = ura = 0  # yakuman do not add dora (004 Rules 4.2)
-        parts: list[tuple[str, int]] = []
-    elif parts is None:
-        parts = fu_breakdown(r, any(d.id == "pinfu" for d, _ in yaku))
-    liable = ctx.get("liable_seat_wind")
-    if liable is not None and is_yakuman and any(d.id in LIABILITY_YAKUMAN for d, _ in yaku):
-        disc = ctx.get("discarder_seat_wind")
-        points = limits.liability_payments(
-            basic, i.dealer, self_drawn, honba, disc is not None and disc.kind == liable.kind
-        )
     else:
-        points = limits.payments(basic, i.dealer, self_drawn, honba)
+        parts = detail if detail is not None else fu_breakdown(r, any(d.id == "pinfu" for d, _ in yaku))
+    liable = ctx.get("liable_seat_wind")
+    points: JSONObject
+    if isinstance(liable, Tile) and is_yakuman and any(d.id in LIABILITY_YAKUMAN for d, _ in yaku):
+        disc = ctx.get("discarder_seat_wind")
+        points = dict(limits.liability_payments(
+            basic, i.dealer, self_drawn, honba, isinstance(disc, Tile) and disc.kind == liable.kind
+        ))
+    else:
+        points = dict(limits.payments(basic, i.dealer, self_drawn, honba))
     fans = [FanEntry(d.name, h, 1, {"id": d.id}) for d, h in yaku]
     if dora:
         fans.append(FanEntry("Dora", dora, 1, {"id": "dora"}))
     if ura:
         fans.append(FanEntry("Ura dora", ura, 1, {"id": "ura_dora"}))
-    extra = {
+    extra: JSONObject = {
         "yaku": [[d.id, h] for d, h in yaku],
         "dora": dora,
         "ura_dora": ura,
         "han": han,
         "fu": fu,
         "limit": limit,
-        "fu_detail": parts,  # [(reason, fu), ...]
+        "fu_detail": [[reason, v] for reason, v in parts],  # [(reason, fu), ...]
         "wait": r.wait,
         "dealer": i.dealer,
     }
@@ -193,7 +209,7 @@ def _result(
 
 
 def value_of_reading(
-    r: Reading, dora: int, ura: int, honba: int, ctx: Mapping[str, Any]
+    r: Reading, dora: int, ura: int, honba: int, ctx: Mapping[str, ContextValue]
 ) -> ScoreResult | None:
     """The result of one given reading (None without a yaku): for tests and tools that compare readings."""
     closed = r.info.closed
@@ -222,16 +238,15 @@ def value_of_reading(
     return _result(r, yaku, fu, han, basic, limit, dora, ura, honba, ctx)
 
 
-def _context_error(hand: Hand, ctx: Mapping[str, Any], info: HandInfo) -> str | None:
+def _context_error(hand: Hand, ctx: Mapping[str, ContextValue], info: HandInfo) -> str | None:
     """Context that cannot happen under these rules (a riichi with an open hand...)."""
-    g = ctx.get
-    seat, rnd = g("seat_wind"), g("round_wind")
+    seat, rnd = ctx_tile(ctx, "seat_wind"), ctx_tile(ctx, "round_wind")
     if seat is not None and not 27 <= seat <= 30 or rnd is not None and not 27 <= rnd <= 30:
         return "seat_wind and round_wind must be winds (1z-4z)"
-    liable, disc = g("liable_seat_wind"), g("discarder_seat_wind")
+    liable, disc = ctx_tile(ctx, "liable_seat_wind"), ctx_tile(ctx, "discarder_seat_wind")
     if liable is not None and not 27 <= liable <= 30 or disc is not None and not 27 <= disc <= 30:
         return "liable_seat_wind and discarder_seat_wind must be winds (1z-4z)"
-    dealer = g("dealer")
+    dealer = ctx.get("dealer")
     if seat is not None and dealer is not None and (seat == 27) != bool(dealer):
         return "dealer must be true exactly when the seat wind is East (1z)"
     riichi = info.riichi
@@ -256,11 +271,11 @@ def _context_error(hand: Hand, ctx: Mapping[str, Any], info: HandInfo) -> str | 
             return "a first go-around win cannot follow a riichi"
         if not self_drawn and info.dealer:
             return "the dealer cannot win on a discard before his first turn (renhou is for non-dealers)"
-    honba = g("honba")
+    honba = ctx_int(ctx, "honba")
     if honba is not None and honba < 0:
         return "honba cannot be negative"
-    dora = g("dora_indicators") or ()
-    ura = g("ura_indicators") or ()
+    dora = ctx_tiles(ctx, "dora_indicators")
+    ura = ctx_tiles(ctx, "ura_indicators")
     if dora or ura:
         if len(dora) > 5:
             return "at most 5 dora indicators (1 + 4 kans)"

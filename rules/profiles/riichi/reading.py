@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
 
 from rules.notation import Hand, MeldKind
+from rules.scoring import ContextValue, ctx_tile
 from rules.shapes import (
     BROKEN,
     WITHPAIR,
@@ -83,7 +83,7 @@ class HandInfo:
         "plain",
     )
 
-    def __init__(self, hand: Hand, ctx: Mapping[str, Any]):
+    def __init__(self, hand: Hand, ctx: Mapping[str, ContextValue]):
         self.hand = hand
         c = [0] * N_KINDS
         plain = True  # only the 34 plain kinds (no red five, flower, joker, unknown tile)
@@ -131,8 +131,8 @@ class HandInfo:
         self.riichi = bool(g("riichi"))
         self.ippatsu = bool(g("ippatsu"))
         self.double_riichi = bool(g("double_riichi"))
-        sw = g("seat_wind")
-        rw = g("round_wind")
+        sw = ctx_tile(ctx, "seat_wind")
+        rw = ctx_tile(ctx, "round_wind")
         d = g("dealer")
         # defaults: South (a non-dealer), or East when only "dealer" is given; the East round
         self.seat_wind = sw.kind if sw is not None else (27 if d else 28)
@@ -142,14 +142,14 @@ class HandInfo:
         self.kong_replacement = bool(g("kong_replacement"))
         self.robbing_kong = bool(g("robbing_kong"))
         self.first_go_around = fga = bool(g("first_go_around"))
-        m, p, s = sum(c[0:9]), sum(c[9:18]), sum(c[18:27])
-        self.suits = suits = ((0,) if m else ()) + ((1,) if p else ()) + ((2,) if s else ())
+        n_m, n_p, n_s = sum(c[0:9]), sum(c[9:18]), sum(c[18:27])
+        self.suits = suits = ((0,) if n_m else ()) + ((1,) if n_p else ()) + ((2,) if n_s else ())
         self.suit = suits[0] if len(suits) == 1 else -1
         honors = sum(c[27:34])
         self.has_honor = honors > 0
         edges = c[0] + c[8] + c[9] + c[17] + c[18] + c[26]
         self.simples_only = edges == 0 and honors == 0
-        self.terminals_honors_only = th = m + p + s == edges
+        self.terminals_honors_only = th = n_m + n_p + n_s == edges
         # necessary conditions of the yakuman (a cheap gate; each yakuman unit still decides): situational,
         # four kans, one suit or none (flushes, all green, all honours), terminals and honours only...
         self.hand_yakuman_possible = fga or n_kans == 4 or len(suits) <= 1 or th

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rules.profiles.riichi import limits
+from rules.scoring import JSONObject
 
 NOTEN_TOTAL = 3000  # 004 Rules 3.4.2
 CHOMBO_MANGAN_PAYMENT = "mangan_payment"  # 004 Rules 3.4.6 (the seed's rule; spec A1)
@@ -27,7 +27,7 @@ class Payment:
     reason: str
     ref: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "from": self.payer,
             "to": self.payee,
@@ -63,7 +63,7 @@ class Settlement:
                 out[p.payee] = out.get(p.payee, 0) + p.amount
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "outcome": self.outcome,
             "payments": [p.to_json() for p in self.payments],

@@ -21,7 +21,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.events import Dealt, Discarded, DoraRevealed, Drew, HandStarted, MeldMade, Settled, Won
+from rules.events import (
+    Dealt,
+    Discarded,
+    DoraRevealed,
+    Drew,
+    Event,
+    HandStarted,
+    MeldMade,
+    Settled,
+    Won,
+    as_int,
+    as_seat,
+)
+from rules.game.state import WinRecord
+from rules.scoring import JSONObject, JSONValue
 from rules.tiles import Tile
 
 YAKU_JA: dict[str, str] = {
@@ -134,17 +148,17 @@ def _yaku_texts(res: dict[str, Any], seat_wind: int, round_wind: int) -> list[st
     return out
 
 
-def hand_log(events: Sequence[Any], start_scores: Sequence[int], wins: Sequence[Any] = ()) -> list[Any]:
+def hand_log(events: Sequence[Event], start_scores: Sequence[int], wins: Sequence[WinRecord] = ()) -> list[JSONValue]:
     """One hand as a tenhou.net/6 ``log`` entry. ``wins``: the judged wins (objects with ``seat``,
     ``from_seat``, ``valid`` and ``result`` — the machine's ``WinRecord``) in declaration order."""
     start = next(e for e in events if isinstance(e, HandStarted))
     dealer = start.dealer
     rnd = "1234".index(start.round_wind[0]) if start.round_wind else 0
-    honba = int(start.options.get("honba", 0))
-    sticks = int(start.options.get("deposits", 0)) // 1000
+    honba = as_int(start.options.get("honba", 0))
+    sticks = as_int(start.options.get("deposits", 0)) // 1000
     haipai: dict[int, list[int]] = {s: [] for s in range(4)}
-    draws: dict[int, list[Any]] = {s: [] for s in range(4)}
-    discards: dict[int, list[Any]] = {s: [] for s in range(4)}
+    draws: dict[int, list[JSONValue]] = {s: [] for s in range(4)}
+    discards: dict[int, list[JSONValue]] = {s: [] for s in range(4)}
     dora: list[int] = []
     ura: list[int] = []
     last_drawn: dict[int, int | None] = dict.fromkeys(range(4))
@@ -162,7 +176,7 @@ def hand_log(events: Sequence[Any], start_scores: Sequence[int], wins: Sequence[
             last_drawn[e.seat] = c
         elif isinstance(e, Discarded):
             c = tile_code(e.tile)
-            code: Any = 60 if e.tsumogiri else c
+            code: JSONValue = 60 if e.tsumogiri else c
             discards[e.seat].append(f"r{code}" if e.riichi else code)
             last_drawn[e.seat] = None
         elif isinstance(e, MeldMade):
@@ -191,14 +205,15 @@ def hand_log(events: Sequence[Any], start_scores: Sequence[int], wins: Sequence[
         elif isinstance(e, Settled):
             settled = e
     deltas = list(settled.deltas) if settled is not None else [0, 0, 0, 0]
-    entry: list[Any] = [[rnd * 4 + dealer, honba, sticks], list(start_scores), dora, ura]
+    entry: list[JSONValue] = [[rnd * 4 + dealer, honba, sticks], list(start_scores), list(dora), list(ura)]
     for s in range(4):
-        entry += [haipai[s], draws[s], discards[s]]
-    valid = [w for w in wins if getattr(w, "valid", True) and w.result is not None and w.result.valid]
+        entry += [list(haipai[s]), draws[s], discards[s]]
+    valid = [w for w in wins if w.valid is not False and w.result is not None and w.result.valid]
     won_events = [e for e in events if isinstance(e, Won)]
     if valid:
-        result: list[Any] = ["和了"]
+        result: list[JSONValue] = ["和了"]
         for i, w in enumerate(valid):
+            assert w.result is not None
             res = w.result.to_json()
             seat_wind = (w.seat - dealer) % 4
             per = _win_deltas(settled, w.seat, first=i == 0) if settled is not None else deltas
@@ -219,7 +234,7 @@ def _win_deltas(settled: Settled, seat: int, first: bool) -> list[int]:
     """The part of the settlement that belongs to one winner (stakes and deposits with the first)."""
     d = [0, 0, 0, 0]
     for p in settled.payments:
-        payer, payee, amount = p.get("payer"), p.get("payee"), int(p.get("amount", 0))
+        payer, payee, amount = as_seat(p.get("payer")), as_seat(p.get("payee")), as_int(p.get("amount", 0))
         mine = payee == seat or (first and payee is None)
         if not mine:
             continue
@@ -231,10 +246,10 @@ def _win_deltas(settled: Settled, seat: int, first: bool) -> list[int]:
 
 
 def game_log(
-    hands: Sequence[list[Any]],
+    hands: Sequence[list[JSONValue]],
     names: Sequence[str] = ("A", "B", "C", "D"),
     title: Sequence[str] = ("mahjong-table", "riichi-ema2016"),
-) -> dict[str, Any]:
+) -> JSONObject:
     """The tenhou.net/6 document for a game: ``hands`` are :func:`hand_log` entries in order."""
     return {
         "title": list(title),

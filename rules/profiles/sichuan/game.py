@@ -11,12 +11,17 @@ per-win payments: the ``settle_hand`` hook settles the whole hand with :func:`le
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rules.events import Discarded, Drew, MeldMade, Payment, Won
-from rules.game.profile_api import Standing
+from rules.events import Discarded, Drew, MeldMade, Payment, Won, as_int
+from rules.game.profile_api import Capabilities, GameRules, Standing
+from rules.game.state import SeatState
 from rules.notation import Hand
+from rules.profiles.sichuan.params import MPL2025, SichuanParams
+from rules.profiles.sichuan.scoring import TenpaiInfo, tenpai
 from rules.profiles.sichuan.settlement import EndHand, HandLedger
+from rules.scoring import ContextValue
 from rules.tiles import Tile
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,8 +61,10 @@ def _offer_index(state: HandState, upto: int, seat: int) -> int | None:
 
 
 def discard_after_kong(state: HandState, discard_index: int) -> bool:
-    """Whether the discard at ``discard_index`` was made in a turn in which its player declared a kong."""
+    """Whether the discard at ``discard_index`` was made in a turn in which its player declared a kong (the
+    index may be an added kong's too, a tile offered to be robbed: ``_offer_index``)."""
     ev = state.history[discard_index]
+    assert isinstance(ev, Discarded | MeldMade)
     seat = ev.seat
     for i in range(discard_index - 1, -1, -1):
         e = state.history[i]
@@ -86,11 +93,11 @@ def left_before(state: HandState, win: WinRecord) -> set[int]:
 # The ledger of a hand from the machine's state
 
 
-def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
+def ledger_from_state(profile: SichuanGameRules, state: HandState) -> HandLedger:
     """Replay the hand's accepted events into a :class:`HandLedger` (validity as judged at the reveal)."""
     params = profile.params
     seats = tuple(state.seats)
-    missing = {s: state.seat_state[s].missing_suit for s in seats if state.seat_state[s].missing_suit}
+    missing = {s: m for s in seats if (m := state.seat_state[s].missing_suit) is not None}
     led = HandLedger(params, seats, state.dealer, missing)
     dead_at = {ss.dead_since: s for s, ss in state.seat_state.items() if ss.dead_since is not None}
     drawn: dict[int, Tile | None] = {}
@@ -159,7 +166,7 @@ def ledger_from_state(profile: Any, state: HandState) -> HandLedger:
     return led
 
 
-def win_hand(ss: Any, w: WinRecord) -> Hand | None:
+def win_hand(ss: SeatState, w: WinRecord) -> Hand | None:
     if w.tile.is_unknown:
         return None
     if w.from_seat is None:
@@ -171,23 +178,29 @@ def win_hand(ss: Any, w: WinRecord) -> Hand | None:
 # The hooks
 
 
-class SichuanGameRules:
+CAPABILITIES = Capabilities(
+    pre_play=("missing_suit",),  # 000 §2.4.10, 002 §5
+    chow_allowed=False,  # 000 §2.5.1, 002 §2.1
+    last_discard_claims=frozenset({"hu", "pung"}),  # 000 §2.5.5
+    multiple_winners=True,  # 000 §2.6.1.6, 002 §3.3
+    robbing_kong=True,  # 000 App.1 #9, 002 §10 #8
+    reveal_on_win=False,  # 000 §2.1.15: hands are opened at the end of the hand
+    continue_after_win=True,  # 000 §2.6.2.1, 002 §4: blood battle
+    max_winners=None,  # players − 1: three hu, two at a 3-player table (000 §3.1.3)
+    false_win_ends_hand=False,  # 000 §2.8.4.3: penalties; the hand goes on
+    reveal_all_at_draw=True,  # 000 §2.5.8.3
+    dead_hand_codes=DEAD_HAND_CODES,  # 000 §2.8.3.1
+    dead_hand_win_is_false=True,  # 000 §2.8.3: a later hu is a false hu
+)
+
+
+class SichuanGameRules(GameRules):
     """Mixed into the Sichuan profiles before ``Profile`` (whose base is ``GameRules``)."""
 
-    pre_play = ("missing_suit",)  # 000 §2.4.10, 002 §5
-    chow_allowed = False  # 000 §2.5.1, 002 §2.1
-    last_discard_claims = frozenset({"hu", "pung"})  # 000 §2.5.5
-    multiple_winners = True  # 000 §2.6.1.6, 002 §3.3
-    robbing_kong = True  # 000 App.1 #9, 002 §10 #8
-    reveal_on_win = False  # 000 §2.1.15: hands are opened at the end of the hand
-    continue_after_win = True  # 000 §2.6.2.1, 002 §4: blood battle
-    max_winners = None  # players − 1: three hu, two at a 3-player table (000 §3.1.3)
-    false_win_ends_hand = False  # 000 §2.8.4.3: penalties; the hand goes on
-    reveal_all_at_draw = True  # 000 §2.5.8.3
+    capabilities = CAPABILITIES
+    params: SichuanParams = MPL2025
     placement_points = (4.0, 3.0, 2.0, 1.0)  # 000 §2.7.5.2 (3 players use 4, 3, 2: §3.1.3)
     session_hands = 8  # hands per session: set by the organisers [Interp AMB-31]
-    dead_hand_codes = DEAD_HAND_CODES  # 000 §2.8.3.1
-    dead_hand_win_is_false = True  # 000 §2.8.3: a later hu is a false hu
     violation_rules = {
         "claim_not_allowed": "000 §2.5.1, 002 §2.1",
         "claim_last_tile": "000 §2.5.5",
@@ -197,14 +210,14 @@ class SichuanGameRules:
         "tile_count": "000 §2.8.3.1",
     }
 
-    def claim_check(self, state: HandState, seat: int, kind: str, tile: Any) -> tuple[str, str] | None:
+    def claim_check(self, state: HandState, seat: int, kind: str, tile: Tile) -> tuple[str, str] | None:
         """000 §2.4.10.3: no set or hu with tiles of the missing suit (a serious violation)."""
         ms = state.seat_state[seat].missing_suit
         if ms is not None and getattr(tile, "suit", None) == ms:
             return ("missing_suit_tiles", f"a {kind} on a tile of the declared missing suit {ms}")
         return None
 
-    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, Any]:
+    def win_context(self, state: HandState, seat: int, win: WinRecord) -> dict[str, ContextValue]:
         idx = _won_index(state, win)
         kd = False
         if win.from_seat is not None and not win.robbing_kong:
@@ -240,11 +253,11 @@ class SichuanGameRules:
         j = _offer_index(state, idx, win.from_seat)
         if j is None:
             return False
-        now = self.judge_win(state, seat, hand, win)  # type: ignore[attr-defined]
+        now = self.judge_win(state, seat, hand, win)
         if not now.valid:
             return False
-        base_now = now.extra.get("base_points", 0)
-        same_kind = self.params.furiten_scope == "same_kind"  # type: ignore[attr-defined]
+        base_now = as_int(now.extra.get("base_points", 0))
+        same_kind = self.params.furiten_scope == "same_kind"
         for i in range(j - 1, -1, -1):
             ev = state.history[i]
             if isinstance(ev, Drew) and ev.seat == seat:
@@ -274,10 +287,10 @@ class SichuanGameRules:
         ms = state.seat_state[seat].missing_suit
         if win_problem(h, ms):
             return None
-        res = best_fans(self.params, h, Situation(kong_discard=discard_after_kong(state, i)))  # type: ignore[attr-defined]
+        res = best_fans(self.params, h, Situation(kong_discard=discard_after_kong(state, i)))
         if res is None:
             return None
-        return self.params.base_points(res.total_fan)  # type: ignore[attr-defined]
+        return self.params.base_points(res.total_fan)
 
     def reveal_checks(self, state: HandState, seat: int, hand: Hand) -> list[tuple[str, str]]:
         """The flower pig: tiles of the missing suit at the hand check (000 §2.1.25, §2.5.8.3)."""
@@ -290,11 +303,15 @@ class SichuanGameRules:
             return [("flower_pig", f"tiles of the missing suit {ss.missing_suit} in the hand")]
         return []
 
+    def tenpai(self, hand: Hand, missing_suit: str | None) -> TenpaiInfo:
+        """Tenpai and the exhaustion maximum of a 13-tile hand (000 §2.7.4.2, §2.7.4.4)."""
+        return tenpai(self.params, hand, missing_suit)
+
     def is_tenpai(self, state: HandState, seat: int, hand: Hand) -> bool:
         ss = state.seat_state[seat]
         if ss.dead:
             return False  # [Interp AMB-21]
-        return self.tenpai(hand, ss.missing_suit).tenpai  # type: ignore[attr-defined]
+        return self.tenpai(hand, ss.missing_suit).tenpai
 
     # -- settlement --------------------------------------------------------------------------------
     def settle_hand(self, state: HandState) -> list[Payment]:
@@ -313,7 +330,8 @@ class SichuanGameRules:
     # tournament_keys stays ("table_points", "total"): TP summed over the sessions (000 §2.7.5.2), then GP
     # [Interp: the seed ranks by TP only; GP as the tie-break is the organisers' usual rule, §2.7.5.2 end]
 
-    def session_standings(self, totals: Any, players: Any = None, *, penalties: Any = None, late: Any = None,
+    def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
+                          penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
                           leftover: int = 0) -> list[Standing]:
         """000 §2.7.5: session GP = the hands' GP minus penalties (§2.8.2, given to nobody) and lateness
         (§2.8.4.5: −8 / −16 GP; over 15 minutes a fixed 0 TP / 0 GP, left out of the others' ranking);

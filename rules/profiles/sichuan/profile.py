@@ -1,31 +1,32 @@
 """The two Sichuan profile classes: context fields, tile-set checks, scoring, waits."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from rules.notation import Hand, MeldKind
-from rules.profiles.base import (
+from rules.profiles.base import Profile
+from rules.profiles.sichuan.game import CAPABILITIES, SichuanGameRules
+from rules.profiles.sichuan.params import MPL2025, WMSG, SichuanParams
+from rules.profiles.sichuan.scoring import SHAPES, score_hand
+from rules.scoring import (
     KONG_REPLACEMENT,
     LAST_TILE,
     ROBBING_KONG,
     SELF_DRAWN,
     ContextError,
     ContextField,
-    Profile,
+    ContextValue,
     ScoreResult,
 )
-from rules.profiles.sichuan.game import SichuanGameRules
-from rules.profiles.sichuan.params import MPL2025, WMSG, SichuanParams
-from rules.profiles.sichuan.scoring import SHAPES, TenpaiInfo, score_hand, tenpai
 
 
 @dataclass(frozen=True)
 class SeatsField(ContextField):
     """A list of seats: JSON ``[0, 2, 3]`` or a flag value ``0,2,3``."""
 
-    def coerce(self, value: Any) -> Any:
+    def coerce(self, value: object) -> ContextValue:
         if value is None:
             return None
         if isinstance(value, str):
@@ -93,12 +94,8 @@ class SichuanProfile(SichuanGameRules, Profile):
             errs.append("a chow cannot be declared in Sichuan: chows are only concealed (000 §2.5.1, 002 §2.1)")
         return errs
 
-    def score(self, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+    def score(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
         return score_hand(self.params, hand, ctx)
-
-    def tenpai(self, hand: Hand, missing_suit: str | None) -> TenpaiInfo:
-        """Tenpai and the exhaustion maximum of a 13-tile hand (000 §2.7.4.2, §2.7.4.4)."""
-        return tenpai(self.params, hand, missing_suit)
 
     def base_points(self, total_fan: int) -> int:
         return self.params.base_points(total_fan)
@@ -109,7 +106,7 @@ class SichuanMPL2025(SichuanProfile):
     title = "Sichuan Bloody Mahjong, Russian federation MPL-2025 edition"
     seed = "000"
     params = MPL2025
-    claim_window_s = MPL2025.claim_window_s  # 000 §2.5.1.3: claims within 3 seconds of the discard
+    capabilities = dataclasses.replace(CAPABILITIES, claim_window_s=MPL2025.claim_window_s)  # 000 §2.5.1.3
 
 
 class SichuanWMSG(SichuanProfile):
@@ -117,4 +114,4 @@ class SichuanWMSG(SichuanProfile):
     title = "Sichuan Bloody Mahjong, WMSG rules"
     seed = "002"
     params = WMSG
-    claim_window_s = None  # 002 sets no claim time
+    capabilities = CAPABILITIES  # 002 sets no claim time

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from rules.notation import Hand
-from rules.profiles.base import FanEntry, ScoreResult, invalid
 from rules.profiles.sichuan.fans import FAN_RULES, WinFacts
 from rules.profiles.sichuan.params import SichuanParams
+from rules.scoring import (
+    ContextValue,
+    FanEntry,
+    JSONObject,
+    ScoreResult,
+    ctx_int,
+    ctx_seats,
+    ctx_str,
+    invalid,
+)
 from rules.shapes import Shape, decompositions, waits
 from rules.tiles import KINDS, Tile, counts34
 
@@ -47,7 +55,7 @@ class Situation:
     last_tile: bool = False
 
     @staticmethod
-    def of(ctx: Mapping[str, Any]) -> Situation:
+    def of(ctx: Mapping[str, ContextValue]) -> Situation:
         kr = bool(ctx.get("kong_replacement"))
         return Situation(
             # 000 App.1 #7: a win on the replacement tile counts as self-drawn
@@ -171,10 +179,10 @@ def hu_payments(
     return deltas
 
 
-def score_hand(params: SichuanParams, hand: Hand, ctx: Mapping[str, Any]) -> ScoreResult:
+def score_hand(params: SichuanParams, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
     """Score a 14-tile win (rule checks of the tile set are the profile's ``check_hand``)."""
-    missing = ctx.get("missing_suit")
-    extra: dict[str, Any] = {"missing_suit": missing}
+    missing = ctx_str(ctx, "missing_suit")
+    extra: JSONObject = {"missing_suit": missing}
     sit = Situation.of(ctx)
     bad = sit.problem() or win_problem(hand, missing)
     if bad:
@@ -183,11 +191,11 @@ def score_hand(params: SichuanParams, hand: Hand, ctx: Mapping[str, Any]) -> Sco
     if res is None:
         return invalid("not a winning shape: no four sets and a pair, nor seven pairs (000 §2.6.1.1)", **extra)
     base = params.base_points(res.total_fan)
-    winner = ctx.get("winner_seat")
-    discarder = ctx.get("kong_declarer_seat") if sit.robbing_kong else ctx.get("discarder_seat")
+    winner = ctx_int(ctx, "winner_seat")
+    discarder = ctx_int(ctx, "kong_declarer_seat") if sit.robbing_kong else ctx_int(ctx, "discarder_seat")
     if sit.robbing_kong and discarder is None:
-        discarder = ctx.get("discarder_seat")
-    in_play = ctx.get("players_in_play")
+        discarder = ctx_int(ctx, "discarder_seat")
+    in_play = ctx_seats(ctx, "players_in_play")
     if in_play is None:
         in_play = (0, 1, 2, 3)
     if winner is not None and winner not in in_play:
@@ -197,7 +205,7 @@ def score_hand(params: SichuanParams, hand: Hand, ctx: Mapping[str, Any]) -> Sco
     if sit.self_drawn:
         n_payers = len(in_play) - 1
         each = base + params.self_draw_bonus
-        points: dict[str, Any] = {"total": each * n_payers, "each": each, "payers": n_payers}
+        points: JSONObject = {"total": each * n_payers, "each": each, "payers": n_payers}
     else:
         points = {"total": base, "discarder": base}
     payments = None

@@ -92,8 +92,8 @@ def tournament_points(
     n_table = len(session_gp)
     if n_table <= 2:
         return {s: float(TP_SMALL_TABLE) for s in session_gp}
-    table = TP_FOUR if n_table == 4 else TP_THREE
-    table = table[: len(ranked)] if len(ranked) < len(table) else table
+    full: tuple[int, ...] = TP_FOUR if n_table == 4 else TP_THREE
+    table = full[: len(ranked)] if len(ranked) < len(full) else full
     order = sorted(ranked, key=lambda s: -ranked[s])
     out: dict[int, float] = {}
     i = 0

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from rules.events import Payment
 from rules.notation import Hand
@@ -21,6 +20,7 @@ from rules.profiles.sichuan import penalties
 from rules.profiles.sichuan.params import SichuanParams
 from rules.profiles.sichuan.scoring import Situation, best_fans, holds_suit, hu_payments, tenpai, win_problem
 from rules.profiles.sichuan.session import HuEvent, next_dealer
+from rules.scoring import JSONObject
 
 KONG_KINDS = ("open", "concealed", "added")
 
@@ -108,7 +108,7 @@ def end_state(params: SichuanParams, seat: int, end: EndHand) -> EndState:
     h = end.hand
     if h is not None and holds_suit(h, end.missing_suit):
         if end.all_discards_of_missing_suit is not None:
-            suits = [end.missing_suit] if end.all_discards_of_missing_suit else ["other"]
+            suits = [end.missing_suit or ""] if end.all_discards_of_missing_suit else ["other"]
         else:
             suits = list(end.discards or ())
         kind = penalties.pig_kind(params, True, suits, end.missing_suit or "")
@@ -198,7 +198,7 @@ class Settlement:
     def penalties_total(self) -> int:
         return sum(p.amount for p in self.payments if p.payee is None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "payments": [
                 {"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason, "rule": p.rule}
@@ -309,14 +309,14 @@ class HandLedger:
         sit = Situation(self_drawn or kong_replacement, kong_replacement, kong_discard, robbing_kong, last_tile)
         # side effects first: they stand whatever the hu turns out to be
         if kong_discard and discarder is not None:
-            rec = self._last_kong(discarder)
-            if rec is not None:
-                self._refund_kong(rec, "refunded", "kong discard: the last kong's points are returned",
+            kong = self._last_kong(discarder)
+            if kong is not None:
+                self._refund_kong(kong, "refunded", "kong discard: the last kong's points are returned",
                                   self._rule("000 §2.7.2.5, App.1 #8", "002 §8.4"))
         if robbing_kong and discarder is not None:
-            rec = self._last_kong(discarder)
-            if rec is not None and rec.kind == "added":
-                self._refund_kong(rec, "robbed", "robbed kong is invalid: its points are returned",
+            kong = self._last_kong(discarder)
+            if kong is not None and kong.kind == "added":
+                self._refund_kong(kong, "robbed", "robbed kong is invalid: its points are returned",
                                   "000 App.1 #9")
         problem = false_reason or sit.problem()
         if seat in self.dead:
@@ -391,12 +391,14 @@ class HandLedger:
         """A hu declaration the referee found false without a hand to check (rule-table use)."""
         return self._false_hu(seat, None, reason, tenpai_before, None, None, False)
 
-    def hu_group(self, discarder: int, winners: Mapping[int, Hand], **kw: Any) -> list[HuRecord]:
+    def hu_group(self, discarder: int, winners: Mapping[int, Hand], *, robbing_kong: bool = False,
+                 last_tile: bool = False, kong_discard: bool = False) -> list[HuRecord]:
         """Several hu on one discard (000 §2.6.1.6): each is paid by the discarder, in turn order."""
         from rules.profiles.sichuan.session import winners_in_turn_order
 
         order = winners_in_turn_order(discarder, winners)
-        recs = [self.hu(w, winners[w], discarder=discarder, **kw) for w in order]
+        recs = [self.hu(w, winners[w], discarder=discarder, robbing_kong=robbing_kong, last_tile=last_tile,
+                        kong_discard=kong_discard) for w in order]
         self.merge_last_hu(len(recs), discarder)
         return recs
 

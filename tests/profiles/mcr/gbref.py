@@ -11,8 +11,8 @@ from collections import Counter
 from typing import Any
 
 from rules.notation import Hand
-from rules.profiles.mcr import MCR
 from rules.profiles.mcr.fan_table import BY_NO
+from rules.profiles.mcr.profile import MCR
 from rules.profiles.mcr.reading import readings
 from rules.profiles.mcr.scorer import fan_value, fans_of
 from tests.profiles.mcr.randhands import to_gb

@@ -16,7 +16,8 @@ import random
 import pytest
 
 from rules.notation import format_hand
-from rules.profiles.mcr import GREEN_BOOK, MCR, SEED
+from rules.profiles.mcr.options import GREEN_BOOK, SEED
+from rules.profiles.mcr.profile import MCR
 from tests.conftest import scaled
 from tests.profiles.mcr.randhands import random_case
 

@@ -8,13 +8,14 @@ from fractions import Fraction
 
 import pytest
 
+from rules.game.state import WinRecord
 from rules.notation import parse_hand
-from rules.profiles.mcr import MCR, MCRSiamese
 from rules.profiles.mcr import claims as C
 from rules.profiles.mcr import penalties as PEN
 from rules.profiles.mcr import session as S
+from rules.profiles.mcr.profile import MCR
 from rules.profiles.mcr.settlement import draw_payments, net, win_payments
-from rules.profiles.mcr.siamese import hands_played, second_win_allowed, siamese_win_payments
+from rules.profiles.mcr.siamese import MCRSiamese, hands_played, second_win_allowed, siamese_win_payments
 from rules.tiles import Tile
 
 # --- settlement ---------------------------------------------------------------------------------------------
@@ -161,16 +162,7 @@ class _Seat:
     melds: list = field(default_factory=list)
 
 
-@dataclass
-class _Win:
-    seat: int
-    tile: Tile
-    from_seat: int | None
-    robbing_kong: bool = False
-    kong_replacement: bool = False
-    last_tile: bool = False
-    valid: bool | None = None
-    result: object = None
+_Win = WinRecord  # the hooks take the machine's own records
 
 
 @dataclass
@@ -207,7 +199,7 @@ def test_game_hooks():
                     result=p.score_checked(parse_hand("123m456p789s1234z + 5z"), p.context({})))]
     assert sum(x.amount for x in p.penalty_payments(st, 1, "false_win")) == 60
     assert p.game_over(16, 16, 4) and not p.game_over(15, 15, 4)
-    assert not p.multiple_winners and p.flower_discard and not p.false_win_ends_hand
+    assert not p.capabilities.multiple_winners and p.capabilities.flower_discard and not p.capabilities.false_win_ends_hand
 
 
 def test_siamese_table_data_adds_up():

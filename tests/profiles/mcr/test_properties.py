@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.notation import Hand, Meld, format_hand, parse_hand
-from rules.profiles.mcr import GREEN_BOOK, MCR
 from rules.profiles.mcr.fan_table import MIN_FAN
+from rules.profiles.mcr.options import GREEN_BOOK
 from rules.profiles.mcr.principles import exclusion_table
+from rules.profiles.mcr.profile import MCR
 from rules.profiles.mcr.scorer import fan_value
 from rules.tiles import KINDS
 from tests.profiles.mcr.randhands import random_case

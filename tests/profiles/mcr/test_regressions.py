@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from rules.notation import parse_hand
-from rules.profiles.mcr import GREEN_BOOK, MCR
+from rules.profiles.mcr.options import GREEN_BOOK
+from rules.profiles.mcr.profile import MCR
 from tests.profiles.mcr.gbref import MahjongFanCalculator, equally_best, gb_fans, our_fans
 
 CASES = [json.loads(line) for line in (Path(__file__).parent / "regressions.jsonl").read_text().splitlines()

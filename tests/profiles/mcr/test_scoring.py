@@ -7,10 +7,11 @@ import pytest
 
 from rules.notation import parse_hand
 from rules.profiles import registry
-from rules.profiles.base import ContextError
-from rules.profiles.mcr import GREEN_BOOK, MCR, MCROptions
 from rules.profiles.mcr.fan_table import BY_NO, FAN_DEFS
+from rules.profiles.mcr.options import GREEN_BOOK, MCROptions
 from rules.profiles.mcr.principles import chow_fans, exclusion_table, pung_fans
+from rules.profiles.mcr.profile import MCR
+from rules.scoring import ContextError
 
 P = MCR()
 

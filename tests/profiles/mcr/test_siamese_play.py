@@ -12,8 +12,7 @@ import pytest
 from rules.events import Claimed, Dealt, DiceRolled, Discarded, Drew, HandStarted, MeldMade, WallBroken, Won
 from rules.game.siamese import SiameseHandMachine, replay_siamese, siamese_table_view
 from rules.notation import parse_tiles
-from rules.profiles.mcr import MCRSiamese
-from rules.profiles.mcr.siamese import siamese_win_payments
+from rules.profiles.mcr.siamese import MCRSiamese, siamese_win_payments
 from rules.siamese_play import complete_subsets
 from rules.simulate import play_game, play_hand
 from rules.wall import break_wall, tile_set

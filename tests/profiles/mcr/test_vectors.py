@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 from rules.notation import parse_hand
-from rules.profiles.mcr import MCR
 from rules.profiles.mcr.fan_table import BY_NAME, BY_NO
 from rules.profiles.mcr.penalties import false_hu
+from rules.profiles.mcr.profile import MCR
 from rules.profiles.mcr.scorer import Scored
 from rules.profiles.mcr.settlement import net, win_payments
 from tests.profiles.mcr.vectors import (

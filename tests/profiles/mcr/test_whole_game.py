@@ -5,7 +5,7 @@ from collections import Counter
 
 from rules.events import FlowerDeclared
 from rules.game.state import Phase
-from rules.profiles.mcr import MCR
+from rules.profiles.mcr.profile import MCR
 from rules.profiles.mcr.settlement import net
 from rules.simulate import play_game
 from tests.conftest import scaled

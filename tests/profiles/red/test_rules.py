@@ -5,7 +5,6 @@ import pytest
 
 from rules import wall as core_wall
 from rules.notation import parse_hand
-from rules.profiles.base import ContextError
 from rules.profiles.red import claims as cl
 from rules.profiles.red import flowers as fl
 from rules.profiles.red import penalties as pen
@@ -14,6 +13,7 @@ from rules.profiles.red.fans import FANS
 from rules.profiles.red.options import RedOptions
 from rules.profiles.red.payments import settle_win
 from rules.profiles.registry import get
+from rules.scoring import ContextError
 from rules.tiles import tile
 from tests.oracles import red_table as tb
 

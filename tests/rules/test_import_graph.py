@@ -1,0 +1,162 @@
+"""The rules engine's import graph: no cycles, no private names across modules, nothing of ours above it.
+
+Every ``import`` and ``from ... import`` statement counts — at the top, inside a function, under
+``TYPE_CHECKING`` — and importing ``a.b.c`` imports the packages ``a`` and ``a.b`` first (their
+``__init__``), as at run time.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PARTS_ABOVE = ("controller", "vision", "firmware_bridge", "hall", "tests", "bench")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for p in sorted((ROOT / "rules").rglob("*.py")):
+        parts = list(p.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = p
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(path: Path) -> list[tuple[str, list[str], int]]:
+    """(module, names imported from it, line) of every import statement of the file."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(a.name, [], node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.module, [a.name for a in node.names], node.lineno))
+    return out
+
+
+def _targets(name: str) -> list[str]:
+    parts = name.split(".")
+    return [m for i in range(1, len(parts) + 1) if (m := ".".join(parts[:i])) in MODULES]
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    for m, path in MODULES.items():
+        for mod, names, _ in _imports(path):
+            graph[m].update(_targets(mod))
+            for n in names:
+                graph[m].update(_targets(f"{mod}.{n}"))
+        graph[m].discard(m)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_sees_the_engine():
+    g = _graph()
+    assert len(MODULES) > 100
+    assert "rules.game.state" in g["rules.game.machine"] and "rules.tiles" in g["rules.notation"]
+
+
+def test_no_import_cycles_in_the_rules_engine():
+    assert _cycles(_graph()) == []
+
+
+def test_the_cycles_the_issue_named_are_gone():
+    g = _graph()
+
+    def reaches(a: str, b: str) -> bool:
+        seen, todo = set(), [a]
+        while todo:
+            x = todo.pop()
+            if x == b:
+                return True
+            if x not in seen:
+                seen.add(x)
+                todo.extend(g[x])
+        return False
+
+    for a, b in [("rules.game.profile_api", "rules.profiles.base"), ("rules.siamese_play", "rules.simulate"),
+                 ("rules.profiles.riichi", "rules.profiles.riichi.profile")]:
+        assert not (reaches(a, b) and reaches(b, a)), (a, b)
+
+
+def test_a_cycle_is_found_when_there_is_one():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+
+
+def test_no_private_names_imported_across_modules():
+    for path in MODULES.values():
+        for mod, names, line in _imports(path):
+            if mod.split(".")[0] != "rules":
+                continue
+            private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+            assert not private, f"{path.relative_to(ROOT)}:{line}: from {mod} import {', '.join(private)}"
+
+
+def test_rules_imports_nothing_of_ours_above_it():
+    for path in MODULES.values():
+        for mod, _, line in _imports(path):
+            assert mod.split(".")[0] not in PARTS_ABOVE, f"{path.relative_to(ROOT)}:{line}: imports {mod}"
+
+
+def test_no_any_in_public_signatures():
+    """Public functions and methods of ``rules`` take and return real types (mypy --strict checks the
+    rest, ``make lint``)."""
+    found = []
+    for path in MODULES.values():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+
+        def walk(node: ast.AST, private: bool, path: Path = path) -> None:
+            for n in ast.iter_child_nodes(node):
+                if isinstance(n, ast.ClassDef):
+                    walk(n, private or n.name.startswith("_"))
+                elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef):
+                    dunder = n.name.startswith("__") and n.name.endswith("__")
+                    if private or (n.name.startswith("_") and not dunder):
+                        continue
+                    a = n.args
+                    anns = [x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs]
+                    anns += [a.vararg.annotation if a.vararg else None, a.kwarg.annotation if a.kwarg else None]
+                    for ann in [*anns, n.returns]:
+                        if ann is not None and "Any" in ast.unparse(ann):
+                            found.append(f"{path.relative_to(ROOT)}:{n.lineno} {n.name}")
+
+        walk(tree, False)
+    assert found == []
