@@ -77,6 +77,7 @@ class RefereeSession:
         self.actor = actor
         self.camera = camera
         self.queue: asyncio.Queue[Event] = asyncio.Queue()
+        self._taking = asyncio.Lock()
         self.inputs = f"{hand_id}/referee"
         self.outputs = f"{hand_id}/verdicts"
         self.out_seq = 0
@@ -94,11 +95,13 @@ class RefereeSession:
 
     async def take(self, ev: Event) -> list[Event]:
         """Store the input (durable: awaited), then let the referee act on it; store and show what it
-        concluded (those writes are watched by the service: a failed one faults the table)."""
-        await self.svc.append(self.inputs, len(self.referee.inputs), ev)
-        out = self.referee.feed(ev)
-        self._emit(out)
-        return out
+        concluded (those writes are watched by the service: a failed one faults the table). One input at a
+        time: the bots (or a tick) and the queue (the judge's page) take concurrently."""
+        async with self._taking:  # else two inputs get the same place in <hand>/referee
+            await self.svc.append(self.inputs, len(self.referee.inputs), ev)
+            out = self.referee.feed(ev)
+            self._emit(out)
+            return out
 
     async def tick(self, t: float, t_wall: float | None = None) -> list[Event]:
         """Time passed: when something was due, that is an input like any other."""

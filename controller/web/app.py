@@ -30,6 +30,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from controller.web import judge as judge_mod
+from controller.web import refereeing
 from controller.web.camera_view import CameraView
 from controller.web.live import Client, LiveTable
 from controller.web.security import COOKIE, CSRF_HEADER, RateLimit, Sessions, same_origin, verify_pin
@@ -276,10 +277,19 @@ async def action(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(reason=f"no judge action {request.match_info['action']!r}")
     s = require_judge(request)
     params = await json_body(request)
+    why = judge_mod.not_now(t.svc, spec)  # a press at the wrong moment: 409 and why, nothing recorded
+    if why is not None:
+        return web.json_response({"error": why}, status=409)
+    mark = refereeing.Mark(t.svc) if spec.name in refereeing.REFEREE_ACTIONS else None
     try:
         out = spec.run(t.svc, judge_mod.Judge(s.name, client_of(request)), params)
+        if mark is not None:
+            mark.ran()
         await t.svc.writer.flush()  # the judge's record is durable before the answer
+        if mark is not None:  # the referee acted on it (or said why not) before the page answers
+            out = {**out, "referee": await refereeing.settle(mark)}
     except judge_mod.ActionError as exc:
+        t.live.changed()
         return web.json_response({"error": str(exc)}, status=exc.status)
     t.live.changed()
     return web.json_response(out, dumps=_dumps)

@@ -46,6 +46,8 @@ class ActionSpec:
 
 
 ACTIONS: dict[str, ActionSpec] = {}
+#: action name -> why it cannot be done now (None: it can); the page answers 409 with that line
+_NOT_NOW: dict[str, Callable[[Any], str | None]] = {}
 
 
 def judge_action(name: str, help: str, fields: dict[str, str] | None = None,
@@ -57,6 +59,20 @@ def judge_action(name: str, help: str, fields: dict[str, str] | None = None,
         return fn
 
     return deco
+
+
+def not_now_check(name: str, why: Callable[[Any], str | None]) -> None:
+    """Register why action ``name`` is impossible at a moment (``why(svc)``: one line, or None)."""
+    _NOT_NOW[name] = why
+
+
+def not_now(svc: Any, spec: ActionSpec) -> str | None:
+    """Why ``spec`` cannot be done now (the registered check's line, else its ``available``), or None."""
+    check = _NOT_NOW.get(spec.name)
+    why = check(svc) if check is not None else None
+    if why is None and not spec.available(svc):
+        why = f"{spec.name}: not possible now"
+    return why
 
 
 def judge_stream(svc: Any) -> str:

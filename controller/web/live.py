@@ -18,8 +18,9 @@ from dataclasses import asdict
 from typing import Any
 
 from controller.web import judge as judge_mod
+from controller.web import refereeing
 from controller.web.public import PublicHand
-from rules.events import Event, PenaltyAwarded, Violation
+from rules.events import Event, PenaltyAwarded, QuestionAnswered, Violation
 
 log = logging.getLogger("mahjong_table.web")
 
@@ -100,6 +101,8 @@ class LiveTable:
 
     def _take(self, stream: str, seq: int, ev: Event) -> None:
         hand = self.hand
+        if hand is not None and isinstance(ev, QuestionAnswered) and stream == f"{hand.hand_id}/referee":
+            hand.feed(ev, time.monotonic())  # an answer to the referee's question (its inputs' stream)
         rev = revision_of(stream, hand.hand_id) if hand is not None else None
         if hand is not None and rev is not None:
             if rev > self._rev:  # a judge's correction: the hand's record from its new revision on
@@ -140,6 +143,9 @@ class LiveTable:
             now = time.monotonic()
             for ev in evs:
                 hand.feed(ev, now)
+            for ev in self.svc.store.events(f"{hid}/referee"):
+                if isinstance(ev, QuestionAnswered):
+                    hand.feed(ev, now)
             self.hand, self._fed, self._rev = hand, len(evs), rev
         return self.hand
 
@@ -201,7 +207,8 @@ class LiveTable:
         svc = self.svc
         snap = svc.snapshot()
         hid = svc.hand_id
-        raw = [v for v in svc.store.events(f"{hid}/game") if isinstance(v, Violation)] if hid else []
+        rev = self._rev if self.hand is not None and self.hand.hand_id == hid else 0  # the record's latest revision
+        raw = [v for v in svc.store.events(record_stream(hid, rev)) if isinstance(v, Violation)] if hid else []
         return {
             "log": snap.log,
             "table_check": snap.table_check,
@@ -211,6 +218,7 @@ class LiveTable:
                         if a.available(svc)],
             "penalty_catalog": judge_mod.penalty_catalog(svc.profile),
             "buttons": {b: _button_enabled(svc, b) for b in judge_mod.BUTTONS},
+            "referee": refereeing.judge_view(svc),
         }
 
     def snapshot_json(self) -> dict[str, Any]:

@@ -16,8 +16,11 @@ until the reveal, rejected actions dropped). From those events:
   win judged at the reveal with its breakdown (fans/yaku, fu), the settlement.
 
 Violations are published as code, seat and seed reference only (the page words them in each language):
-an engine's message or a rejected action may name concealed tiles. A later part (the referee) adds public
-renderers for its own events with :func:`public_renderer`.
+an engine's message or a rejected action may name concealed tiles. The referee adds public renderers for its
+own events with :func:`public_renderer` (its questions and the judge's corrections, in both languages);
+a notice carries only :data:`NOTICE_FIELDS` (never a question's subject, the observation it is about).
+The answers to its questions (``answer``, from the referee's inputs) are shown where the question was about
+what lies face up (:data:`PUBLIC_ANSWERS`), else only that it was answered.
 """
 from __future__ import annotations
 
@@ -41,6 +44,8 @@ from rules.events import (
     HandStarted,
     MeldMade,
     MissingSuitDeclared,
+    QuestionAnswered,
+    QuestionAsked,
     RiichiDeclared,
     Settled,
     Violation,
@@ -59,8 +64,14 @@ PLAYED = (HandStarted, DiceRolled, WallBroken, Dealt, Drew, Discarded, MeldMade,
 WIN_FIELDS = ("fans", "total_fan", "han", "fu", "fu_detail", "limit", "dora", "ura_dora", "base_points",
               "hand_fan", "flower_fan", "self_drawn", "shape", "points", "value", "total")
 FAN_FIELDS = ("name", "value", "count", "id", "no")
+#: the referee's questions whose answer anyone may see: about what lies face up (a tile it could not read, an
+#: observation at odds with the record, a kong's tile). A missing suit stays the seat's (as the seat's
+#: ``missing_suit`` does until its hand is shown): its answer is published as "answered" only.
+PUBLIC_ANSWERS = frozenset({"tile", "impossible", "kong_tile", "order", "slot"})
 
 _RENDERERS: dict[str, Callable[[Event], dict[str, Any] | None]] = {}
+#: what a public notice may carry (its words in both languages, whom it is about)
+NOTICE_FIELDS = ("kind", "seat", "text", "text_ru")
 
 
 def public_renderer(wire_type: str) -> Callable[[Callable[[Event], dict[str, Any] | None]], Any]:
@@ -96,6 +107,7 @@ class PublicHand:
         self.events: list[Event] = []  # what the camera saw, in order
         self.violations: list[dict[str, Any]] = []
         self.notices: list[dict[str, Any]] = []
+        self.questions: dict[int, str] = {}  # the referee's question id -> its kind
         self.dora: list[str] = []
         self.claim_opened: float | None = None  # server clock when the open claim window opened
         self._window: tuple | None = None  # which window that is (seat, tile, opened_at)
@@ -111,11 +123,14 @@ class PublicHand:
         if isinstance(ev, Violation):
             self._violation(public_violation(ev))
             return
+        if isinstance(ev, QuestionAsked):
+            self.questions[ev.question_id] = ev.kind
+        if isinstance(ev, QuestionAnswered):  # (from the referee's inputs: the page's live view passes them)
+            self._notice(self._answer(ev), ev)
+            return
         render = _RENDERERS.get(ev.TYPE)
         if render is not None:
-            notice = render(ev)
-            if notice is not None:
-                self.notices.append(notice)
+            self._notice(render(ev), ev)
             return
         if not isinstance(ev, PLAYED):
             return
@@ -145,6 +160,21 @@ class PublicHand:
         if key != self._window:
             self._window, self.claim_opened = key, (now if key is not None else None)
         self.last = _last(ev)
+
+    def _notice(self, notice: dict[str, Any] | None, ev: Event) -> None:
+        if notice is None:
+            return
+        notice = {k: v for k, v in notice.items() if k in NOTICE_FIELDS}  # a renderer adds nothing else
+        notice["t"] = ev.t_mono
+        self.notices.append(notice)
+        self.notices.sort(key=lambda n: n["t"])  # answers arrive from another stream than the questions
+
+    def _answer(self, ev: QuestionAnswered) -> dict[str, Any]:
+        kind = self.questions.get(ev.question_id)
+        if kind in PUBLIC_ANSWERS:
+            return {"kind": "answer", "text": f"answered ({ev.by}): {ev.answer}",
+                    "text_ru": f"ответ на вопрос ({ev.by}): {ev.answer}"}
+        return {"kind": "answer", "text": f"answered ({ev.by})", "text_ru": f"ответ на вопрос ({ev.by})"}
 
     def _violation(self, v: dict[str, Any]) -> None:
         if v not in self.violations[-8:]:  # the same finding from the log and from the machine: once

@@ -39,8 +39,20 @@ def demo_table(tmp: Path, *, profile: str = "basic", pace: float = 0.05, languag
         f'[store]\npath = "{tmp / "events.sqlite"}"\n'
         f'[web]\nport = 0\nlanguage = "{language}"\njudge_pin_hash = "{PIN_HASH}"\ncamera_interval_s = 1.0\n'
     )
-    p = subprocess.Popen([sys.executable, "-m", "controller", "serve", "--demo", "--pace", str(pace), "--config", str(cfg)],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    with _served([sys.executable, "-m", "controller", "serve", "--demo", "--pace", str(pace), "--config", str(cfg)]) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def refereed_table(tmp: Path) -> Iterator[str]:
+    """A table whose referee follows a hand with a misread tile and waits for the judge (tests.web.refereed)."""
+    with _served([sys.executable, "-m", "tests.web.refereed", str(tmp)]) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _served(argv: list[str]) -> Iterator[str]:
+    p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = p.stdout.readline() if p.stdout else ""
         m = re.search(r"(http://[\d.]+:\d+)/", line)

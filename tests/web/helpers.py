@@ -40,7 +40,9 @@ class Served:
 @contextlib.asynccontextmanager
 async def served(tmp_path, *, auto: bool = False, play: Any = None, profile: str = "basic", pin_hash: str = PIN_HASH,
                  hands: int | None = None, **cfg: Any) -> AsyncIterator[Served]:
-    svc, sim, store = make(tmp_path, auto=auto, profile=profile)
+    tiles = 136 if profile.startswith("riichi") else None  # (make() sets up 136 for basic, 108 otherwise)
+    svc, sim, store = make(tmp_path, auto=auto, profile=profile,
+                           sim_setup=(lambda sim: setattr(sim, "tile_count", tiles)) if tiles else None)
     if play is not None:
         svc.play_source = play
     if cfg:

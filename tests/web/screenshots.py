@@ -1,12 +1,21 @@
 """``make screenshots``: the page's pictures in docs/screenshots/ (the public view on a 1080p screen, the
-judge's console, a phone 390 px wide in Russian), taken of a live demo table in Debian's chromium."""
+judge's console, a phone 390 px wide in Russian), taken of a live demo table in Debian's chromium, and the
+referee's panel of the judge's console after a correction (the scripted hand of tests/web/refereed.py)."""
 from __future__ import annotations
 
 import sys
 import tempfile
 from pathlib import Path
 
-from tests.web.browser import ROOT, award_penalty, browser, chromium_missing, demo_table, log_in
+from tests.web.browser import (
+    ROOT,
+    award_penalty,
+    browser,
+    chromium_missing,
+    demo_table,
+    log_in,
+    refereed_table,
+)
 from tests.web.helpers import PIN
 
 OUT = ROOT / "docs" / "screenshots"
@@ -41,7 +50,19 @@ def main() -> int:
         judge.wait_for_selector(".pond img >> nth=12", timeout=180000)  # the next hand well under way
         judge.locator("#console").scroll_into_view_if_needed()
         judge.screenshot(path=str(OUT / "judge.png"), full_page=True)
-    for name in ("public", "judge", "phone"):
+    with tempfile.TemporaryDirectory() as tmp, refereed_table(Path(tmp)) as url, browser() as b:
+        judge = b.new_page(viewport={"width": 1280, "height": 900})
+        judge.goto(url + "/?lang=ru")
+        log_in(judge, "Главный судья", PIN)
+        judge.wait_for_selector("#result .deltas", timeout=60000)
+        judge.locator("#ref-record tr:has(img[alt='7m']) [data-fix]").last.click()
+        judge.fill("#ref-fix input[name=tile]", "4m")
+        judge.fill("#ref-fix input[name=reason]", "4m прочитана как 7m")
+        judge.click("#ref-fix button[type=submit]")
+        judge.wait_for_selector("#ref-corrections li")
+        judge.wait_for_timeout(1000)
+        judge.locator("#referee").screenshot(path=str(OUT / "referee.png"))
+    for name in ("public", "judge", "phone", "referee"):
         print(f"wrote {OUT / (name + '.png')}")
     return 0
 

@@ -1,7 +1,8 @@
 """The page in a real browser (Debian's chromium through Playwright): it loads in both languages, follows a
 demo hand live (ponds fill in discard order, a meld appears with its source, the settlement appears), a
-public page receives no hidden information, a wrong PIN and a cross-site POST are refused, and a logged-in
-judge pauses the table and awards a penalty that the standings show."""
+public page receives no hidden information, a wrong PIN and a cross-site POST are refused, a logged-in
+judge pauses the table and awards a penalty that the standings show, and a judge corrects a misread tile
+and the settlement on the page changes."""
 from __future__ import annotations
 
 import http.server
@@ -11,7 +12,7 @@ import threading
 
 import pytest
 
-from tests.web.browser import award_penalty, browser, chromium_missing, demo_table, log_in
+from tests.web.browser import award_penalty, browser, chromium_missing, demo_table, log_in, refereed_table
 from tests.web.helpers import PIN
 
 missing = chromium_missing()
@@ -138,3 +139,38 @@ def test_judge_console_and_a_cross_site_post_refused(table, page):
     audit = page.evaluate("fetch('/api/judge/audit').then(r => r.json())")
     assert [a.get("action", a["type"]) for a in audit][:4] == ["penalty_awarded", "judge", "judge", "login"]
     assert all(a["judge"] == "Chief Judge" for a in audit)
+
+
+def test_the_judge_corrects_a_tile_and_the_settlement_changes(chrome, tmp_path):
+    ctx = chrome.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    with refereed_table(tmp_path) as url:
+        page.goto(url + "/?lang=en")
+        log_in(page, "Chief Judge", PIN)
+        page.wait_for_selector("#referee:not([hidden])", timeout=60000)
+        page.wait_for_selector("#result .deltas", timeout=60000)  # the referee's result: a false win (chombo)
+        wrong = page.inner_text("#result .deltas")
+        assert "chombo" in page.inner_text("#payments")
+        # the misread discard (7m where the 4m lies) in the record: the first 7m row from the bottom
+        page.locator("#ref-record tr:has(img[alt='7m']) [data-fix]").last.click()
+        assert page.input_value("#ref-fix input[name=tile]") == "7m"
+        page.fill("#ref-fix input[name=tile]", "4m")
+        page.fill("#ref-fix input[name=reason]", "4m read as 7m")
+        page.click("#ref-fix button[type=submit]")
+        page.wait_for_selector("#action-msg:not(:has-text('Error'))")
+        page.wait_for_function("w => document.querySelector('#result .deltas') && "
+                               "document.querySelector('#result .deltas').innerText !== w", arg=wrong, timeout=30000)
+        assert "ron" in page.inner_text("#payments") and "chombo" not in page.inner_text("#payments")
+        page.wait_for_selector("#ref-corrections li:has-text('Chief Judge')")
+        page.wait_for_selector("#violations li:has-text('revision 1')")  # the public notice of the correction
+        # the judge confirms the corrected result: the hand is recorded with it
+        page.click("#ref-confirm")
+        page.wait_for_selector("#history td:has-text('played')", timeout=30000)
+        audit = page.evaluate("fetch('/api/judge/audit').then(r => r.json())")
+        assert [a["action"] for a in audit if a["type"] == "judge_action"][:2] == ["confirm_result", "correct"]
+        results = page.evaluate("fetch('/api/results').then(r => r.json())")
+        assert results[0]["revision"] == 1 and results[0]["confirmed_by"] == "judge"
+    ctx.close()
+    assert not errors, errors

@@ -138,19 +138,20 @@ def test_a_hand_before_its_first_event_is_an_empty_table():
 
 
 def test_a_later_part_adds_public_notices_for_its_events():
-    """The referee's events plug in by their wire name; an event with no renderer is not shown at all."""
+    """The referee's events plug in by their wire name; an event with no renderer is not shown at all, and a
+    notice carries only its words (a field a renderer adds besides is dropped), stamped with the event's time."""
     from controller.web import public
     from rules.events import TableReconciled
 
     h = PublicHand("basic")
     h.feed(TableReconciled(result="mismatch", detail="South pond: expected 1m 9p, seen 1m"))
     assert h.view()["notices"] == []
-    public.public_renderer("table_reconciled")(lambda ev: {"kind": "check", "text": ev.result})
+    public.public_renderer("table_reconciled")(lambda ev: {"kind": "check", "text": ev.result, "detail": ev.detail})
     try:
-        h.feed(TableReconciled(result="match"))
+        h.feed(TableReconciled(result="match", detail="hidden 5m", t_mono=7.0))
     finally:
         public._RENDERERS.pop("table_reconciled")
-    assert h.view()["notices"] == [{"kind": "check", "text": "match"}]
+    assert h.view()["notices"] == [{"kind": "check", "text": "match", "t": 7.0}]
 
 
 def test_mcr_fans_have_their_seed_names_in_russian():
@@ -160,3 +161,37 @@ def test_mcr_fans_have_their_seed_names_in_russian():
     assert len(names) >= 80
     for n in names:  # 003 §Таблица фанов: "Русское / English"
         assert I18N["en"][f"fan.{n}"] == n and re.search("[А-Яа-яЁё]", I18N["ru"][f"fan.{n}"]), n
+
+
+def _ru(key: str) -> bool:
+    return key in I18N["ru"] and bool(re.search("[А-Яа-яЁё]", I18N["ru"][key]))
+
+
+def test_every_other_profiles_fans_have_russian_names():
+    """The fans and yaku of sichuan, red and riichi by the profile's own key (fan.<profile>.<name>): the names
+    of its data table (sichuan, red: the seed's name kept there; riichi: 004 Rules 4.2 in i18n.json)."""
+    from rules.profiles.red.fans import FANS as RED
+    from rules.profiles.sichuan.params import MPL_FANS, WMSG_FANS
+
+    tables = {"sichuan-mpl2025": {f.name: f.ru for f in MPL_FANS}, "sichuan-wmsg": {f.name: f.ru for f in WMSG_FANS},
+              "red": {f.name: f.name_ru for f in RED}}
+    for profile, names in tables.items():
+        for en, ru in names.items():
+            assert I18N["en"][f"fan.{profile}.{en}"] == en and I18N["ru"][f"fan.{profile}.{en}"] == ru, (profile, en)
+    yaku = re.findall(r'name="([^"]+)"', "".join(p.read_text(encoding="utf-8") for p in
+                                                 (ROOT / "rules" / "profiles" / "riichi" / "yaku").glob("*.py")))
+    assert len(yaku) >= 40
+    for en in [*yaku, "Dora", "Ura dora"]:
+        assert _ru(f"fan.riichi-ema2016.{en}"), en
+
+
+@pytest.mark.parametrize("profile,players", [p for p in PROFILES if p[0] != "basic"], ids=lambda v: str(v))
+def test_payment_reasons_of_played_hands_have_russian_words(profile, players):
+    """Each payment's reason as a template (numbers as {n}) in i18n.json: the ru page words it in Russian."""
+    seen = set()
+    for events in hands(profile, players, scaled(12, 60)):
+        for ev in events:
+            for p in getattr(ev, "payments", ()) or ():
+                seen.add(re.sub(r"\d+", "{n}", str(p.get("reason", ""))))
+    assert seen
+    assert sorted(r for r in seen if not _ru(f"pay.{r}")) == []

@@ -31,6 +31,7 @@ function t(key, vars) {
 function applyLang() {
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-t]").forEach(e => { e.textContent = t(e.dataset.t); });
+  document.querySelectorAll("[data-ph]").forEach(e => { e.placeholder = t(e.dataset.ph); });
   $("#lang").textContent = t("lang.switch");
   $("#camera-toggle").textContent = t(cameraOn ? "camera.hide" : "camera.show");
   if (last) render(last);
@@ -131,7 +132,7 @@ function renderResult(current, previous) {
     box.append(head);
     if (w.fans && w.fans.length) {
       const ul = el("ul", {class: "list fans"});
-      for (const f of w.fans) ul.append(el("li", {text: tOr("fan." + f.name, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}));
+      for (const f of w.fans) ul.append(el("li", {text: fanName(hand.profile, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}));
       box.append(ul);
     }
     const bits = [];
@@ -147,17 +148,29 @@ function renderResult(current, previous) {
     tb.append(el("tr", {}, el("th", {text: t("payer")}), el("th", {text: t("payee")}), el("th", {class: "num", text: t("amount")}),
       el("th", {text: t("reason")})));
     for (const p of st.payments) tb.append(el("tr", {}, el("td", {text: seatName(hand, p.payer)}), el("td", {text: seatName(hand, p.payee)}),
-      el("td", {class: "num", text: p.amount}), el("td", {text: p.reason + (p.rule ? " (" + p.rule + ")" : "")})));
+      el("td", {class: "num", text: p.amount}), el("td", {text: payReason(p.reason || "") + (p.rule ? " (" + p.rule + ")" : "")})));
     box.append(el("h3", {text: t("payments")}), tb);
     box.append(el("p", {class: "deltas", text: hand.seats.map(x => seatName(hand, x.seat) + ": " + (st.deltas[x.seat] > 0 ? "+" : "") + st.deltas[x.seat]).join(" · ")}));
   }
+}
+
+// a fan's name: the profile's own (fan.<profile>.<name>), else the shared one (MCR), else as the engine says
+function fanName(profile, name) { return tOr("fan." + profile + "." + name, tOr("fan." + name, name)); }
+
+// a payment's reason: i18n "pay.<reason with each number as {n}>", the numbers put back in order
+function payReason(r) {
+  const tr = T[lang] && T[lang]["pay." + r.replace(/\d+/g, "{n}")];
+  if (!tr) return r;
+  const nums = r.match(/\d+/g) || [];
+  let i = 0;
+  return tr.replace(/\{n\}/g, () => nums[i++]);
 }
 
 function renderViolations(hand) {
   const ul = $("#violations");
   ul.replaceChildren();
   const items = hand ? [...hand.violations.map(v => seatName(hand, v.seat) + ": " + t("v." + v.code) + (v.rule ? " (" + v.rule + ")" : "")),
-    ...hand.notices.map(n => n.text || n.kind)] : [];
+    ...hand.notices.map(n => (lang === "ru" && n.text_ru) || n.text || n.kind)] : [];
   if (!items.length) ul.append(el("li", {class: "muted", text: t("no_violations")}));
   for (const x of items) ul.append(el("li", {text: x}));
 }
@@ -252,11 +265,12 @@ function renderConsole(j, pub, hand) {
     codeSel.catalog = j.penalty_catalog;
   }
   const more = $("#more-actions");
-  const extra = j.actions.filter(a => a.name !== "penalty");
+  const extra = j.actions.filter(a => !OWN_FORMS.includes(a.name));
   if (more.dataset.names !== extra.map(a => a.name).join()) {
     more.dataset.names = extra.map(a => a.name).join();
     more.replaceChildren(...(extra.length ? [el("h3", {text: t("actions.more")})] : []), ...extra.map(actionForm));
   }
+  renderReferee(j.referee, hand);
   $("#raw-violations").replaceChildren(...j.violations.map(v => el("li", {text: seatName(hand, v.seat) + ": " + v.code + " — " + v.message + (v.rule ? " (" + v.rule + ")" : "")})));
   const audit = $("#audit");
   audit.replaceChildren(el("tr", {}, el("th", {text: t("when")}), el("th", {text: t("who")}), el("th", {text: t("action")}), el("th", {text: t("details")})));
@@ -268,6 +282,81 @@ function renderConsole(j, pub, hand) {
       el("td", {text: what}), el("td", {text: detail})));
   }
   $("#log").textContent = (j.log || []).slice().reverse().join("\n");
+}
+
+// the actions with their own controls on the console (the others get a generated form)
+const OWN_FORMS = ["penalty", "answer", "correct", "undo", "confirm_result", "reject"];
+
+function renderReferee(r, hand) {
+  $("#referee").hidden = !r;
+  if (!r) return;
+  const q = r.question;
+  $("#ref-question").hidden = !q;
+  if (q) {
+    $("#ref-q-text").textContent = (lang === "ru" ? q.ru : q.en) || q.en;
+    const box = $("#ref-q-choices");
+    if (box.dataset.q !== String(q.id)) {
+      box.dataset.q = q.id;
+      box.replaceChildren(...q.choices.map(c => {
+        const b = el("button", {type: "button", "data-answer": c, text: tOr("answer." + c, c)});
+        b.addEventListener("click", () => post("/api/judge/answer", {answer: c}));
+        return b;
+      }));
+    }
+  }
+  const bits = [t("ref.revision") + " " + r.revision];
+  if (r.settlement) bits.push(t("ref.result") + ": " + r.settlement.map(d => (d > 0 ? "+" : "") + d).join(" / "));
+  else bits.push(t("ref.no_result"));
+  if (r.signed.length) bits.push(t("ref.signed") + ": " + r.signed.map(s => seatName(hand, s)).join(", "));
+  if (r.confirmed) bits.push(t("ref.confirmed") + " (" + r.confirmed + ")");
+  $("#ref-status").textContent = bits.join(" · ");
+  $("#ref-confirm").disabled = !r.can.confirm_result;
+  $("#ref-reject").disabled = !r.can.reject;
+  $("#ref-undo").disabled = !r.can.undo;
+  $("#ref-fix").querySelectorAll("button").forEach(b => { b.disabled = !r.can.correct; });
+  const key = r.revision + ":" + r.record.length + ":" + lang;
+  const tb = $("#ref-record");
+  if (tb.dataset.key !== key) {  // (re-drawn only when the record changes: a click in it is not lost)
+    tb.dataset.key = key;
+    tb.replaceChildren(el("tr", {}, el("th", {text: "#"}), el("th", {class: "num", text: t("ref.t")}), el("th", {text: t("ref.what")}),
+      el("th", {text: t("seat")}), el("th", {text: t("ref.tiles")}), el("th")));
+    for (const row of r.record.slice().reverse()) {
+      const tiles = row.tile ? [tileEl(row.tile)] : (row.tiles || []).map(x => tileEl(x));
+      const fix = el("button", {type: "button", class: "link", "data-fix": row.i, text: t("ref.pick")});
+      fix.addEventListener("click", () => {
+        const f = $("#ref-fix");
+        f.index.value = row.i; f.tile.value = row.tile || ""; f.tile.focus();
+      });
+      tb.append(el("tr", {"data-i": row.i}, el("td", {text: row.i}), el("td", {class: "num", text: row.t}),
+        el("td", {text: tOr("in." + row.type, row.type) + (row.call ? " " + row.call : "") + (row.kind ? " " + row.kind : "")}),
+        el("td", {text: row.seat === undefined ? "" : seatName(hand, row.seat)}), el("td", {}, ...tiles), el("td", {}, fix)));
+    }
+  }
+  $("#ref-corrections").replaceChildren(...r.corrections.map(c => el("li", {text: t("ref.revision") + " " + c.revision + " — " + c.by + ": " + c.change
+    + (c.before.length || c.after.length ? " [" + c.before.join(" / ") + " → " + c.after.join(" / ") + "]" : "")})));
+}
+
+function setupReferee() {
+  $("#ref-answer").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const r = await post("/api/judge/answer", {answer: ev.target.answer.value});
+    if (r.ok) ev.target.reset();
+  });
+  $("#ref-confirm").addEventListener("click", () => post("/api/judge/confirm_result"));
+  $("#ref-reject").addEventListener("click", async () => {
+    const r = await post("/api/judge/reject", {reason: $("#ref-reason").value});
+    if (r.ok) $("#ref-reason").value = "";
+  });
+  $("#ref-undo").addEventListener("click", () => post("/api/judge/undo", {reason: $("#ref-reason").value}));
+  const fix = $("#ref-fix");
+  const send = async op => {
+    const body = {op, index: Number(fix.index.value), reason: fix.reason.value};
+    if (op === "replace") body.tile = fix.tile.value.trim();
+    const r = await post("/api/judge/correct", body);
+    if (r.ok) fix.reset();
+  };
+  fix.addEventListener("submit", ev => { ev.preventDefault(); send("replace"); });
+  $("#ref-delete").addEventListener("click", () => { if (fix.index.value !== "") send("delete"); });
 }
 
 function actionForm(a) {
@@ -293,6 +382,7 @@ async function checkSession() {
 }
 
 function setupConsole() {
+  setupReferee();
   document.querySelectorAll("[data-press]").forEach(b => b.addEventListener("click", () => post("/api/press/" + b.dataset.press)));
   $("#pen-code").addEventListener("change", ev => {
     const p = (ev.target.catalog || []).find(x => x.code === ev.target.value);
