@@ -127,3 +127,13 @@ def test_without_a_table_the_machine_judges_no_circumstances() -> None:
     assert Basic.impossible == ()
     s = _hu_claimed_on_seat_2s_discard(Script(HANDS))
     assert s.win(1, "3m", from_seat=2, robbing_kong=True, last_tile=True).TYPE == "won"
+
+
+def test_the_riichi_scorers_bit_table_answers_as_the_declared_table():
+    """The scorer's compiled table (one int per hand) says what ``impossible`` says, for every combination."""
+    from rules.circumstances import impossible
+    from rules.profiles.riichi.profile import _TABLE, CIRCUMSTANCES, IMPOSSIBLE
+
+    for mask in range(1 << len(CIRCUMSTANCES)):
+        named = {name: bool(mask >> i & 1) for i, name in enumerate(CIRCUMSTANCES)}
+        assert _TABLE.first(mask) == impossible(IMPOSSIBLE, named), named

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.circumstances import Impossible, impossible, robbing_on_the_last_tile, rule
+from rules.circumstances import BitTable, Impossible, robbing_on_the_last_tile, rule
 from rules.notation import Hand
 from rules.profiles.base import Profile
 from rules.profiles.riichi import limits
@@ -58,15 +58,18 @@ IMPOSSIBLE: tuple[Impossible, ...] = (
 )
 
 
-def circumstances(info: HandInfo, hand: Hand) -> dict[str, bool]:
-    """The circumstances of a win the table speaks of, from the scorer's reading of the hand."""
-    return {
-        "self_drawn": info.self_drawn, "riichi": info.riichi, "ippatsu": info.ippatsu,
-        "double_riichi": info.double_riichi, "robbing_kong": info.robbing_kong,
-        "kong_replacement": info.kong_replacement, "last_tile": info.last_tile,
-        "first_go_around": info.first_go_around, "dealer": info.dealer, "closed": info.closed,
-        "kan": info.n_kans > 0, "melds": bool(hand.melds),
-    }
+# the circumstances of a win the table speaks of, as bits of one int (the scorer judges every hand)
+CIRCUMSTANCES = ("self_drawn", "riichi", "ippatsu", "double_riichi", "robbing_kong", "kong_replacement",
+                 "last_tile", "first_go_around", "dealer", "closed", "kan", "melds")
+_TABLE = BitTable(IMPOSSIBLE, CIRCUMSTANCES)
+
+
+def present_circumstances(info: HandInfo, hand: Hand) -> int:
+    """:data:`CIRCUMSTANCES` that hold, from the scorer's reading of the hand (bit i: the i-th name)."""
+    return (info.self_drawn | info.riichi << 1 | info.ippatsu << 2 | info.double_riichi << 3
+            | info.robbing_kong << 4 | info.kong_replacement << 5 | info.last_tile << 6
+            | info.first_go_around << 7 | info.dealer << 8 | bool(info.closed) << 9 | (info.n_kans > 0) << 10
+            | bool(hand.melds) << 11)
 
 
 YakuList = list[tuple[YakuDef, int]]
@@ -282,7 +285,7 @@ def _context_error(hand: Hand, ctx: Mapping[str, ContextValue], info: HandInfo) 
     dealer = ctx.get("dealer")
     if seat is not None and dealer is not None and (seat == 27) != bool(dealer):
         return "dealer must be true exactly when the seat wind is East (1z)"
-    bad = impossible(IMPOSSIBLE, circumstances(info, hand))
+    bad = _TABLE.first(present_circumstances(info, hand))
     if bad:
         return bad
     honba = ctx_int(ctx, "honba")
