@@ -53,8 +53,10 @@ def is_felt(crop: np.ndarray, std: float = 20.0) -> bool:
 
 
 class AgreeingReader:
-    """Two readers that must agree on a face (``back`` and ``unknown`` as the first one says); where they
-    do not, a crop of bare cloth (the finder cut a tile out of an empty place) is ``none``, no tile."""
+    """Two readers that must agree on a face (``back`` and ``unknown`` as the first one says): the classifier
+    names a smudged tile with full confidence (a 七萬 under a smear read 白 at 1.0), so a second reader that
+    cannot tell is no confirmation. Where they do not agree the tile is ``unknown`` — or ``none`` on a crop
+    of bare cloth (the finder cut a tile out of an empty place): no tile."""
 
     def __init__(self, first: Any, second: Any):
         self.first = first

@@ -263,6 +263,8 @@ class Referee:
         self.pond_odd: dict[int, float] = {}  # seat -> since when its pond is unlike the record
         self.phantoms: dict[int, int] = {}  # seat -> unreadable "tiles" in its pond the operator said are none
         self.unread: dict[int, PondTileSeen] = {}  # seat -> an unreadable new pond tile, asked once its frame is read
+        self.unread_reveals: dict[int, TilesRevealed] = {}  # unreadable "hands" shown when none was due
+        self.reveal_due: dict[int, float] = {}  # seat -> since when its hand is due while only that was seen
         self.revealed: dict[int, tuple[str, ...]] = {}
         self.held: list[TilesRevealed] = []  # reveals waiting for the claim window or the ura indicators
         self.exhausting_since: float | None = None
@@ -317,6 +319,10 @@ class Referee:
             for seat in sorted(self.rack_wins):
                 self._submit(self.rack_wins.pop(seat))
         self._due(ev.t_mono)
+        if isinstance(ev, RefereeTick):
+            for seat in self._stale_reveals(ev.t_mono):
+                self.reveal_due.pop(seat, None)
+                return self._ask_tile(self.unread_reveals.pop(seat), "hand", None)
         if self.unread and (isinstance(ev, RefereeTick) or any(
                 getattr(ev, "frame", None) != u.frame or ev.t_mono != u.t_mono for u in self.unread.values())):
             self._ask_unread()
@@ -451,6 +457,8 @@ class Referee:
         if self.exhausting_since is not None and t > self.exhausting_since + self.reveal_wait_s:
             return True
         if self.unread:  # an unreadable new tile: its frame is read by now
+            return True
+        if self._stale_reveals(t):
             return True
         return any(t - since >= POND_SETTLE_S for since in self.pond_odd.values()) or any(
             t - since >= RACK_SETTLE_S for since in self.rack_odd.values())
@@ -1000,7 +1008,14 @@ class Referee:
     # --- the end of the hand ------------------------------------------------------------------------
     def _on_revealed(self, ev: TilesRevealed) -> None:
         if any(t not in TILE_TEXTS for t in ev.tiles):
+            if not self._reveal_expected(ev.seat):
+                # nobody shows a hand now: the camera took something else for one (Siamese racks seen from
+                # above); asked only if a hand becomes due and the camera shows no other
+                self.unread_reveals[ev.seat] = ev
+                return None
             return self._ask_tile(ev, "hand", None)
+        self.unread_reveals.pop(ev.seat, None)
+        self.reveal_due.pop(ev.seat, None)
         if self.revealed.get(ev.seat) == tuple(ev.tiles) or ev.seat not in self._st.seat_state:
             return None
         if any(h.seat == ev.seat for h in self.held):
@@ -1017,6 +1032,22 @@ class Referee:
             return None
         self._release_held()
         return None
+
+    def _reveal_expected(self, seat: int) -> bool:
+        """Whether ``seat`` may be showing its hand now: its win or claim, an exhaustive draw, play over."""
+        st = self._st
+        w = self.window
+        return (st.phase in (Phase.EXHAUSTED, Phase.ENDED, Phase.SETTLED, Phase.OVER)
+                or any(x.seat == seat for x in st.wins) or seat in self.shown_wins or seat in self.rack_wins
+                or (w is not None and seat in w.presses) or self.exhausting_since is not None or self._wall_done())
+
+    def _stale_reveals(self, t: float) -> list[int]:
+        """Seats whose hand is due, of which the camera showed only an unreadable one, for ``reveal_wait_s``."""
+        out = []
+        for seat in sorted(self.unread_reveals):
+            if self._reveal_expected(seat) and t - self.reveal_due.setdefault(seat, t) >= self.reveal_wait_s:
+                out.append(seat)
+        return out
 
     def _wall_done(self) -> bool:
         """The wall is empty and the last discard's window holds no claim that ends the hand: an exhaustive
