@@ -639,7 +639,10 @@ class Referee:
         seen = self.seen.get(ev.seat)
         if not seen:
             return
-        i = ev.index if ev.index < len(seen) and seen[ev.index] == ev.tile else (
+        # an unreadable tile gone: the one at that place (it may have been answered meanwhile: the record
+        # knows its face, the camera still does not)
+        answered = ev.tile not in TILE_TEXTS and ev.index < len(seen)
+        i = ev.index if ev.index < len(seen) and (seen[ev.index] == ev.tile or answered) else (
             max((k for k, t in enumerate(seen) if t == ev.tile), default=min(ev.index, len(seen) - 1)))
         seen.pop(i)
         if ev.tile not in TILE_TEXTS and self.phantoms.get(ev.seat) and not any(t not in TILE_TEXTS for t in seen):

@@ -3,8 +3,10 @@ truth, and correct its record where the camera misread a tile (a judge's correct
 by the referee like any other)."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+from controller.referee.core import TILE_TEXTS
 from rules.events import (
     Discarded,
     Event,
@@ -43,12 +45,15 @@ def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
         obs = dict(q.subject.get("observation", {}))
         zone = q.subject.get("zone")
         seat = q.seat if q.seat is not None else 0
-        if zone == "pond":
+        if zone == "pond":  # the tile on the table the camera's readable ones do not account for
             idx = int(q.subject.get("index") or 0)
-            pond = scene.seats[seat].pond
-            if len(ref.ponds.get(seat, ())) >= len(pond):
-                return "none"  # every tile there is in the record already: the camera saw one that is not
-            return pond[idx].tile if idx < len(pond) else pond[-1].tile
+            pond = [p.tile for p in scene.seats[seat].pond]
+            left = Counter(pond) - Counter(t for t in ref.seen.get(seat, ()) if t in TILE_TEXTS)
+            if not left:
+                return "none"  # every tile there is read already: the camera saw one that is not
+            if idx < len(pond) and left[pond[idx]]:
+                return pond[idx]
+            return next(t for t in reversed(pond) if left[t])  # (a free pond: the latest such tile)
         if zone == "hand":
             return " ".join(t for t, o in zip(scene.seats[seat].revealed, obs.get("tiles", ())) if o == "unknown")
         if zone == "meld":
