@@ -126,3 +126,21 @@ def test_a_set_seen_only_after_play_ended_is_a_question_not_a_verdict():
     assert isinstance(q, QuestionAsked) and q.kind == "impossible" and "late" in q.message and t.verdicts() == []
     t.answer("ignore")
     assert t.ref.open_question is None and t.verdicts() == []
+
+
+def test_an_unreadable_hand_shown_when_none_is_due_is_not_asked_until_one_is():
+    t = Table("mcr", dice=((3, 4), (2, 5)))
+    assert t.reveal(1, "unknown unknown unknown x unknown") == []  # racks seen from above: nobody shows a hand
+    t.discard(0, "1z")
+    assert not t.ref.questions() and t.verdicts() == []
+
+
+def test_an_unreadable_hand_where_none_is_shown_is_answered_none():
+    t = Table("mcr", dice=((3, 4), (2, 5)))
+    t.call(0, "hu", dt=1.0)
+    out = t.reveal(1, "unknown unknown unknown")  # a hand is due now (a win): asked
+    q = out[-1]
+    assert isinstance(q, QuestionAsked) and q.subject["zone"] == "hand" and "'none'" in q.message
+    assert t.answer("none") == [] and t.ref.open_question is None  # no hand there: the observation is dropped
+    t.reveal(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p 2p")
+    assert t.ref.settled and t.verdicts() == []

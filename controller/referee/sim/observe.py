@@ -18,6 +18,7 @@ from rules.events import IndicatorSeen, ObservationEvent, PondTileSeen, RackCoun
 from vision.tracking import Tracker
 
 FPS = 10.0
+SETTLE_FRAMES = 3  # frames filmed after a moment's two while the camera's last reading is not yet confirmed
 
 
 class Observer(Protocol):
@@ -114,6 +115,11 @@ class CameraObserver:
             if dropped:
                 shots.append((shots[-1][0] + 1 / FPS, ()))  # the camera goes on: one more frame after
             out += self._shoot(tf, arms, dropped)
+        pipe = self.camera.pipe
+        for _ in range(SETTLE_FRAMES):  # the camera films on: a reading not yet seen twice alike is confirmed
+            if pipe.scene == pipe.tracker.stable:  # (only the frames the referee needs to see change are read)
+                break
+            out += self._shoot(self.last_t + 1 / FPS, (), False)
         return out
 
     def settle(self, t: float) -> list[ObservationEvent]:

@@ -55,6 +55,8 @@ def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
                 return pond[idx]
             return next(t for t in reversed(pond) if left[t])  # (a free pond: the latest such tile)
         if zone == "hand":
+            if not scene.seats[seat].revealed:
+                return "none"  # no hand laid face up there
             return " ".join(t for t, o in zip(scene.seats[seat].revealed, obs.get("tiles", ())) if o == "unknown")
         if zone == "meld":
             tiles = tuple(obs.get("tiles", ()))
