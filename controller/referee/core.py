@@ -678,6 +678,16 @@ class Referee:
         if self._same_pond(seen, tiles):
             self.pond_odd.pop(seat, None)
             return
+        if self.conv.pond_layout != "rows6" and isinstance(ev, PondTileSeen) and len(seen) == len(tiles) + 1:
+            # a free pond has no order: one readable tile more than the record, wherever the camera sorts it
+            # (a tile nudged out of line reads in another place), is the discard
+            read = Counter(t for t in seen if t in TILE_TEXTS)
+            extra, missing = read - Counter(tiles), Counter(tiles) - read
+            if sum(extra.values()) == 1 and sum(missing.values()) == sum(1 for t in seen if t not in TILE_TEXTS):
+                t = next(iter(extra))
+                self.pond_odd.pop(seat, None)
+                at = max(i for i, x in enumerate(self.seen[seat]) if x == t)
+                return self._discard(dataclasses.replace(ev, tile=t, index=at))
         if new and len(seen) == len(tiles) + 1 and self._same_pond(seen[:-1], tiles):
             self.pond_odd.pop(seat, None)
             if ev.tile not in TILE_TEXTS:

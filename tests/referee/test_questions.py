@@ -144,3 +144,18 @@ def test_an_unreadable_hand_where_none_is_shown_is_answered_none():
     assert t.answer("none") == [] and t.ref.open_question is None  # no hand there: the observation is dropped
     t.reveal(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p 2p")
     assert t.ref.settled and t.verdicts() == []
+
+
+def test_a_free_pond_discard_read_in_another_place_is_the_discard():
+    """Red's tiles lie where they fall: the camera may sort a new discard before older ones."""
+    t = Table(RED, dice=RED_DICE)
+    t.turn_round(0, ["1m", "2m", "3m", "4m"])
+    t.t += 4.0
+    t.frame += 1
+    stamp = {"t_mono": t.t, "t_wall": 1e9 + t.t, "frame": t.frame}
+    t.ref.feed(PondTileSeen(seat=0, index=0, tile="5m", **stamp))  # the new tile, read first
+    out = t.ref.feed(PondTileSeen(seat=0, index=1, tile="1m", **stamp))
+    assert [(e.seat, e.tile) for e in out if e.TYPE == "discarded"] == [(0, "5m")]
+    t.discard(1, "6m")
+    t.wait(5.0)
+    assert t.verdicts() == [] and not t.ref.questions() and _red_pond(t, 0) == ["1m", "5m"]
