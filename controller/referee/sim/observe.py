@@ -88,7 +88,9 @@ class CameraObserver:
         self.last_t = -1.0
         self.vision_s = 0.0
         self.render_s = 0.0
-        self.settle_ms: list[float] = []  # per settled change: ms of vision for the frame that completed it
+        self.settle_ms: list[float] = []  # per settled change: ms of vision from its first frame to the confirming one
+        self.settle_frames: list[int] = []  # per settled change: frames between its first and the confirming one
+        self.frame_ms: dict[int, float] = {}  # recent frames read: ms of vision each
 
     def observe(self, m: Moment) -> list[ObservationEvent]:
         t0 = time.perf_counter()
@@ -137,12 +139,18 @@ class CameraObserver:
         self.last_t = t
         if dropped:
             return []
+        fno = self.camera.pipe.frame_no
         evs = self.camera.process(img, t_mono=t, t_wall=t)
         dt = time.perf_counter() - t1
         self.vision_s += dt
         self.read += 1
-        if evs:
-            self.settle_ms.append(dt * 1e3)
+        self.frame_ms[fno] = dt * 1e3
+        if evs:  # vision's work from the frame that first showed the change to the one that confirmed it
+            first = min(int(getattr(e, "frame", fno)) for e in evs)
+            self.settle_ms.append(sum(v for k, v in self.frame_ms.items() if first <= k <= fno))
+            self.settle_frames.append(fno - first)
+        for k in [k for k in self.frame_ms if k < fno - 8]:
+            del self.frame_ms[k]
         return evs
 
     def _smudge_new(self, scene) -> None:
