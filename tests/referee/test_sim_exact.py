@@ -21,7 +21,11 @@ def test_refereed_hands_equal_the_truth(profile, players):
         ref, rep, truth = exact_hand(p, 9100 + i, hand_index=i, players=players, faults=True, unreadable=1)
         assert rep.mismatches == [], (i, rep.mismatches)
         assert rep.missed == [] and rep.false == [], (i, rep.missed, rep.false)
-        assert rep.questions == rep.questions_planned == 1, (i, [q.message for q in ref.questions()])
+        # besides the tile made unreadable, only what the table cannot show: the missing suit of a player who
+        # won (or made a kong) before his first discard showed it (Sichuan WMSG, 002 §5.2-5.3)
+        asked = [q for q in ref.questions() if not (q.kind == "missing_suit" and not any(
+            e.TYPE == "discarded" and e.seat == q.seat and e.t_mono <= q.t_mono for e in ref.game_log))]
+        assert len(asked) == rep.questions_planned == 1, (i, [q.message for q in ref.questions()])
         assert ref.confirmed is not None and ref.confirmed.by == "seats"
         injected += rep.injected
     # with two players each seat is the discarder or the next to draw: no late or wrong-seat claim and no
