@@ -54,6 +54,10 @@ def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
             if idx < len(pond) and left[pond[idx]]:
                 return pond[idx]
             return next(t for t in reversed(pond) if left[t])  # (a free pond: the latest such tile)
+        if zone == "flower":  # the flower set aside that the record does not hold yet
+            shown = list(scene.seats[seat].flowers)
+            left = Counter(shown) - Counter(ref.flowers.get(seat, ()))
+            return next((t for t in reversed(shown) if left[t]), shown[-1] if shown else "?")
         if zone == "hand":
             if not scene.seats[seat].revealed:
                 return "none"  # no hand laid face up there
