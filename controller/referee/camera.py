@@ -3,8 +3,9 @@
 :class:`CameraReader` wraps :class:`vision.pipeline.VisionPipeline` (and its tile reader: the switch to
 another reader is :func:`make_reader` here) and adds what only the referee needs from a frame:
 
-* a tile read with less confidence than ``min_score`` is reported ``unknown`` — the referee asks, it never
-  takes a guess (the classifier itself reports ``unknown`` below its threshold);
+* a tile the reader is not sure of is ``unknown`` — the referee asks, it never takes a guess (vision's
+  classifier with the table's enrolled set reports ``unknown`` below its calibrated threshold; a plain
+  template matcher is held to ``min_score``);
 * the racks (:class:`~rules.events.RackCounted`): tiles standing in each rack, and how many stand apart at
   its right end (the tile just drawn is kept apart, 000 §2.5.3), from the standing tiles vision found;
 * riichi's dead-wall indicators (:class:`~rules.events.IndicatorSeen`), read in the emulated table's
@@ -15,7 +16,7 @@ Each reading counts once it is seen alike in two frames in a row (like vision's 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -35,9 +36,44 @@ PX_PER_MM = 1.2
 
 
 def make_reader(styles: Sequence[str], kind: str = "auto") -> Any:
-    """The tile reader the referee's pipeline uses (vision's default for the table's enrolled styles); made
-    once per set of styles (a template bank or a classifier takes a while to load)."""
-    return _reader(tuple(styles), kind)
+    """The tile reader the referee's pipeline uses: vision's default reader for the table's styles (the
+    classifier with the enrolled set) checked by the template matcher — a tile is taken when both read it
+    alike (each errs where the other does not: the classifier names a smudged face, the matcher confuses
+    五/九 in one style), else it is ``unknown`` and asked. ``kind``: ``template`` or ``onnx`` for one alone.
+    Made once per set of styles (a template bank or a classifier takes a while to load)."""
+    if kind != "auto":
+        return _reader(tuple(styles), kind)
+    return AgreeingReader(_reader(tuple(styles), "auto"), ConfidentReader(_reader(tuple(styles), "template")))
+
+
+def is_felt(crop: np.ndarray, std: float = 20.0) -> bool:
+    """An even, darker-than-a-face patch: the table's cloth, no tile on it (a tile's face and its symbols
+    vary far more)."""
+    return bool(crop.size) and float(crop.std(axis=(0, 1)).max()) < std and float(crop.mean()) < 150
+
+
+class AgreeingReader:
+    """Two readers that must agree on a face (``back`` and ``unknown`` as the first one says): the classifier
+    names a smudged tile with full confidence (a 七萬 under a smear read 白 at 1.0), so a second reader that
+    cannot tell is no confirmation. Where they do not agree the tile is ``unknown`` — or ``none`` on a crop
+    of bare cloth (the finder cut a tile out of an empty place): no tile."""
+
+    def __init__(self, first: Any, second: Any):
+        self.first = first
+        self.second = second
+        self.thread_safe = getattr(first, "thread_safe", False) and getattr(second, "thread_safe", False)
+        self.threshold = getattr(first, "threshold", 0.0)  # it says "unknown" itself
+
+    def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Any]:
+        a = self.first.read(crops, allowed)
+        b = self.second.read(crops, allowed)
+        return [x if x.label in ("back", "unknown", "none") or x.label == y.label else self._undecided(x, y, c)
+                for x, y, c in zip(a, b, crops)]
+
+    @staticmethod
+    def _undecided(x: Any, y: Any, crop: np.ndarray) -> _Reading:
+        """No reading: bare cloth is ``none``, else ``unknown``."""
+        return _no_reading(min(getattr(x, "score", 0.0), getattr(y, "score", 0.0)), x.upside_down, is_felt(crop))
 
 
 @lru_cache(maxsize=8)
@@ -52,6 +88,17 @@ class _Reading:
     label: str
     score: float
     upside_down: bool = False
+    probs: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+
+def _no_reading(score: float, upside_down: bool = False, felt: bool = False) -> _Reading:
+    """``unknown`` with even class probabilities (no evidence for any face: vision's rules prior reads a set
+    from its other tiles and leaves this one unknown), or ``none`` (bare cloth: no tile)."""
+    from vision.tile_labels import CLASS_LABELS, NONE
+
+    p = np.full(len(CLASS_LABELS), 0.0 if felt else 1.0 / (len(CLASS_LABELS) - 1))
+    p[CLASS_LABELS.index(NONE)] = 1.0 if felt else 0.0
+    return _Reading(NONE if felt else "unknown", score, upside_down, p)
 
 
 def _twin(label: str) -> str:
@@ -65,7 +112,9 @@ class ConfidentReader:
 
     def __init__(self, reader: Any, min_score: float = MIN_SCORE, min_margin: float = MIN_MARGIN):
         self.reader = reader
-        self.min_score = min_score
+        # a reader that says "unknown" itself (vision's classifier with the table's enrolled set, its own
+        # calibrated threshold) is taken as it answers; a plain matcher (the template reader) is held to ours
+        self.min_score = -1.0 if hasattr(reader, "threshold") else min_score
         self.min_margin = min_margin
         self.thread_safe = getattr(reader, "thread_safe", False)
         self.labels = frozenset(getattr(reader, "labels", ()))
@@ -82,10 +131,10 @@ class ConfidentReader:
             second = self.reader.read([crops[i] for i in rest], others)
             for i, r2 in zip(rest, second):
                 if first[i].score - r2.score < self.min_margin:
-                    out[i] = _Reading("unknown", first[i].score, first[i].upside_down)
+                    out[i] = _no_reading(first[i].score, first[i].upside_down)
         for i, r in enumerate(out):
             if getattr(r, "score", 1.0) < self.min_score and r.label != "back":
-                out[i] = _Reading("unknown", r.score, r.upside_down)
+                out[i] = _no_reading(r.score, r.upside_down)
         return out
 
 
@@ -137,6 +186,12 @@ class CameraReader:
 
     def process(self, image: np.ndarray, t_mono: float, t_wall: float = 0.0) -> list[ObservationEvent]:
         r = self.pipe.process(image, t_mono=t_mono, t_wall=t_wall)
+        if r.info is not None:
+            # a zone an arm covered is read again once uncovered, whatever the change detector says: what
+            # was put down under the arm may differ little from the cloth at a quarter scale (白 on a pale
+            # cloth). (Vision's pipeline has no call for this yet: its reference image is dropped.)
+            for name in r.info.occluded:
+                self.pipe._ref_small.pop(name, None)
         self.frames += 1
         self.ms = dict(r.ms)
         stamp = (self.pipe.frame_no - 1, t_mono, t_wall)
@@ -206,7 +261,7 @@ class CameraReader:
         crops, keys = [], []
         for k, q in quads.items():
             crop = cv2.warpPerspective(image, cv2.getPerspectiveTransform(q, dst), (w, h))
-            if float(crop.std(axis=(0, 1)).max()) < 12.0 and float(crop.mean()) < 150:
+            if is_felt(crop, 12.0):
                 self.slots[k].see(None, stamp)  # felt: no tile there
                 continue
             crops.append(crop)

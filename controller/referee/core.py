@@ -90,6 +90,7 @@ from rules.tiles import TILES
 from rules.wall import deal_steps, tile_set
 
 TILE_TEXTS = frozenset(str(t) for t in TILES) - {"x"}
+NO_TILE = "none"  # the camera's reader: no tile where the finder cut one (bare cloth)
 CLAIM_OF_MELD = {"chow": "chow", "pung": "pung", "kong_open": "kong"}
 CLAIM_CALLS = ("chow", "pung", "kong", "hu")
 EARLY_PRESS_S = 0.8
@@ -261,6 +262,10 @@ class Referee:
         self.taken: dict[int, list[str]] = {}  # claimed tiles whose leaving the pond is still to be seen
         self.seen: dict[int, list[str]] = {}  # each pond as the camera shows it
         self.pond_odd: dict[int, float] = {}  # seat -> since when its pond is unlike the record
+        self.phantoms: dict[int, int] = {}  # seat -> unreadable "tiles" in its pond the operator said are none
+        self.unread: dict[int, PondTileSeen] = {}  # seat -> an unreadable new pond tile, asked once its frame is read
+        self.unread_reveals: dict[int, TilesRevealed] = {}  # unreadable "hands" shown when none was due
+        self.reveal_due: dict[int, float] = {}  # seat -> since when its hand is due while only that was seen
         self.revealed: dict[int, tuple[str, ...]] = {}
         self.held: list[TilesRevealed] = []  # reveals waiting for the claim window or the ura indicators
         self.exhausting_since: float | None = None
@@ -315,6 +320,16 @@ class Referee:
             for seat in sorted(self.rack_wins):
                 self._submit(self.rack_wins.pop(seat))
         self._due(ev.t_mono)
+        if isinstance(ev, RefereeTick):
+            for seat in self._stale_reveals(ev.t_mono):
+                self.reveal_due.pop(seat, None)
+                return self._ask_tile(self.unread_reveals.pop(seat), "hand", None)
+        if self.unread and (isinstance(ev, RefereeTick) or any(
+                getattr(ev, "frame", None) != u.frame or ev.t_mono != u.t_mono for u in self.unread.values())):
+            self._ask_unread()
+            if self.open_question is not None:
+                self.waiting.insert(0, ev)
+                return
         handler = HANDLERS.get(type(ev))
         if handler is not None:
             handler(self, ev)
@@ -441,6 +456,10 @@ class Referee:
         if w is not None and t > w.deadline and (w.hu or self.held or (self._st.wall_remaining == 0 and not w.rob)):
             return True
         if self.exhausting_since is not None and t > self.exhausting_since + self.reveal_wait_s:
+            return True
+        if self.unread:  # an unreadable new tile: its frame is read by now
+            return True
+        if self._stale_reveals(t):
             return True
         return any(t - since >= POND_SETTLE_S for since in self.pond_odd.values()) or any(
             t - since >= RACK_SETTLE_S for since in self.rack_odd.values())
@@ -583,7 +602,8 @@ class Referee:
 
     def _won_discard(self, seat: int) -> None:
         """A win on ``seat``'s last discard: the winner took it (gone from the pond once the camera saw it go)."""
-        rec, seen = self.ponds.get(seat), self.seen.get(seat)
+        rec = self.ponds.get(seat)
+        seen = self._real_seen(seat) if seat in self.seen else None
         if rec and seen is not None and len(seen) < len(rec) and self._won_on(seat, rec[-1].tile):
             rec.pop()
             self.pond_odd.pop(seat, None)
@@ -620,23 +640,64 @@ class Referee:
         seen = self.seen.get(ev.seat)
         if not seen:
             return
-        i = ev.index if ev.index < len(seen) and seen[ev.index] == ev.tile else (
+        # an unreadable tile gone: the one at that place (it may have been answered meanwhile: the record
+        # knows its face, the camera still does not)
+        answered = ev.tile not in TILE_TEXTS and ev.index < len(seen)
+        i = ev.index if ev.index < len(seen) and (seen[ev.index] == ev.tile or answered) else (
             max((k for k, t in enumerate(seen) if t == ev.tile), default=min(ev.index, len(seen) - 1)))
         seen.pop(i)
+        if ev.tile not in TILE_TEXTS and self.phantoms.get(ev.seat) and not any(t not in TILE_TEXTS for t in seen):
+            self.phantoms[ev.seat] -= 1  # the tile that was none is gone from the camera's view too
         self._reconcile_pond(ev.seat, ev)
 
+    def _real_seen(self, seat: int, keep: int | None = None) -> list[str]:
+        """The camera's pond less the unreadable entries the operator said are no tile (a detection of
+        something that is not a tile: a reflection, two touching tiles found as three), less what the reader
+        calls no tile (:data:`NO_TILE`), and less an unreadable
+        new tile waiting for the rest of its frame; ``keep``: the index of the entry just seen, never one of
+        them."""
+        seen, n = self.seen[seat], self.phantoms.get(seat, 0)
+        u = self.unread.get(seat)
+        aside = u.index if u is not None and u.index != keep else None  # (asked once its frame is read)
+        if not n and (aside is None or aside >= len(seen) or seen[aside] in TILE_TEXTS) and NO_TILE not in seen:
+            return seen
+        out = []
+        for i, t in enumerate(seen):
+            if t == NO_TILE:  # the reader says: bare cloth, no tile
+                continue
+            if t not in TILE_TEXTS and i != keep and (n or i == aside):
+                n -= 0 if i == aside else 1
+                continue
+            out.append(t)
+        return out
+
     def _reconcile_pond(self, seat: int, ev: Event) -> None:
-        seen = self.seen[seat]
+        new = isinstance(ev, PondTileSeen) and ev.tile != NO_TILE and ev.index == len(self.seen[seat]) - 1
+        seen = self._real_seen(seat, keep=ev.index if new else None)  # type: ignore[attr-defined]
         rec = self.ponds[seat]
         tiles = [e.tile for e in rec]
         if self._same_pond(seen, tiles):
             self.pond_odd.pop(seat, None)
             return
-        new = isinstance(ev, PondTileSeen) and ev.index == len(seen) - 1
+        if self.conv.pond_layout != "rows6" and isinstance(ev, PondTileSeen) and len(seen) == len(tiles) + 1:
+            # a free pond has no order: one readable tile more than the record, wherever the camera sorts it
+            # (a tile nudged out of line reads in another place), is the discard
+            read = Counter(t for t in seen if t in TILE_TEXTS)
+            extra, missing = read - Counter(tiles), Counter(tiles) - read
+            if sum(extra.values()) == 1 and sum(missing.values()) == sum(1 for t in seen if t not in TILE_TEXTS):
+                t = next(iter(extra))
+                self.pond_odd.pop(seat, None)
+                at = max(i for i, x in enumerate(self.seen[seat]) if x == t)
+                return self._discard(dataclasses.replace(ev, tile=t, index=at))
         if new and len(seen) == len(tiles) + 1 and self._same_pond(seen[:-1], tiles):
             self.pond_odd.pop(seat, None)
             if ev.tile not in TILE_TEXTS:
-                return self._ask_tile(ev, "pond", ev.index)
+                if self.conv.pond_layout == "rows6":  # in rows: the new tile at the end is the discard
+                    return self._ask_tile(ev, "pond", ev.index)
+                # a free pond: asked once the rest of its frame is read (a tile read there may be the
+                # discard, this one no tile at all)
+                self.unread[seat] = ev  # type: ignore[assignment]
+                return None
             return self._discard(ev)
         if len(seen) == len(tiles) - 1 and self._same_pond(seen, tiles[:-1]):
             if self._pond_lost_last(seat, ev.t_mono):
@@ -644,6 +705,18 @@ class Referee:
                 return None
         self.pond_odd.setdefault(seat, ev.t_mono)  # left to settle: asked about if it stays
         return None
+
+    def _ask_unread(self) -> None:
+        """The unreadable new tiles of the frame just read: still one more than the record, each is asked."""
+        for seat, ev in sorted(self.unread.items()):
+            del self.unread[seat]
+            seen, tiles = self._real_seen(seat), [e.tile for e in self.ponds[seat]]
+            if len(seen) == len(tiles) + 1 and any(t not in TILE_TEXTS for t in seen):
+                i = max(k for k, t in enumerate(seen) if t not in TILE_TEXTS)
+                if self._same_pond(seen[:i] + seen[i + 1:], tiles):
+                    return self._ask_tile(ev, "pond", ev.index)
+            if not self._same_pond(seen, tiles):
+                self.pond_odd.setdefault(seat, ev.t_mono)
 
     def _pond_lost_last(self, seat: int, t: float) -> bool:
         """The last tile of the pond is gone: True when the record explains it."""
@@ -679,6 +752,7 @@ class Referee:
         def resume(answer: str) -> None:
             if answer == "ignore":  # the record stands: the camera misread (the judge may correct the record)
                 self.seen[seat] = [e.tile for e in self.ponds[seat]]
+                self.phantoms.pop(seat, None)
 
         self._ask("impossible", seat, {"seat": seat, "zone": "pond", "seen": seen, "record": rec}, ("ignore",),
                   f"seat {seat}'s pond shows {' '.join(seen) or 'nothing'}, the record has {' '.join(rec) or 'nothing'}"
@@ -708,7 +782,7 @@ class Referee:
         rec = self.ponds[seat]
         if not rec:
             return
-        if len(self.seen[seat]) < len(rec):
+        if len(self._real_seen(seat)) < len(rec):
             rec.pop()
             self.pond_odd.pop(seat, None)
         else:
@@ -810,6 +884,10 @@ class Referee:
             return None
         if ev.kind == "kong_concealed" and self._shows_kong(ev):
             return None
+        if self._st.phase in (Phase.EXHAUSTED, Phase.ENDED, Phase.SETTLED, Phase.OVER):
+            # a set seen only once play is over: the camera saw it late (the judge puts it in its place)
+            return self._ask_impossible(ev, f"seat {ev.seat}'s {ev.kind} {' '.join(ev.tiles)} was seen after play "
+                                        "ended: the camera saw it late", "комбинация замечена после конца игры")
         if ev.kind in CLAIM_OF_MELD:
             self._claim_meld(ev)
         elif ev.kind == "kong_concealed":
@@ -944,7 +1022,14 @@ class Referee:
     # --- the end of the hand ------------------------------------------------------------------------
     def _on_revealed(self, ev: TilesRevealed) -> None:
         if any(t not in TILE_TEXTS for t in ev.tiles):
+            if not self._reveal_expected(ev.seat):
+                # nobody shows a hand now: the camera took something else for one (Siamese racks seen from
+                # above); asked only if a hand becomes due and the camera shows no other
+                self.unread_reveals[ev.seat] = ev
+                return None
             return self._ask_tile(ev, "hand", None)
+        self.unread_reveals.pop(ev.seat, None)
+        self.reveal_due.pop(ev.seat, None)
         if self.revealed.get(ev.seat) == tuple(ev.tiles) or ev.seat not in self._st.seat_state:
             return None
         if any(h.seat == ev.seat for h in self.held):
@@ -961,6 +1046,22 @@ class Referee:
             return None
         self._release_held()
         return None
+
+    def _reveal_expected(self, seat: int) -> bool:
+        """Whether ``seat`` may be showing its hand now: its win or claim, an exhaustive draw, play over."""
+        st = self._st
+        w = self.window
+        return (st.phase in (Phase.EXHAUSTED, Phase.ENDED, Phase.SETTLED, Phase.OVER)
+                or any(x.seat == seat for x in st.wins) or seat in self.shown_wins or seat in self.rack_wins
+                or (w is not None and seat in w.presses) or self.exhausting_since is not None or self._wall_done())
+
+    def _stale_reveals(self, t: float) -> list[int]:
+        """Seats whose hand is due, of which the camera showed only an unreadable one, for ``reveal_wait_s``."""
+        out = []
+        for seat in sorted(self.unread_reveals):
+            if self._reveal_expected(seat) and t - self.reveal_due.setdefault(seat, t) >= self.reveal_wait_s:
+                out.append(seat)
+        return out
 
     def _wall_done(self) -> bool:
         """The wall is empty and the last discard's window holds no claim that ends the hand: an exhaustive
@@ -1122,6 +1223,13 @@ class Referee:
         where = f"seat {seat}'s {zone}" + (f" at {index + 1}" if index is not None else "")
 
         def resume(answer: str) -> None:
+            if answer == "none" and zone == "pond" and seat is not None:  # no tile there: the camera saw one
+                self.phantoms[seat] = self.phantoms.get(seat, 0) + 1
+                if self._same_pond(self._real_seen(seat), [e.tile for e in self.ponds[seat]]):
+                    self.pond_odd.pop(seat, None)
+                return None
+            if answer == "none" and zone == "hand":  # no hand shown there (racks seen from above): dropped
+                return None
             given = answer.split()
             if len(given) != unknown or any(t not in TILE_TEXTS for t in given):
                 return self._ask_tile(ev, zone, index)  # not an answer to this question: asked again
@@ -1132,8 +1240,12 @@ class Referee:
             return self._redo(ev, dataclasses.replace(ev, tile=given[0]))
 
         self._ask("tile", seat, {"observation": ev.to_json(), "zone": zone, "index": index, "unknown": unknown},
-                  (), f"the camera cannot read {unknown} tile(s) in {where}: which?",
-                  f"камера не может прочитать кость ({unknown}) — какая?", resume)
+                  (), f"the camera cannot read {unknown} tile(s) in {where}: which?"
+                  + (" ('none': there is no tile)" if zone == "pond" else " ('none': no hand is shown)"
+                     if zone == "hand" else ""),
+                  f"камера не может прочитать кость ({unknown}) — какая?"
+                  + (" ('none': кости там нет)" if zone == "pond" else " ('none': руку не открывали)"
+                     if zone == "hand" else ""), resume)
 
     def _ask_kong_tile(self, seat: int) -> None:
         def resume(answer: str) -> None:

@@ -62,3 +62,100 @@ def test_a_row_shuffled_and_restored_by_a_re_read_changes_nothing():
     t.feed(PondTileSeen(seat=0, index=1, tile="2z"))
     t.wait(5.0)
     assert t.verdicts() == [] and not t.ref.questions()
+
+
+# --- what the camera finds that is no tile (red's free pond: tiles lie where they fall) --------------------
+RED, RED_DICE = "red", ((3, 4), (2, 5))
+
+
+def _red_pond(t: Table, seat: int) -> list[str]:
+    return [str(x) for x in t.ref.machine.state.seat_state[seat].pond]
+
+
+def test_an_unreadable_tile_that_is_no_tile_is_answered_none_and_play_goes_on():
+    t = Table(RED, dice=RED_DICE)
+    t.discard(0, "1m")
+    t.feed(PondTileSeen(seat=0, index=1, tile="unknown"), dt=2.0)  # the finder cut a "tile" out of bare cloth
+    out = t.wait(0.2)  # asked once its frame is read
+    q = out[-1]
+    assert isinstance(q, QuestionAsked) and q.kind == "tile" and "'none'" in q.message and "нет" in q.message_ru
+    assert t.answer("none") == [] and t.ref.open_question is None
+    t.discard(1, "2m")  # play goes on: seat 1 is next, the "tile" is not a discard of seat 0's
+    assert t.verdicts() == [] and _red_pond(t, 0) == ["1m"] and _red_pond(t, 1) == ["2m"]
+    t.feed(PondTileRemoved(seat=0, index=1, tile="unknown"), dt=1.0)  # the camera stops seeing it
+    t.discard(2, "3m")
+    t.wait(5.0)
+    assert t.verdicts() == [] and t.ref.open_question is None and _red_pond(t, 0) == ["1m"]
+
+
+def test_an_unreadable_tile_read_with_the_discard_in_one_frame_is_asked_after_the_frame():
+    """The finder's extra "tile" comes first in reading order, the real discard after it in the same frame:
+    the discard is taken as read and the unreadable one asked only then (answered as a discard it would
+    be a second discard: a false verdict)."""
+    t = Table(RED, dice=RED_DICE)
+    t.discard(0, "1m")
+    t.t += 4.0
+    t.frame += 1
+    stamp = {"t_mono": t.t, "t_wall": 1e9 + t.t, "frame": t.frame}
+    assert t.ref.feed(PondTileSeen(seat=1, index=0, tile="unknown", **stamp)) == []
+    out = t.ref.feed(PondTileSeen(seat=1, index=1, tile="2m", **stamp))
+    assert [(e.TYPE, e.tile) for e in out if e.TYPE == "discarded"] == [("discarded", "2m")]
+    q = t.wait(0.1)[-1]
+    assert isinstance(q, QuestionAsked) and q.kind == "tile" and q.seat == 1
+    t.answer("none")
+    t.discard(2, "3m")
+    assert t.verdicts() == [] and _red_pond(t, 1) == ["2m"] and _red_pond(t, 2) == ["3m"]
+
+
+def test_bare_cloth_read_as_none_is_no_tile():
+    t = Table(RED, dice=RED_DICE)
+    t.discard(0, "1m")
+    assert t.feed(PondTileSeen(seat=0, index=1, tile="none"), dt=1.0) == []
+    t.discard(1, "2m")
+    t.wait(5.0)
+    assert t.verdicts() == [] and not t.ref.questions() and _red_pond(t, 0) == ["1m"]
+
+
+def test_a_set_seen_only_after_play_ended_is_a_question_not_a_verdict():
+    t = Table("mcr", dice=((3, 4), (2, 5)))
+    t.call(0, "hu", dt=1.0)  # the dealer wins with his first fourteen tiles: the hand is over
+    t.reveal(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p 2p")
+    assert t.ref.settled and t.verdicts() == []
+    out = t.meld(1, "pung", "5p 5p 5p", source="left", claimed=0, dt=0.5)  # the camera saw it late
+    q = out[-1]
+    assert isinstance(q, QuestionAsked) and q.kind == "impossible" and "late" in q.message and t.verdicts() == []
+    t.answer("ignore")
+    assert t.ref.open_question is None and t.verdicts() == []
+
+
+def test_an_unreadable_hand_shown_when_none_is_due_is_not_asked_until_one_is():
+    t = Table("mcr", dice=((3, 4), (2, 5)))
+    assert t.reveal(1, "unknown unknown unknown x unknown") == []  # racks seen from above: nobody shows a hand
+    t.discard(0, "1z")
+    assert not t.ref.questions() and t.verdicts() == []
+
+
+def test_an_unreadable_hand_where_none_is_shown_is_answered_none():
+    t = Table("mcr", dice=((3, 4), (2, 5)))
+    t.call(0, "hu", dt=1.0)
+    out = t.reveal(1, "unknown unknown unknown")  # a hand is due now (a win): asked
+    q = out[-1]
+    assert isinstance(q, QuestionAsked) and q.subject["zone"] == "hand" and "'none'" in q.message
+    assert t.answer("none") == [] and t.ref.open_question is None  # no hand there: the observation is dropped
+    t.reveal(0, "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p 2p")
+    assert t.ref.settled and t.verdicts() == []
+
+
+def test_a_free_pond_discard_read_in_another_place_is_the_discard():
+    """Red's tiles lie where they fall: the camera may sort a new discard before older ones."""
+    t = Table(RED, dice=RED_DICE)
+    t.turn_round(0, ["1m", "2m", "3m", "4m"])
+    t.t += 4.0
+    t.frame += 1
+    stamp = {"t_mono": t.t, "t_wall": 1e9 + t.t, "frame": t.frame}
+    t.ref.feed(PondTileSeen(seat=0, index=0, tile="5m", **stamp))  # the new tile, read first
+    out = t.ref.feed(PondTileSeen(seat=0, index=1, tile="1m", **stamp))
+    assert [(e.seat, e.tile) for e in out if e.TYPE == "discarded"] == [(0, "5m")]
+    t.discard(1, "6m")
+    t.wait(5.0)
+    assert t.verdicts() == [] and not t.ref.questions() and _red_pond(t, 0) == ["1m", "5m"]

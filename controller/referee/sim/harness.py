@@ -125,23 +125,23 @@ def hand_seed(seed: int, table: str, i: int) -> int:
     return zlib.crc32(f"{seed}/{table}/{i}".encode())
 
 
-class _Dice:
-    """The MCU emulator in this process: its shuffle, walls and dice motor (physical dice, as they fall)."""
+def throw_dice(spec: TableSpec, dealer: int, seed: int) -> tuple[tuple[int, int], ...]:
+    """The MCU emulator (its seed: the hand's) collects, shuffles, raises the walls and pulses the dice motor
+    as the table service drives it; the dice as they fell. A link fault (a loaded machine) is retried with
+    a fresh emulator: the same seed, the same dice."""
+    from controller.backends import BackendFault
+    from controller.backends.mcu import McuBackend
+    from controller.service import dice_throws, stacks_per_seat
 
-    def __init__(self) -> None:
-        from controller.backends.mcu import McuBackend
-
-        self.loop = asyncio.new_event_loop()
-        self.backend = McuBackend("emulator", time_scale=2000.0, emulator_seed=1)
-        self.loop.run_until_complete(self.backend.start())
-
-    def throw(self, spec: TableSpec, dealer: int) -> tuple[tuple[int, int], ...]:
-        from controller.service import dice_throws, stacks_per_seat
-
-        async def cycle() -> tuple[tuple[int, int], ...]:
-            b = self.backend
+    async def cycle() -> tuple[tuple[int, int], ...]:
+        b = McuBackend("emulator", time_scale=2000.0, emulator_seed=seed)
+        await b.start()
+        try:
             await b.collect()
             n, stacks = stacks_per_seat(spec.profile, spec.players, dealer)
+            if 0 in stacks:  # fewer players: the machine still builds its four walls
+                k = n // 2
+                stacks = tuple(k // 4 + (1 if i < k % 4 else 0) for i in range(4))
             await b.configure(n, stacks)
             await b.shuffle()
             await b.raise_walls()
@@ -150,24 +150,17 @@ class _Dice:
                 await b.dice(600)
                 d = b.physical_dice()
                 out.append((int(d[0]), int(d[1])) if d else (1, 1))
-            await b.lower_walls()
             return tuple(out)
+        finally:
+            await b.close()
 
-        return self.loop.run_until_complete(cycle())
-
-    def close(self) -> None:
-        self.loop.run_until_complete(self.backend.close())
-        self.loop.close()
-
-
-_DICE: _Dice | None = None
-
-
-def _mcu() -> _Dice:
-    global _DICE
-    if _DICE is None:
-        _DICE = _Dice()
-    return _DICE
+    for attempt in range(3):
+        try:
+            return asyncio.run(cycle())
+        except BackendFault as exc:  # (not picklable across processes: re-raised as a plain error)
+            if attempt == 2:
+                raise RuntimeError(f"the MCU emulator failed: {exc}") from None
+    raise AssertionError("unreachable")
 
 
 def styles_for(profile: str) -> list[str]:
@@ -193,7 +186,7 @@ def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None
     rng = random.Random(hand_seed(seed, spec.label, i))
     seats = profile.wall_spec(spec.players).seats
     dealer = seats[i % len(seats)]
-    dice = _mcu().throw(spec, dealer) if camera else None
+    dice = throw_dice(spec, dealer, hand_seed(seed, spec.label + "/dice", i)) if camera else None
     truth, redeals = playable_truth(profile, rng.randrange(1 << 31), hand_id=f"{spec.label}-{seed}-{i}",
                                     dealer=dealer, players=spec.players, dice=dice, faults=faults)
     discards = sorted(truth.timeline.discard_times)

@@ -18,6 +18,7 @@ from rules.events import IndicatorSeen, ObservationEvent, PondTileSeen, RackCoun
 from vision.tracking import Tracker
 
 FPS = 10.0
+SETTLE_FRAMES = 3  # frames filmed after a moment's two while the camera's last reading is not yet confirmed
 
 
 class Observer(Protocol):
@@ -87,7 +88,9 @@ class CameraObserver:
         self.last_t = -1.0
         self.vision_s = 0.0
         self.render_s = 0.0
-        self.settle_ms: list[float] = []  # per settled change: ms of vision for the frame that completed it
+        self.settle_ms: list[float] = []  # per settled change: ms of vision from its first frame to the confirming one
+        self.settle_frames: list[int] = []  # per settled change: frames between its first and the confirming one
+        self.frame_ms: dict[int, float] = {}  # recent frames read: ms of vision each
 
     def observe(self, m: Moment) -> list[ObservationEvent]:
         t0 = time.perf_counter()
@@ -114,6 +117,11 @@ class CameraObserver:
             if dropped:
                 shots.append((shots[-1][0] + 1 / FPS, ()))  # the camera goes on: one more frame after
             out += self._shoot(tf, arms, dropped)
+        pipe = self.camera.pipe
+        for _ in range(SETTLE_FRAMES):  # the camera films on: a reading not yet seen twice alike is confirmed
+            if pipe.scene == pipe.tracker.stable:  # (only the frames the referee needs to see change are read)
+                break
+            out += self._shoot(self.last_t + 1 / FPS, (), False)
         return out
 
     def settle(self, t: float) -> list[ObservationEvent]:
@@ -131,12 +139,18 @@ class CameraObserver:
         self.last_t = t
         if dropped:
             return []
+        fno = self.camera.pipe.frame_no
         evs = self.camera.process(img, t_mono=t, t_wall=t)
         dt = time.perf_counter() - t1
         self.vision_s += dt
         self.read += 1
-        if evs:
-            self.settle_ms.append(dt * 1e3)
+        self.frame_ms[fno] = dt * 1e3
+        if evs:  # vision's work from the frame that first showed the change to the one that confirmed it
+            first = min(int(getattr(e, "frame", fno)) for e in evs)
+            self.settle_ms.append(sum(v for k, v in self.frame_ms.items() if first <= k <= fno))
+            self.settle_frames.append(fno - first)
+        for k in [k for k in self.frame_ms if k < fno - 8]:
+            del self.frame_ms[k]
         return evs
 
     def _smudge_new(self, scene) -> None:

@@ -3,8 +3,10 @@ truth, and correct its record where the camera misread a tile (a judge's correct
 by the referee like any other)."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+from controller.referee.core import TILE_TEXTS
 from rules.events import (
     Discarded,
     Event,
@@ -25,13 +27,13 @@ def respond(q: QuestionAsked, ref: Any, truth: Any, scene: Scene | None, at: Eve
     """What the operator (or the judge) does about question ``q``: a correction of the record, an answer."""
     stamp = {"t_mono": at.t_mono, "t_wall": at.t_wall, "hand_id": ref.hand_id}
     if q.kind == "impossible":
-        fix = correction(ref, truth, stamp)
-        if fix is not None:
-            return [fix]
-    return [QuestionAnswered(question_id=q.question_id, answer=answer(q, scene, truth), by="operator", **stamp)]
+        fixes = corrections(ref, truth, stamp)
+        if fixes:
+            return list(fixes)
+    return [QuestionAnswered(question_id=q.question_id, answer=answer(q, ref, scene, truth), by="operator", **stamp)]
 
 
-def answer(q: QuestionAsked, scene: Scene | None, truth: Any) -> str:
+def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
     """The answer from the ground truth."""
     log = truth.driver.machine.log
     if q.kind == "kong_tile" and q.seat is not None:
@@ -43,11 +45,22 @@ def answer(q: QuestionAsked, scene: Scene | None, truth: Any) -> str:
         obs = dict(q.subject.get("observation", {}))
         zone = q.subject.get("zone")
         seat = q.seat if q.seat is not None else 0
-        if zone == "pond":
+        if zone == "pond":  # the tile on the table the camera's readable ones do not account for
             idx = int(q.subject.get("index") or 0)
-            pond = scene.seats[seat].pond
-            return pond[idx].tile if idx < len(pond) else "?"
+            pond = [p.tile for p in scene.seats[seat].pond]
+            left = Counter(pond) - Counter(t for t in ref.seen.get(seat, ()) if t in TILE_TEXTS)
+            if not left:
+                return "none"  # every tile there is read already: the camera saw one that is not
+            if idx < len(pond) and left[pond[idx]]:
+                return pond[idx]
+            return next(t for t in reversed(pond) if left[t])  # (a free pond: the latest such tile)
+        if zone == "flower":  # the flower set aside that the record does not hold yet
+            shown = list(scene.seats[seat].flowers)
+            left = Counter(shown) - Counter(ref.flowers.get(seat, ()))
+            return next((t for t in reversed(shown) if left[t]), shown[-1] if shown else "?")
         if zone == "hand":
+            if not scene.seats[seat].revealed:
+                return "none"  # no hand laid face up there
             return " ".join(t for t, o in zip(scene.seats[seat].revealed, obs.get("tiles", ())) if o == "unknown")
         if zone == "meld":
             tiles = tuple(obs.get("tiles", ()))
@@ -57,19 +70,39 @@ def answer(q: QuestionAsked, scene: Scene | None, truth: Any) -> str:
     return "ignore"
 
 
-def correction(ref: Any, truth: Any, stamp: dict[str, Any]) -> JudgeCorrection | None:
+def corrections(ref: Any, truth: Any, stamp: dict[str, Any]) -> list[JudgeCorrection]:
     """The judge finds the observation the camera misread — the first discard, set or shown hand of the
-    referee's record unlike the truth — and corrects the input it came from."""
+    referee's record unlike the truth — and corrects the input it came from; a set the camera saw only
+    after play ended is put in its place (before the discard that followed it)."""
     mine = [e for e in ref.game_log if isinstance(e, Discarded | MeldMade | HandRevealed)]
     real = [e for e in table_view(truth.driver.machine.log) if isinstance(e, Discarded | MeldMade | HandRevealed)]
     for seat in sorted({e.seat for e in real}):
         for a, b in zip([e for e in mine if e.seat == seat], [e for e in real if e.seat == seat]):
             if type(a) is not type(b):
+                if isinstance(b, MeldMade) and isinstance(a, Discarded):
+                    return [JudgeCorrection(by="judge (simulated)", **f, reason="the camera saw a set late", **stamp)
+                            for f in _late_meld(ref, a, b)]
                 break
             fix = _fix(ref, a, b)
             if fix is not None:
-                return JudgeCorrection(by="judge (simulated)", **fix, reason="the camera misread a tile", **stamp)
-    return None
+                return [JudgeCorrection(by="judge (simulated)", **fix, reason="the camera misread a tile", **stamp)]
+    return []
+
+
+def _late_meld(ref: Any, discard: Discarded, real: MeldMade) -> list[dict[str, Any]]:
+    """The set ``real`` seen after play ended: its late observation dropped, the set put in before the
+    observation of the discard that followed it."""
+    at = next((i for i, ev in enumerate(ref.record) if isinstance(ev, PondTileSeen) and ev.seat == discard.seat
+               and ev.t_mono == discard.t_mono), None)
+    late = [i for i, ev in enumerate(ref.record) if isinstance(ev, MeldSeen) and ev.seat == real.seat
+            and ev.kind == real.kind and at is not None and i > at]
+    if at is None or not late:
+        return []
+    old = ref.record[late[-1]]
+    new = old.to_json()
+    new.update(tiles=list(_as_shown(old.tiles, real.tiles)), t_mono=ref.record[at].t_mono - 0.05,
+               t_wall=ref.record[at].t_wall - 0.05, frame=getattr(ref.record[at], "frame", 0))
+    return [{"op": "delete", "index": late[-1]}, {"op": "insert", "index": at, "event": new}]
 
 
 def _fix(ref: Any, mine: Event, real: Event) -> dict[str, Any] | None:

@@ -22,6 +22,8 @@ from rules.events import Event, QuestionAsked, RefereeTick
 from vision.scene_game import view_seats
 from vision.scene_model import Scene
 
+MAX_ASKED = 3  # the same question asked again after this many answers: the simulated operator cannot answer it
+
 
 @dataclass
 class TruthHand:
@@ -77,11 +79,18 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
     rep = HandReport(truth.driver.hand_id, profile.name, players, questions_planned=planned_questions)
     scene: Scene | None = None
 
+    asked: dict[str, int] = {}
+    left_open: list[str] = []
+
     def settle(outs: list[Event], at: Event) -> None:
         pending = list(outs)
         while pending:
             out = pending.pop(0)
             if isinstance(out, QuestionAsked):
+                again = asked[out.message] = asked.get(out.message, 0) + 1
+                if again > MAX_ASKED:  # the operator's answer does not settle it: the hand waits (a failure)
+                    left_open.append(f"question left open (asked {again} times): {out.message}")
+                    continue
                 rep.questions += 1
                 if out.kind == "impossible":
                     rep.judged.append(out.message)
@@ -105,7 +114,7 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
     rep.frames = observer.frames
     rep.events = len(ref.game_log)
     st_truth = truth.driver.machine.state
-    rep.mismatches = compare_payments(st_truth.settled, ref.machine.state.settled)
+    rep.mismatches = compare_payments(st_truth.settled, ref.machine.state.settled) + sorted(set(left_open))
     if ref.confirmed is None and ref.settled:
         rep.mismatches.append("the result was not confirmed")
     hit, missed, false = compare_violations(truth.timeline.expected, ref.violations())
