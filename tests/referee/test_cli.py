@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +19,16 @@ PROFILES = ("sichuan-mpl2025", "sichuan-wmsg", "mcr", "mcr-siamese", "riichi-ema
 
 
 def _simulate(*args: str) -> tuple[int, str, str]:
-    p = subprocess.run([sys.executable, "-m", "controller", "simulate", *args], cwd=ROOT, capture_output=True,
-                       text=True, timeout=3000)
-    return p.returncode, p.stdout, p.stderr
+    """Runs ``simulate``; whatever ends the test (its timeout included) ends the command's worker processes
+    too: they run in a session of their own, killed as a group."""
+    with subprocess.Popen([sys.executable, "-m", "controller", "simulate", *args], cwd=ROOT, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True) as p:
+        try:
+            out, err = p.communicate(timeout=3000)
+        except BaseException:
+            os.killpg(p.pid, signal.SIGKILL)
+            raise
+    return p.returncode, out, err
 
 
 @pytest.mark.parametrize("table", [*PROFILES, "red@2", "red@3", "sichuan-mpl2025@3", "mcr-siamese@2"])

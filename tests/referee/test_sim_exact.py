@@ -30,7 +30,7 @@ def test_refereed_hands_equal_the_truth(profile, players):
         injected += rep.injected
     # with two players each seat is the discarder or the next to draw: no late or wrong-seat claim and no
     # tile out of turn can be committed (and Siamese bots declare no false hu)
-    assert injected > 0 or (players == 2 and p.two_hands)
+    assert injected > 0 or (players == 2 and p.capabilities.two_hands)
 
 
 def test_a_question_the_operator_cannot_settle_fails_the_hand_instead_of_looping(monkeypatch):
