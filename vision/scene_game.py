@@ -34,7 +34,7 @@ from vision.conventions import conventions, sideways_index
 from vision.scene_model import MeldView, PondTile, Scene, SeatView
 from vision.scene_render import CameraPose, Truth, render_scene
 
-MAX_POND = 30
+MAX_POND = 30  # the most discards the rendered pond area holds (vision.scene_render); a real table has room
 
 
 def view_seats(profile: str, players: int) -> int:
@@ -48,8 +48,9 @@ def view_seats(profile: str, players: int) -> int:
 
 
 class _Table:
-    def __init__(self, profile: str, n: int):
+    def __init__(self, profile: str, n: int, max_pond: int | None = MAX_POND):
         self.profile = profile
+        self.max_pond = max_pond
         self.conv = conventions(profile)
         self.n = n
         views = view_seats(profile, n)  # two players sit opposite (seats 0 and 2 of a four-seat view)
@@ -88,7 +89,7 @@ class _Table:
             side = c.riichi_sideways_discard and (e.riichi or self.sideways_next[e.seat])
             self.sideways_next[e.seat] = False
             s["pond"].append(PondTile(e.tile, side))
-            if len(s["pond"]) > MAX_POND:
+            if self.max_pond is not None and len(s["pond"]) > self.max_pond:
                 raise ValueError("pond overflow")
         elif isinstance(e, MeldMade):
             self._meld(e)
@@ -166,19 +167,21 @@ def _plain(scene: Scene) -> Scene:
     return Scene(scene.profile, tuple(seats), scene.dice)
 
 
-def scenes_from_events(profile: str, events: Iterable[Event]) -> list[Scene]:
-    """The sequence of distinct physical table states a hand goes through (first: the empty table)."""
+def scenes_from_events(profile: str, events: Iterable[Event], max_pond: int | None = MAX_POND) -> list[Scene]:
+    """The sequence of distinct physical table states a hand goes through (first: the empty table).
+    ``max_pond``: a pond longer than this is a ValueError (a table the renderer cannot draw); None: no limit
+    (a 2-player Red pond may pass 30 tiles)."""
     n = 4
     table: _Table | None = None
     out: list[Scene] = []
     for e in events:
         if isinstance(e, HandStarted):
             n = e.n_players
-            table = _Table(profile, n)
+            table = _Table(profile, n, max_pond)
             out = [_plain(table.scene())]
             continue
         if table is None:
-            table = _Table(profile, n)
+            table = _Table(profile, n, max_pond)
             out = [_plain(table.scene())]
         table.apply(e)
         sc = _plain(table.scene())

@@ -192,7 +192,8 @@ class PublicHand:
                 # seats across the table (Red for two: 0 and 2): the scene has a place for every side
                 events = [dataclasses.replace(events[0], n_players=max(seats) + 1), *events[1:]]
             try:
-                self._scene = scenes_from_events(self.profile, events)[-1]
+                # no pond limit: the page shows every discard (the renderer's 30 is a drawing limit)
+                self._scene = scenes_from_events(self.profile, events, max_pond=None)[-1]
                 self.scene_error = ""
             except (ValueError, IndexError, KeyError) as exc:  # an impossible table (a broken log)
                 self.scene_error = f"table: {exc}"

@@ -36,3 +36,17 @@ def test_changed_zones_and_side_events():
     assert ev == [TilesRevealed(seat=3, tiles=("1m", "1m"), t_mono=2.0, frame=11)]
     ev = diff_events("mcr", "centre", ((),), ((4, 2),), t_mono=0.5, t_wall=0.0, frame=2)
     assert ev == [DiceRead(values=(4, 2), t_mono=0.5, frame=2)]
+
+
+def test_a_pond_past_the_rendered_area_is_refused_only_where_it_is_drawn():
+    """31 discards in one pond (a 2-player Red hand reaches that): the renderer's limit (30) refuses it, the
+    scene model without the limit (the web page's) keeps every tile."""
+    import pytest
+
+    from rules.events import Discarded, HandStarted
+
+    events = [HandStarted(t_mono=0.0, t_wall=0.0, hand_id="h", profile="red", n_players=2, dealer=0)]
+    events += [Discarded(t_mono=float(i + 1), t_wall=0.0, hand_id="h", seat=0, tile="1m") for i in range(31)]
+    with pytest.raises(ValueError, match="pond overflow"):
+        scenes_from_events("red", events)
+    assert len(scenes_from_events("red", events, max_pond=None)[-1].seats[0].pond) == 31
