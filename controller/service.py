@@ -433,8 +433,9 @@ class TableService:
             while not stop.is_set():
                 if hands is not None and self._played - done0 >= hands and self.machine.state is S.IDLE:
                     break
-                try:
-                    name, detail = await asyncio.wait_for(self._triggers.get(), timeout=0.2)
+                try:  # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation)
+                    async with asyncio.timeout(0.2):
+                        name, detail = await self._triggers.get()
                 except TimeoutError:
                     self.healthy_at = time.monotonic()
                     continue

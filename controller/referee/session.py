@@ -180,8 +180,9 @@ class RefereeSession:
         tasks.append(asyncio.create_task(self._ticks()))
         try:
             while self.referee.confirmed is None:
-                try:
-                    ev = await asyncio.wait_for(self.queue.get(), timeout=TICK_S)
+                try:  # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation)
+                    async with asyncio.timeout(TICK_S):
+                        ev = await self.queue.get()
                 except TimeoutError:
                     continue
                 await self.take(ev)

@@ -62,6 +62,7 @@ class LiveTable:
         self._last_public = ""
         self.extras = extras  # more public fields (the camera view's frame number)
         self.messages = 0  # messages handed to clients (tests, the bench)
+        self._closing = False
 
     # --- lifecycle ----------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -71,6 +72,9 @@ class LiveTable:
         self._task = asyncio.create_task(self._publish())
 
     async def close(self) -> None:
+        self._closing = True
+        if self._changed is not None:
+            self._changed.set()
         if self._on_event in self.svc.store.listeners:
             self.svc.store.listeners.remove(self._on_event)
         if self._task is not None:
@@ -234,9 +238,11 @@ class LiveTable:
 
     async def _publish(self) -> None:
         assert self._changed is not None
-        while True:
-            try:
-                await asyncio.wait_for(self._changed.wait(), TICK_S)
+        while not self._closing:
+            try:  # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow the cancellation of close(),
+                # and the page's publisher then kept the service from exiting)
+                async with asyncio.timeout(TICK_S):
+                    await self._changed.wait()
             except TimeoutError:
                 key = self._service_key()
                 if key == self._svc_key and not self._claim_open():
