@@ -223,23 +223,3 @@ def advance_round(state: RoundState, dealer: int, new_dealer: int, players: int)
         passes = 0
         r = (r + 1) % 4
     return RoundState(r, passes, state.hands + 1)
-
-
-# ----------------------------------------------------------------------------------------------------------
-# Counting sticks — 001 §Схема выплат 7–10 (spec A32)
-
-STICK_VALUES = {"8_black_dots": 1, "1_red_dot": 10, "5_red_dots": 100, "9_red_green_dots": 500}
-STICK_SETS = {
-    88: {"8_black_dots": 40, "1_red_dot": 36, "5_red_dots": 8, "9_red_green_dots": 4},
-    84: {"8_black_dots": 40, "1_red_dot": 32, "5_red_dots": 8, "9_red_green_dots": 4},
-}
-START_STICKS = {88: {1: 10, 10: 9, 100: 2, 500: 1}, 84: {1: 10, 10: 8, 100: 2, 500: 1}}
-
-
-def start_total(set_size: int) -> int:
-    return sum(v * n for v, n in START_STICKS[set_size].items())
-
-
-def stick_result(held: Mapping[int, int], set_size: int) -> int:
-    """A player's net result: the value of the sticks held minus the start amount (item 10)."""
-    return sum(v * n for v, n in held.items()) - start_total(set_size)
