@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -122,6 +122,20 @@ class VisionPipeline:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+    def reread(self, zones: Iterable[str] | None = None) -> None:
+        """Read ``zones`` (zone names, e.g. ``pond2``; all zones when None) again at the next frame, whatever
+        the change detector says: their reference images are forgotten. For a zone something covered (what
+        was put down under an arm may differ little from the cloth at a quarter scale: 白 on a pale cloth).
+        Unknown names are ignored."""
+        if zones is None:
+            self._ref_small.clear()
+            self._centre_ref = None
+            return
+        for name in zones:
+            self._ref_small.pop(name, None)
+            if name == "centre":
+                self._centre_ref = None
 
     def _small_slice(self, z) -> tuple[slice, slice]:
         """The zone's bounding box in the 1/4-scale camera frame (change detection before rectifying)."""

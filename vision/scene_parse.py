@@ -343,7 +343,7 @@ class SceneParser:
         return tuple(vals)
 
     def _card(self, zi: ZoneImage, f: Found) -> str:
-        from vision.scene_render import _card_image
+        from vision.scene_render import card_image
 
         x0, y0, x1, y1 = f.box
         c = zi.pixels(x0, y0, x1, y1).astype(np.float32)
@@ -352,7 +352,7 @@ class SceneParser:
         c = cv2.resize(c, (56, 38))
         best, best_s = "x", -np.inf
         for card in CARDS:
-            t = _card_image(card, 56, 38)[..., :3].astype(np.float32)
+            t = card_image(card, 56, 38)[..., :3].astype(np.float32)
             for tt in (t, t[::-1, ::-1]):
                 a = c - c.mean()
                 b = tt - tt.mean()

@@ -189,9 +189,8 @@ class CameraReader:
         if r.info is not None:
             # a zone an arm covered is read again once uncovered, whatever the change detector says: what
             # was put down under the arm may differ little from the cloth at a quarter scale (白 on a pale
-            # cloth). (Vision's pipeline has no call for this yet: its reference image is dropped.)
-            for name in r.info.occluded:
-                self.pipe._ref_small.pop(name, None)
+            # cloth)
+            self.pipe.reread(r.info.occluded)
         self.frames += 1
         self.ms = dict(r.ms)
         stamp = (self.pipe.frame_no - 1, t_mono, t_wall)
