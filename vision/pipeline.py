@@ -161,7 +161,7 @@ class VisionPipeline:
         t_wall = time.time() if t_wall is None else t_wall
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         small = cv2.resize(grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA)
-        to_read: set[str] = set()
+        to_read: set[str] = self.tracker.unsettled() & set(self._slices)  # an unread tile: read again
         moving: set[str] = set()
         for name, (ys, xs) in self._slices.items():
             cur = small[ys, xs]

@@ -33,6 +33,9 @@ APART_GAP_MM = 5.0  # a gap this wide before the last standing tile(s): they sta
 MIN_SCORE = 0.7  # template reader: a reading below this is "unknown" (clean tiles score above 0.8)
 MIN_MARGIN = 0.0  # and one this close to the next face
 PX_PER_MM = 1.2
+#: the second reader takes the first one's face as well when it scores it this close to its own best (and
+#: above its own minimum): it cannot tell the two apart, the first one can
+AGREE_MARGIN = 0.02
 
 
 def make_reader(styles: Sequence[str], kind: str = "auto") -> Any:
@@ -55,8 +58,10 @@ def is_felt(crop: np.ndarray, std: float = 20.0) -> bool:
 class AgreeingReader:
     """Two readers that must agree on a face (``back`` and ``unknown`` as the first one says): the classifier
     names a smudged tile with full confidence (a 七萬 under a smear read 白 at 1.0), so a second reader that
-    cannot tell is no confirmation. Where they do not agree the tile is ``unknown`` — or ``none`` on a crop
-    of bare cloth (the finder cut a tile out of an empty place): no tile."""
+    cannot tell is no confirmation. They agree where the second reader names the same face, or where it
+    scores the first one's face within :data:`AGREE_MARGIN` of its own best and above its minimum (it takes
+    both faces; the first one tells them apart). Where they do not agree the tile is ``unknown`` — or
+    ``none`` on a crop of bare cloth (the finder cut a tile out of an empty place): no tile."""
 
     def __init__(self, first: Any, second: Any):
         self.first = first
@@ -67,8 +72,16 @@ class AgreeingReader:
     def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Any]:
         a = self.first.read(crops, allowed)
         b = self.second.read(crops, allowed)
-        return [x if x.label in ("back", "unknown", "none") or x.label == y.label else self._undecided(x, y, c)
-                for x, y, c in zip(a, b, crops)]
+        out = [x if x.label in ("back", "unknown", "none") or x.label == y.label else None for x, y in zip(a, b)]
+        split = [i for i, o in enumerate(out) if o is None]
+        if split:  # does the second reader take the first one's face as well as its own best?
+            again = self.second.read([crops[i] for i in split], [frozenset({a[i].label}) for i in split])
+            for i, r in zip(split, again):
+                if r.label == a[i].label and b[i].label != "unknown" and r.score >= getattr(b[i], "score", 1.0) - AGREE_MARGIN:
+                    out[i] = a[i]  # (a template matcher that cannot tell 六 from 八 in one style: 0.912/0.908)
+                else:
+                    out[i] = self._undecided(a[i], b[i], crops[i])
+        return out
 
     @staticmethod
     def _undecided(x: Any, y: Any, crop: np.ndarray) -> _Reading:
