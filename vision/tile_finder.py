@@ -287,12 +287,15 @@ def _split_band(mask: np.ndarray, y_off: int, x_off: int, kind: str, px: float, 
     tw = geo.tile_w * px
     runs = _merge_short(runs, 0.45 * tw, 0.3 * tw)
     # a "sideways" run that is no whole number of sideways tiles but is of upright ones: a glyph notch
+    # (or one whose length fits upright tiles clearly better: a glyph of the felt's colour at the tile's far
+    # edge — fluffy's green bamboo — left it 32 mm deep)
     fixed = []
     for s0, e0, v in runs:
         if v == 2:
             n_s = (e0 - s0) / ((geo.tile_h + 0.6) * px)
             n_u = (e0 - s0) / ((geo.tile_w + 0.6) * px)
-            if abs(n_s - round(n_s)) > 0.25 and abs(n_u - round(n_u)) < 0.2 or n_s < 0.7:
+            err_s, err_u = abs(n_s - round(n_s)), abs(n_u - round(n_u))
+            if err_s > 0.25 and err_u < 0.2 or n_s < 0.7 or (err_u + 0.1 < err_s and round(n_u) >= 1):
                 v = 3
         fixed.append((s0, e0, v))
     joined: list[tuple[int, int, int]] = []
@@ -401,12 +404,29 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
             bands = [(0, h)]
         for b0, b1 in bands:
             tiles, fits = _split_band(sub[b0:b1], y + b0, x, kind, px, geo, zi.zone)
+            if kind == "pond":
+                tiles = [_on_pond_grid(f, zi.zone, px, geo) for f in tiles]
             if not fits:
                 why.append(f"blob at x={x} of {w / px:.0f} mm fits no tile row")
             if touches:
                 why.append(f"blob at x={x} touches the zone edge")
             out += tiles
     return out, why
+
+
+def _on_pond_grid(f: Found, zone: Zone, px: float, geo: TableGeometry) -> Found:
+    """An upright pond tile found short of a tile's depth (a glyph of the felt's colour at its edge left
+    the mask short) is given its whole depth, from the edge that lies on its row of the pond grid."""
+    x0, y0, x1, y1 = f.box
+    depth = int(round(geo.tile_h * px))
+    if f.turns or f.shape != "tile" or y1 - y0 >= depth - int(2 * px):
+        return f
+    b_top = zone.local[2] - MARGIN_PX / px  # b of the zone image's first row
+    row = int(np.floor((b_top + (y0 + y1) / 2 / px - POND_B0) / ROW_PITCH_B))
+    top = (POND_B0 + row * ROW_PITCH_B - b_top) * px
+    if abs(y0 - top) <= abs(y1 - (top + depth)):
+        return Found(f.zone, (x0, y0, x1, y0 + depth), f.turns, f.layer, f.shape)
+    return Found(f.zone, (x0, y1 - depth, x1, y1), f.turns, f.layer, f.shape)
 
 
 def _card_a0() -> float:
