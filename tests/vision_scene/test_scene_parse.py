@@ -9,8 +9,8 @@ from tests.conftest import scaled
 from tests.vision_scene.helpers import feature_scene, parse_frame, render_and_parse
 from vision.conventions import conventions
 from vision.scene_eval import label_errors, rates, structure
-from vision.scene_model import Scene as Scene_
 from vision.scene_game import scenes_from_events
+from vision.scene_model import Scene as Scene_
 from vision.scene_render import render_scene
 from vision.tile_render import available_styles, load_style
 
