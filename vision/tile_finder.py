@@ -79,6 +79,9 @@ def zone_slice(zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMET
             slice(int(round(x0 * px_per_mm)) - margin_px, int(round(x1 * px_per_mm)) + margin_px))
 
 
+#: a blob in a hand zone this deep (mm) is two rows of standing tiles (20 mm each) that touch, not a hand
+#: laid face up (36 mm)
+TWO_RACKS_MM = (39.5, 50.0)
 MARGIN_PX = 5  # felt ring (outer 2 px) and morphology margin around a zone
 
 
@@ -397,6 +400,13 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
                 cuts.append(lo + int(np.argmin(raw_rows[lo:hi])) if hi > lo else int(c))
             cuts.append(h)
             bands = [(cuts[k], cuts[k + 1]) for k in range(n_rows)]
+        elif kind == "hand" and TWO_RACKS_MM[0] < h / px <= TWO_RACKS_MM[1]:
+            # two rows of standing tiles one behind the other (Siamese: two hands of fourteen), touching: cut
+            # between them where the fewest pixels are set (a revealed hand lies flat, 36 mm deep)
+            raw_rows = (zi.raw[y:y + h, x:x + w] > 0).sum(1) if zi.raw is not None else sub.sum(1)
+            r = int(4 * px)
+            cut = h // 2 - r + int(np.argmin(raw_rows[h // 2 - r:h // 2 + r]))
+            bands = [(0, cut), (cut, h)]
         else:
             if h / px > max_depth + 3:
                 why.append(f"blob {h / px:.0f} mm deep")

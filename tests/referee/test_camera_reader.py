@@ -90,3 +90,22 @@ def test_a_plain_matcher_is_held_to_its_minimum_score():
     assert [x.label for x in out] == ["unknown", "unknown"] and out[0].probs is not None
     out = ConfidentReader(Fixed(["3p"], score=0.95)).read([_face()])
     assert [x.label for x in out] == ["3p"]
+
+
+def test_two_racks_standing_one_behind_the_other_are_racks_not_a_hand_shown():
+    """Siamese: each player's two hands of fourteen stand in two rows; where the rows touch the finder saw one
+    blob 42 mm deep and took it for a hand laid face up — fourteen unreadable 'tiles' (a question)."""
+    from controller.referee.camera import CameraReader
+    from controller.referee.sim.render import TableFilm
+    from vision.calibration import calibrate
+    from vision.scene_model import Scene, SeatView
+
+    film = TableFilm("mcr-siamese", 3, style="classic", seed=11)
+    cam = CameraReader(calibrate(film.frame()), "mcr-siamese", ["classic"], n_seats=3)
+    film.set_table(Scene("mcr-siamese", (SeatView(standing=27), SeatView(standing=28), SeatView(standing=26))))
+    for k in range(3):
+        cam.process(film.frame(), t_mono=0.1 * k)
+    for s, n in enumerate((27, 28, 26)):
+        v = cam.pipe.scene.seats[s]
+        assert v.revealed == () and v.standing == n, (s, v.standing, v.revealed)
+    cam.close()
