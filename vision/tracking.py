@@ -165,15 +165,20 @@ class Tracker:
         self._last_removed: tuple[int, str] | None = None
 
     def _keep_identities(self, zone: str, cur: tuple, old: tuple) -> tuple:
-        """A tile lying in a pond or a set does not change face: where a re-reading differs only in the
-        labels of tiles already there (same places, same sideways flags), keep the stable labels, so one
-        misread in a later frame is not a removal and a new discard."""
+        """A tile lying in a pond, a set or among the flowers set aside does not change face: where a
+        re-reading differs only in the labels of tiles already there (same places, same sideways flags),
+        keep the stable labels, so one misread in a later frame is not a removal and a new discard (or a
+        new flower: an 8f read 5f later on would be a flower replaced out of turn)."""
         kind = zone[:-1]
         if kind == "pond" and conventions(self.profile).pond_layout == "rows6":
             o, n = old[0], cur[0]
             k = min(len(o), len(n))
             if [p.sideways for p in o[:k]] == [p.sideways for p in n[:k]]:
                 return (tuple(o[:k]) + tuple(n[k:]),)
+        if kind == "side":  # flowers set aside stay as they lie (a card may still turn up)
+            o, n = old[0], cur[0]
+            k = min(len(o), len(n))
+            return (tuple(o[:k]) + tuple(n[k:]),) + tuple(cur[1:])
         if kind == "meld":
             o, n = old[0], cur[0]
             out = []

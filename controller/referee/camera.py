@@ -36,6 +36,7 @@ PX_PER_MM = 1.2
 #: the second reader takes the first one's face as well when it scores it this close to its own best (and
 #: above its own minimum): it cannot tell the two apart, the first one can
 AGREE_MARGIN = 0.02
+AGREE_FIRST = 0.95  # ... and the first one is sure of it (a 5f read at 0.54 where the matcher saw 8f: no)
 
 
 def make_reader(styles: Sequence[str], kind: str = "auto") -> Any:
@@ -58,9 +59,9 @@ def is_felt(crop: np.ndarray, std: float = 20.0) -> bool:
 class AgreeingReader:
     """Two readers that must agree on a face (``back`` and ``unknown`` as the first one says): the classifier
     names a smudged tile with full confidence (a 七萬 under a smear read 白 at 1.0), so a second reader that
-    cannot tell is no confirmation. They agree where the second reader names the same face, or where it
-    scores the first one's face within :data:`AGREE_MARGIN` of its own best and above its minimum (it takes
-    both faces; the first one tells them apart). Where they do not agree the tile is ``unknown`` — or
+    cannot tell is no confirmation. They agree where the second reader names the same face, or where the
+    first one is sure (:data:`AGREE_FIRST`) and the second scores its face within :data:`AGREE_MARGIN` of
+    its own best and above its minimum (it takes both faces; the first one tells them apart). Where they do not agree the tile is ``unknown`` — or
     ``none`` on a crop of bare cloth (the finder cut a tile out of an empty place): no tile."""
 
     def __init__(self, first: Any, second: Any):
@@ -77,7 +78,8 @@ class AgreeingReader:
         if split:  # does the second reader take the first one's face as well as its own best?
             again = self.second.read([crops[i] for i in split], [frozenset({a[i].label}) for i in split])
             for i, r in zip(split, again):
-                if r.label == a[i].label and b[i].label != "unknown" and r.score >= getattr(b[i], "score", 1.0) - AGREE_MARGIN:
+                sure = a[i].score >= AGREE_FIRST and b[i].label != "unknown"
+                if sure and r.label == a[i].label and r.score >= getattr(b[i], "score", 1.0) - AGREE_MARGIN:
                     out[i] = a[i]  # (a template matcher that cannot tell 六 from 八 in one style: 0.912/0.908)
                 else:
                     out[i] = self._undecided(a[i], b[i], crops[i])

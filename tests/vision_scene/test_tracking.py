@@ -120,3 +120,23 @@ def test_the_pipeline_reads_again_a_zone_whose_new_tile_it_could_not_read():
     for k in range(4):
         events += pipe.process(frame, t_mono=0.1 * k).events
     assert [e.tile for e in events if isinstance(e, PondTileSeen)] == ["1m", "9p", "3s"]
+
+
+def test_a_later_misread_of_a_flower_set_aside_is_not_a_new_flower():
+    from rules.events import FlowerSeen
+
+    def flowers(*tiles):
+        seats = [SeatView() for _ in range(4)]
+        seats[1] = SeatView(flowers=tuple(tiles))
+        return Scene("red", tuple(seats))
+
+    tr = Tracker("red", debounce=2)
+    ev = tr.update(flowers("1f", "3f", "8f"), frame=0, t_mono=0.0) + tr.update(flowers("1f", "3f", "8f"), frame=1,
+                                                                                t_mono=0.1)
+    assert [e.tile for e in ev if isinstance(e, FlowerSeen)] == ["1f", "3f", "8f"]
+    # a sleeve near the flowers: the zone read again, its 8f taken for a 5f (twice)
+    assert tr.update(flowers("1f", "3f", "5f"), frame=2, t_mono=0.2) == []
+    assert tr.update(flowers("1f", "3f", "5f"), frame=3, t_mono=0.3) == []
+    ev = tr.update(flowers("1f", "3f", "5f", "2f"), frame=4, t_mono=0.4) + tr.update(
+        flowers("1f", "3f", "5f", "2f"), frame=5, t_mono=0.5)
+    assert [e.tile for e in ev if isinstance(e, FlowerSeen)] == ["2f"]  # a new flower set aside: that one only
