@@ -87,6 +87,16 @@ def test_a_second_reader_that_cannot_tell_two_faces_apart_does_not_contradict_th
     assert [x.label for x in out] == ["6m", "unknown", "unknown", "5m", "unknown"]
 
 
+def test_a_matcher_below_its_own_minimum_confirms_the_same_face_not_a_smudge():
+    crops = [_face(), _face(), _face()]
+    first = Scoring(crops, [{"8s": 1.0}, {"7m": 1.0}, {"5p": 1.0}])
+    # kai's 8s at 0.66 (under the matcher's own 0.7); a smudged 7m it happens to name so at 0.45; a 5p it
+    # names 3p at 0.66
+    second = Scoring(crops, [{"8s": 0.66, "3s": 0.5}, {"7m": 0.45}, {"3p": 0.66, "5p": 0.65}])
+    out = AgreeingReader(first, second).read(crops)
+    assert [x.label for x in out] == ["8s", "unknown", "unknown"]
+
+
 def test_a_plain_matcher_is_held_to_its_minimum_score():
     out = ConfidentReader(Fixed(["3p", "3p"], score=0.5)).read([_face(), _face()])
     assert [x.label for x in out] == ["unknown", "unknown"] and out[0].probs is not None
