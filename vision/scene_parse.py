@@ -59,6 +59,15 @@ class ParseInfo:
     ms: dict[str, float] = field(default_factory=dict)
 
 
+def _two_hands(profile: str) -> bool:
+    from rules.profiles import registry
+
+    try:
+        return bool(registry.get(profile).capabilities.two_hands)
+    except (KeyError, ValueError):
+        return False
+
+
 def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> np.ndarray:
     x0, y0, x1, y1 = f.box
     c = zi.pixels(x0 - margin, y0 - margin, x1 + margin, y1 + margin)
@@ -86,6 +95,7 @@ class SceneParser:
                          "open": FACES}
         self._allowed = {k: self.prior.restrict(v) for k, v in self._allowed.items()}
         self.known: Counter[str] = Counter()  # tiles the record holds out of the camera's view (copy limit)
+        self.two_racks = _two_hands(profile)  # Siamese: a player's two hands stand in two rows
 
     # ---- one frame -------------------------------------------------------------------------------------
 
@@ -223,7 +233,7 @@ class SceneParser:
             return zi, [], [], [], self._dice(zi)
         if z.kind == "stick":
             return zi, [], [], [], self._stick(zi)
-        found, why = find_in_zone(zi, self.px, self.geo)
+        found, why = find_in_zone(zi, self.px, self.geo, two_racks=self.two_racks)
         found = self._order(z, found)
         allowed = self._allowed[z.kind]
         open_sets = self._open_set_tiles(found) if z.kind == "meld" else set()

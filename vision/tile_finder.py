@@ -79,9 +79,10 @@ def zone_slice(zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMET
             slice(int(round(x0 * px_per_mm)) - margin_px, int(round(x1 * px_per_mm)) + margin_px))
 
 
-#: a blob in a hand zone this deep (mm) is two rows of standing tiles (20 mm each) that touch, not a hand
-#: laid face up (36 mm)
-TWO_RACKS_MM = (39.5, 50.0)
+#: a blob in a hand zone this deep (mm), where tiles may stand in two rows, is two rows of standing tiles
+#: (20 mm each, 22 mm apart) that touch, not a hand laid face up (36 mm; 37.5 with its shadow, more with a
+#: tile pushed out of line)
+TWO_RACKS_MM = (41.0, 50.0)
 MARGIN_PX = 5  # felt ring (outer 2 px) and morphology margin around a zone
 
 
@@ -365,8 +366,10 @@ def _blobs(mask: np.ndarray, min_area: float):
         yield x, y, w, h, sub
 
 
-def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> tuple[list[Found], list[str]]:
-    """Tiles of one seat zone (pond, meld, side, hand). Returns (tiles, why the zone is not trusted)."""
+def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY, *,
+                 two_racks: bool = False) -> tuple[list[Found], list[str]]:
+    """Tiles of one seat zone (pond, meld, side, hand). Returns (tiles, why the zone is not trusted).
+    ``two_racks``: a player's tiles may stand in two rows one behind the other (Siamese: two hands)."""
     mask = zi.mask if zi.mask is not None else foreground(zi)
     kind = zi.zone.kind
     out: list[Found] = []
@@ -400,7 +403,7 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
                 cuts.append(lo + int(np.argmin(raw_rows[lo:hi])) if hi > lo else int(c))
             cuts.append(h)
             bands = [(cuts[k], cuts[k + 1]) for k in range(n_rows)]
-        elif kind == "hand" and TWO_RACKS_MM[0] < h / px <= TWO_RACKS_MM[1]:
+        elif kind == "hand" and two_racks and TWO_RACKS_MM[0] < h / px <= TWO_RACKS_MM[1]:
             # two rows of standing tiles one behind the other (Siamese: two hands of fourteen), touching: cut
             # between them where the fewest pixels are set (a revealed hand lies flat, 36 mm deep)
             raw_rows = (zi.raw[y:y + h, x:x + w] > 0).sum(1) if zi.raw is not None else sub.sum(1)

@@ -121,3 +121,26 @@ def test_two_racks_standing_one_behind_the_other_are_racks_not_a_hand_shown():
         v = cam.pipe.scene.seats[s]
         assert v.revealed == () and v.standing == n, (s, v.standing, v.revealed)
     cam.close()
+
+
+def test_a_hand_laid_face_up_with_a_tile_out_of_line_is_a_hand_not_two_racks():
+    """The two-rack cut is for a profile whose players have two hands, and for a blob deeper than a hand laid
+    face up can be: a revealed hand with a tile pushed back (39 mm deep) was read as 28 standing tiles (the
+    hand never shown: no settlement, mcr 11-19)."""
+    from controller.referee.camera import CameraReader
+    from controller.referee.sim.render import TableFilm
+    from vision.calibration import calibrate
+    from vision.scene_model import Scene, SeatView
+
+    hand = ("7m", "7m", "7m", "1s", "1s", "1s", "3s", "3s", "4s", "5s", "6s", "6s", "7s", "8s")
+    for profile, n in (("mcr", 4), ("mcr-siamese", 3)):
+        film = TableFilm(profile, n, style="classic", seed=19)
+        cam = CameraReader(calibrate(film.frame()), profile, ["classic"], n_seats=n)
+        film.push((0, "hand", 4), (0.0, 1.5), 0.0)
+        film.push((0, "hand", 9), (0.0, -1.2), 0.0)
+        film.set_table(Scene(profile, (SeatView(revealed=hand),) + (SeatView(standing=13),) * (n - 1)))
+        for k in range(3):
+            cam.process(film.frame(), t_mono=0.1 * k)
+        v = cam.pipe.scene.seats[0]
+        assert v.standing == 0 and v.revealed == hand, (profile, v.standing, v.revealed)
+        cam.close()
