@@ -233,7 +233,8 @@ class SceneParser:
             return zi, [], [], [], self._dice(zi)
         if z.kind == "stick":
             return zi, [], [], [], self._stick(zi)
-        found, why = find_in_zone(zi, self.px, self.geo, two_racks=self.two_racks)
+        found, why = find_in_zone(zi, self.px, self.geo, two_racks=self.two_racks,
+                                  sideways=self.conv.riichi_sideways_discard)
         found = self._order(z, found)
         allowed = self._allowed[z.kind]
         open_sets = self._open_set_tiles(found) if z.kind == "meld" else set()

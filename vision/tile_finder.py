@@ -189,6 +189,9 @@ _DEPTH_MM = {1: 20.0, 2: 27.0, 3: 36.0, 4: 54.0}
 
 def _classify_heights(h_mm: np.ndarray, kind: str) -> np.ndarray:
     c = np.zeros(len(h_mm), np.int32)
+    if kind == "upright":  # a pond where no tile lies sideways: any column of a tile is an upright tile's
+        c[h_mm > 6] = 3
+        return c
     if kind == "hand":
         c[h_mm > 6] = 1
         c[h_mm > 29] = 3
@@ -367,9 +370,11 @@ def _blobs(mask: np.ndarray, min_area: float):
 
 
 def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY, *,
-                 two_racks: bool = False) -> tuple[list[Found], list[str]]:
+                 two_racks: bool = False, sideways: bool = True) -> tuple[list[Found], list[str]]:
     """Tiles of one seat zone (pond, meld, side, hand). Returns (tiles, why the zone is not trusted).
-    ``two_racks``: a player's tiles may stand in two rows one behind the other (Siamese: two hands)."""
+    ``two_racks``: a player's tiles may stand in two rows one behind the other (Siamese: two hands);
+    ``sideways``: a pond tile may lie sideways (riichi) — where not, every pond tile is upright, however
+    short a glyph of the felt's colour at its edge leaves its columns (fluffy's bamboo on a green cloth)."""
     mask = zi.mask if zi.mask is not None else foreground(zi)
     kind = zi.zone.kind
     out: list[Found] = []
@@ -416,7 +421,8 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
                 continue
             bands = [(0, h)]
         for b0, b1 in bands:
-            tiles, fits = _split_band(sub[b0:b1], y + b0, x, kind, px, geo, zi.zone)
+            how = "upright" if kind == "pond" and not sideways else kind
+            tiles, fits = _split_band(sub[b0:b1], y + b0, x, how, px, geo, zi.zone)
             if kind == "pond":
                 tiles = [_on_pond_grid(f, zi.zone, px, geo) for f in tiles]
             if not fits:

@@ -103,3 +103,26 @@ def test_a_pond_tile_whose_edge_glyph_looks_like_felt_is_found_upright_and_whole
     assert box[3] - box[1] >= int(round(36 * parser.px)) - 1 and box[1] == y0  # whole, from its row's edge
     zi.image[y1 - 5:y1, x0:x1] = pipe._view(frame, "pond0")().image[y1 - 5:y1, x0:x1]  # the face back
     assert parser.reader.read([_crop(zi, found[6])])[0].label == "6s"
+
+
+def test_pond_tiles_whose_edge_glyphs_look_like_felt_are_cut_as_upright_tiles():
+    """Where no pond tile lies sideways (no riichi), a row whose tiles' columns a felt-coloured glyph left
+    short is still upright tiles of a tile's width: fluffy's 3s 4s on a green cloth (the third row of this
+    pond, seat 2's view of a simulated frame) were cut 26 mm + a 'sideways' 42 mm — sichuan-wmsg 11-11: a
+    question about a plain 4s."""
+    from pathlib import Path
+
+    import cv2
+
+    from vision.tile_finder import find_in_zone, foreground, zone_view
+    from vision.zones import table_zones
+
+    img = cv2.imread(str(Path(__file__).parent / "data" / "pond_fluffy_bamboo_edges.png"))
+    zone = next(z for z in table_zones(4) if z.name == "pond2")
+    zi = zone_view(np.ascontiguousarray(img), zone)
+    foreground(zi, px_per_mm=1.2, face=load_style("fluffy").face)
+    found, why = find_in_zone(zi, 1.2, sideways=False)
+    rows = sorted({f.box[1] // 40 for f in found})
+    assert not why and len(found) == 14 and len(rows) == 3
+    assert all(f.turns == 0 and abs((f.box[2] - f.box[0]) - 27 * 1.2) <= 3 for f in found), \
+        [(f.turns, f.box) for f in found]
