@@ -201,19 +201,19 @@ def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None
         obs = ExactObserver(spec.profile, n, marks)
     _, rep = referee_hand(profile, truth, obs, planned_questions=len(marks), players=spec.players)
     rep.redealt = redeals
-    _mark_planned(rep, [m.t for m in truth.timeline.moments if m.truth in marks and m.note == "discard"])
+    _mark_planned(rep, list(getattr(obs, "smudged", [])))
     rep.vision_s = getattr(obs, "vision_s", 0.0)
     rep.latencies = list(getattr(obs, "settle_ms", []))
     rep.seconds = time.perf_counter() - t0
     return rep
 
 
-def _mark_planned(rep: HandReport, smudged: list[float]) -> None:
-    """Mark the question each tile smudged on purpose raised (the first question about a pond tile soon after
-    it was laid): the listing tells them from the others."""
-    for t in smudged:
+def _mark_planned(rep: HandReport, smudged: list[tuple[int, int]]) -> None:
+    """Mark the question each tile made unreadable on purpose raised (a pond tile question about its seat
+    and place): the listing tells them from the others."""
+    for seat, index in smudged:
         q = next((q for q in rep.asked if "planned" not in q and q["kind"] == "tile" and q["zone"] == "pond"
-                  and t - 0.5 <= q["t"] <= t + 5.0), None)
+                  and q["seat"] == seat and q["index"] == index), None)
         if q is not None:
             q["planned"] = True
     for q in rep.asked:

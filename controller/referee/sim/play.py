@@ -93,7 +93,8 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
                     continue
                 rep.questions += 1
                 rep.asked.append({"hand": rep.hand_id, "t": round(at.t_mono, 2), "kind": out.kind, "seat": out.seat,
-                                  "zone": out.subject.get("zone"), "message": out.message})
+                                  "zone": out.subject.get("zone"), "index": out.subject.get("index"),
+                                  "message": out.message})
                 if out.kind == "impossible":
                     rep.judged.append(out.message)
                 replies = respond(out, ref, truth, scene, at)
