@@ -159,3 +159,26 @@ def test_a_free_pond_discard_read_in_another_place_is_the_discard():
     t.discard(1, "6m")
     t.wait(5.0)
     assert t.verdicts() == [] and not t.ref.questions() and _red_pond(t, 0) == ["1m", "5m"]
+
+
+def test_the_simulated_operator_answers_an_unreadable_dead_wall_indicator():
+    """A dora indicator the camera could not read was answered 'ignore' (the simulated operator knew no
+    answer for the indicator strip): asked again and again until the hand failed (riichi 12-6)."""
+    from types import SimpleNamespace
+
+    from controller.referee.sim.oracle import answer
+    from rules.events import DoraRevealed, IndicatorSeen, QuestionAsked
+    from vision.scene_model import Scene, SeatView
+
+    log = [DoraRevealed(indicator="5p", kind="initial"), DoraRevealed(indicator="2s", kind="ura"),
+           DoraRevealed(indicator="7z", kind="kan")]
+    truth = SimpleNamespace(driver=SimpleNamespace(machine=SimpleNamespace(log=log)))
+    scene = Scene("riichi-ema2016", tuple(SeatView() for _ in range(4)))
+
+    def asked(index, kind):
+        seen = IndicatorSeen(index=index, tile="unknown", kind=kind)
+        return QuestionAsked(question_id=1, kind="tile", subject={"observation": seen.to_json(), "zone": "indicator",
+                                                                  "index": index, "unknown": 1})
+
+    assert [answer(asked(i, k), None, scene, truth) for i, k in ((0, "dora"), (1, "dora"), (0, "ura"))] == \
+        ["5p", "7z", "2s"]
