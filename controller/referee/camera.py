@@ -296,7 +296,8 @@ class CameraReader:
         for k, r in zip(keys, reads):
             st = self.slots[k]
             if st.see(r.label, stamp) and st.stable is not None:
-                self.seen_slots.add(k)
+                if st.stable != "unknown":  # (an unreadable one is asked, and read again when it changes)
+                    self.seen_slots.add(k)
                 fr, t, tw = st.since
                 out.append(IndicatorSeen(index=k[1], tile=st.stable, kind="ura" if k[0] else "dora", frame=fr,
                                          t_mono=t, t_wall=tw))

@@ -1231,8 +1231,8 @@ class Referee:
                 if self._same_pond(self._real_seen(seat), [e.tile for e in self.ponds[seat]]):
                     self.pond_odd.pop(seat, None)
                 return None
-            if answer == "none" and zone == "hand":  # no hand shown there (racks seen from above): dropped
-                return None
+            if answer == "none" and zone in ("hand", "indicator"):  # no hand shown / no indicator turned there
+                return None  # (racks seen from above, an empty slot of the dead wall): dropped
             given = answer.split()
             if len(given) != unknown or any(t not in TILE_TEXTS for t in given):
                 return self._ask_tile(ev, zone, index)  # not an answer to this question: asked again
@@ -1244,10 +1244,10 @@ class Referee:
 
         self._ask("tile", seat, {"observation": ev.to_json(), "zone": zone, "index": index, "unknown": unknown},
                   (), f"the camera cannot read {unknown} tile(s) in {where}: which?"
-                  + (" ('none': there is no tile)" if zone == "pond" else " ('none': no hand is shown)"
+                  + (" ('none': there is no tile)" if zone in ("pond", "indicator") else " ('none': no hand is shown)"
                      if zone == "hand" else ""),
                   f"камера не может прочитать кость ({unknown}) — какая?"
-                  + (" ('none': кости там нет)" if zone == "pond" else " ('none': руку не открывали)"
+                  + (" ('none': кости там нет)" if zone in ("pond", "indicator") else " ('none': руку не открывали)"
                      if zone == "hand" else ""), resume)
 
     def _ask_kong_tile(self, seat: int) -> None:

@@ -180,5 +180,18 @@ def test_the_simulated_operator_answers_an_unreadable_dead_wall_indicator():
         return QuestionAsked(question_id=1, kind="tile", subject={"observation": seen.to_json(), "zone": "indicator",
                                                                   "index": index, "unknown": 1})
 
-    assert [answer(asked(i, k), None, scene, truth) for i, k in ((0, "dora"), (1, "dora"), (0, "ura"))] == \
-        ["5p", "7z", "2s"]
+    assert [answer(asked(i, k), None, scene, truth) for i, k in ((0, "dora"), (1, "dora"), (0, "ura"), (2, "dora"))] \
+        == ["5p", "7z", "2s", "none"]  # (no third indicator turned: the camera took an empty slot for one)
+
+
+def test_an_unreadable_indicator_where_none_lies_is_answered_none_and_dropped():
+    from rules.events import DoraRevealed, IndicatorSeen
+
+    t = Table("riichi-ema2016")
+    t.feed(IndicatorSeen(index=1, tile="unknown", kind="dora"))
+    q = t.ref.open_question
+    assert q is not None and q.event.subject["zone"] == "indicator" and "'none'" in q.event.message
+    t.answer("none")
+    assert t.ref.open_question is None and not any(isinstance(e, DoraRevealed) for e in t.ref.game_log)
+    t.discard(0, "1z")  # play goes on
+    assert t.ref.open_question is None and t.verdicts() == []

@@ -63,7 +63,7 @@ def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
             ura = obs.get("kind") == "ura"
             shown = [e.indicator for e in log if isinstance(e, DoraRevealed) and (e.kind == "ura") == ura]
             idx = int(q.subject.get("index") or 0)
-            return shown[idx] if idx < len(shown) else "ignore"
+            return shown[idx] if idx < len(shown) else "none"  # not turned: the camera took the empty slot for one
         if zone == "hand":
             if not scene.seats[seat].revealed:
                 return "none"  # no hand laid face up there
