@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -123,6 +123,20 @@ class VisionPipeline:
             self._pool.shutdown(wait=True)
             self._pool = None
 
+    def reread(self, zones: Iterable[str] | None = None) -> None:
+        """Read ``zones`` (zone names, e.g. ``pond2``; all zones when None) again at the next frame, whatever
+        the change detector says: their reference images are forgotten. For a zone something covered (what
+        was put down under an arm may differ little from the cloth at a quarter scale: 白 on a pale cloth).
+        Unknown names are ignored."""
+        if zones is None:
+            self._ref_small.clear()
+            self._centre_ref = None
+            return
+        for name in zones:
+            self._ref_small.pop(name, None)
+            if name == "centre":
+                self._centre_ref = None
+
     def _small_slice(self, z) -> tuple[slice, slice]:
         """The zone's bounding box in the 1/4-scale camera frame (change detection before rectifying)."""
         from vision.geometry import apply_homography
@@ -147,7 +161,7 @@ class VisionPipeline:
         t_wall = time.time() if t_wall is None else t_wall
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         small = cv2.resize(grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA)
-        to_read: set[str] = set()
+        to_read: set[str] = self.tracker.unsettled() & set(self._slices)  # an unread tile: read again
         moving: set[str] = set()
         for name, (ys, xs) in self._slices.items():
             cur = small[ys, xs]

@@ -59,6 +59,15 @@ class ParseInfo:
     ms: dict[str, float] = field(default_factory=dict)
 
 
+def _two_hands(profile: str) -> bool:
+    from rules.profiles import registry
+
+    try:
+        return bool(registry.get(profile).capabilities.two_hands)
+    except (KeyError, ValueError):
+        return False
+
+
 def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> np.ndarray:
     x0, y0, x1, y1 = f.box
     c = zi.pixels(x0 - margin, y0 - margin, x1 + margin, y1 + margin)
@@ -86,6 +95,7 @@ class SceneParser:
                          "open": FACES}
         self._allowed = {k: self.prior.restrict(v) for k, v in self._allowed.items()}
         self.known: Counter[str] = Counter()  # tiles the record holds out of the camera's view (copy limit)
+        self.two_racks = _two_hands(profile)  # Siamese: a player's two hands stand in two rows
 
     # ---- one frame -------------------------------------------------------------------------------------
 
@@ -223,7 +233,8 @@ class SceneParser:
             return zi, [], [], [], self._dice(zi)
         if z.kind == "stick":
             return zi, [], [], [], self._stick(zi)
-        found, why = find_in_zone(zi, self.px, self.geo)
+        found, why = find_in_zone(zi, self.px, self.geo, two_racks=self.two_racks,
+                                  sideways=self.conv.riichi_sideways_discard)
         found = self._order(z, found)
         allowed = self._allowed[z.kind]
         open_sets = self._open_set_tiles(found) if z.kind == "meld" else set()
@@ -343,7 +354,7 @@ class SceneParser:
         return tuple(vals)
 
     def _card(self, zi: ZoneImage, f: Found) -> str:
-        from vision.scene_render import _card_image
+        from vision.scene_render import card_image
 
         x0, y0, x1, y1 = f.box
         c = zi.pixels(x0, y0, x1, y1).astype(np.float32)
@@ -352,7 +363,7 @@ class SceneParser:
         c = cv2.resize(c, (56, 38))
         best, best_s = "x", -np.inf
         for card in CARDS:
-            t = _card_image(card, 56, 38)[..., :3].astype(np.float32)
+            t = card_image(card, 56, 38)[..., :3].astype(np.float32)
             for tt in (t, t[::-1, ::-1]):
                 a = c - c.mean()
                 b = tt - tt.mean()

@@ -260,7 +260,9 @@ def _die_image(v: int, px: int) -> np.ndarray:
 _CARD_TEXT = {"m": "M", "p": "P", "s": "S", "1": "1", "2": "2", "3": "3"}
 
 
-def _card_image(card: str, w: int, h: int) -> np.ndarray:
+def card_image(card: str, w: int, h: int) -> np.ndarray:
+    """A card as the emulated table shows it (BGRA): a missing-suit card (m, p, s), a judge's card (1-3), its
+    back (x). Also the templates the scene parser reads cards with."""
     img = np.zeros((h, w, 4), np.uint8)
     if card == "x":
         cv2.rectangle(img, (0, 0), (w - 1, h - 1), (140, 60, 40, 255), -1)
@@ -297,7 +299,7 @@ def _object_image(item: _Item, style: str, r: float, geo: TableGeometry) -> np.n
     if item.label.startswith("die:"):
         return _die_image(int(item.label[4:]), int(round(item.w * r)))
     if item.label.startswith("card:"):
-        return _card_image(item.label[5:], int(round(item.w * r)), int(round(item.h * r)))
+        return card_image(item.label[5:], int(round(item.w * r)), int(round(item.h * r)))
     if item.label == "stick":
         return _stick_image(int(round(item.w * r)), int(round(item.h * r)))
     if item.label == "stand":

@@ -79,6 +79,10 @@ def zone_slice(zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMET
             slice(int(round(x0 * px_per_mm)) - margin_px, int(round(x1 * px_per_mm)) + margin_px))
 
 
+#: a blob in a hand zone this deep (mm), where tiles may stand in two rows, is two rows of standing tiles
+#: (20 mm each, 22 mm apart) that touch, not a hand laid face up (36 mm; 37.5 with its shadow, more with a
+#: tile pushed out of line)
+TWO_RACKS_MM = (41.0, 50.0)
 MARGIN_PX = 5  # felt ring (outer 2 px) and morphology margin around a zone
 
 
@@ -185,6 +189,9 @@ _DEPTH_MM = {1: 20.0, 2: 27.0, 3: 36.0, 4: 54.0}
 
 def _classify_heights(h_mm: np.ndarray, kind: str) -> np.ndarray:
     c = np.zeros(len(h_mm), np.int32)
+    if kind == "upright":  # a pond where no tile lies sideways: any column of a tile is an upright tile's
+        c[h_mm > 6] = 3
+        return c
     if kind == "hand":
         c[h_mm > 6] = 1
         c[h_mm > 29] = 3
@@ -287,12 +294,15 @@ def _split_band(mask: np.ndarray, y_off: int, x_off: int, kind: str, px: float, 
     tw = geo.tile_w * px
     runs = _merge_short(runs, 0.45 * tw, 0.3 * tw)
     # a "sideways" run that is no whole number of sideways tiles but is of upright ones: a glyph notch
+    # (or one whose length fits upright tiles clearly better: a glyph of the felt's colour at the tile's far
+    # edge — fluffy's green bamboo — left it 32 mm deep)
     fixed = []
     for s0, e0, v in runs:
         if v == 2:
             n_s = (e0 - s0) / ((geo.tile_h + 0.6) * px)
             n_u = (e0 - s0) / ((geo.tile_w + 0.6) * px)
-            if abs(n_s - round(n_s)) > 0.25 and abs(n_u - round(n_u)) < 0.2 or n_s < 0.7:
+            err_s, err_u = abs(n_s - round(n_s)), abs(n_u - round(n_u))
+            if err_s > 0.25 and err_u < 0.2 or n_s < 0.7 or (err_u + 0.1 < err_s and round(n_u) >= 1):
                 v = 3
         fixed.append((s0, e0, v))
     joined: list[tuple[int, int, int]] = []
@@ -359,8 +369,12 @@ def _blobs(mask: np.ndarray, min_area: float):
         yield x, y, w, h, sub
 
 
-def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> tuple[list[Found], list[str]]:
-    """Tiles of one seat zone (pond, meld, side, hand). Returns (tiles, why the zone is not trusted)."""
+def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY, *,
+                 two_racks: bool = False, sideways: bool = True) -> tuple[list[Found], list[str]]:
+    """Tiles of one seat zone (pond, meld, side, hand). Returns (tiles, why the zone is not trusted).
+    ``two_racks``: a player's tiles may stand in two rows one behind the other (Siamese: two hands);
+    ``sideways``: a pond tile may lie sideways (riichi) — where not, every pond tile is upright, however
+    short a glyph of the felt's colour at its edge leaves its columns (fluffy's bamboo on a green cloth)."""
     mask = zi.mask if zi.mask is not None else foreground(zi)
     kind = zi.zone.kind
     out: list[Found] = []
@@ -394,19 +408,44 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
                 cuts.append(lo + int(np.argmin(raw_rows[lo:hi])) if hi > lo else int(c))
             cuts.append(h)
             bands = [(cuts[k], cuts[k + 1]) for k in range(n_rows)]
+        elif kind == "hand" and two_racks and TWO_RACKS_MM[0] < h / px <= TWO_RACKS_MM[1]:
+            # two rows of standing tiles one behind the other (Siamese: two hands of fourteen), touching: cut
+            # between them where the fewest pixels are set (a revealed hand lies flat, 36 mm deep)
+            raw_rows = (zi.raw[y:y + h, x:x + w] > 0).sum(1) if zi.raw is not None else sub.sum(1)
+            r = int(4 * px)
+            cut = h // 2 - r + int(np.argmin(raw_rows[h // 2 - r:h // 2 + r]))
+            bands = [(0, cut), (cut, h)]
         else:
             if h / px > max_depth + 3:
                 why.append(f"blob {h / px:.0f} mm deep")
                 continue
             bands = [(0, h)]
         for b0, b1 in bands:
-            tiles, fits = _split_band(sub[b0:b1], y + b0, x, kind, px, geo, zi.zone)
+            how = "upright" if kind == "pond" and not sideways else kind
+            tiles, fits = _split_band(sub[b0:b1], y + b0, x, how, px, geo, zi.zone)
+            if kind == "pond":
+                tiles = [_on_pond_grid(f, zi.zone, px, geo) for f in tiles]
             if not fits:
                 why.append(f"blob at x={x} of {w / px:.0f} mm fits no tile row")
             if touches:
                 why.append(f"blob at x={x} touches the zone edge")
             out += tiles
     return out, why
+
+
+def _on_pond_grid(f: Found, zone: Zone, px: float, geo: TableGeometry) -> Found:
+    """An upright pond tile found short of a tile's depth (a glyph of the felt's colour at its edge left
+    the mask short) is given its whole depth, from the edge that lies on its row of the pond grid."""
+    x0, y0, x1, y1 = f.box
+    depth = int(round(geo.tile_h * px))
+    if f.turns or f.shape != "tile" or y1 - y0 >= depth - int(2 * px):
+        return f
+    b_top = zone.local[2] - MARGIN_PX / px  # b of the zone image's first row
+    row = int(np.floor((b_top + (y0 + y1) / 2 / px - POND_B0) / ROW_PITCH_B))
+    top = (POND_B0 + row * ROW_PITCH_B - b_top) * px
+    if abs(y0 - top) <= abs(y1 - (top + depth)):
+        return Found(f.zone, (x0, y0, x1, y0 + depth), f.turns, f.layer, f.shape)
+    return Found(f.zone, (x0, y1 - depth, x1, y1), f.turns, f.layer, f.shape)
 
 
 def _card_a0() -> float:

@@ -5,7 +5,9 @@ and which were not trusted (a hand over them, blobs that fit no tile). A zone's 
 *stable* state once it has been seen identically in ``debounce`` trusted frames in a row; the change is
 then turned into events (:mod:`rules.events` observation events) stamped with the ``t_mono`` of the
 *first* frame that showed it — the moment the tile was seen down, which the referee's claim windows start
-from. A zone that was not re-read (its image did not change) confirms its candidate.
+from. A zone that was not re-read (its image did not change) confirms its candidate — unless that holds a
+tile the reader could not read: such a reading is confirmed only by reading the zone again
+(:meth:`Tracker.unsettled`; the pipeline does).
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from rules.events import (
 )
 from vision.conventions import conventions
 from vision.scene_model import Scene, SeatView
+from vision.tile_labels import UNKNOWN
 
 #: The part of a seat's view each zone kind holds.
 ZONE_FIELDS = {"pond": ("pond",), "meld": ("melds",), "side": ("flowers", "card"),
@@ -128,6 +131,20 @@ def diff_events(profile: str, zone: str, old: tuple, new: tuple, *, t_mono: floa
     return out
 
 
+def unsure(zone: str, state: tuple) -> bool:
+    """Whether a zone's reading holds a tile the reader could not read (``unknown``)."""
+    kind = zone[:-1]
+    if kind == "pond":
+        return any(p.tile == UNKNOWN for p in state[0])
+    if kind == "meld":
+        return any(UNKNOWN in m.tiles for m in state[0])
+    if kind == "side":
+        return UNKNOWN in state[0]
+    if kind == "hand":
+        return UNKNOWN in state[1]
+    return False
+
+
 def _turned_up(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
     """A face-down tile of a set now shows its face (a concealed kong turned up at the reveal): a change,
     not a misread."""
@@ -148,15 +165,20 @@ class Tracker:
         self._last_removed: tuple[int, str] | None = None
 
     def _keep_identities(self, zone: str, cur: tuple, old: tuple) -> tuple:
-        """A tile lying in a pond or a set does not change face: where a re-reading differs only in the
-        labels of tiles already there (same places, same sideways flags), keep the stable labels, so one
-        misread in a later frame is not a removal and a new discard."""
+        """A tile lying in a pond, a set or among the flowers set aside does not change face: where a
+        re-reading differs only in the labels of tiles already there (same places, same sideways flags),
+        keep the stable labels, so one misread in a later frame is not a removal and a new discard (or a
+        new flower: an 8f read 5f later on would be a flower replaced out of turn)."""
         kind = zone[:-1]
         if kind == "pond" and conventions(self.profile).pond_layout == "rows6":
             o, n = old[0], cur[0]
             k = min(len(o), len(n))
             if [p.sideways for p in o[:k]] == [p.sideways for p in n[:k]]:
                 return (tuple(o[:k]) + tuple(n[k:]),)
+        if kind == "side":  # flowers set aside stay as they lie (a card may still turn up)
+            o, n = old[0], cur[0]
+            k = min(len(o), len(n))
+            return (tuple(o[:k]) + tuple(n[k:]),) + tuple(cur[1:])
         if kind == "meld":
             o, n = old[0], cur[0]
             out = []
@@ -168,6 +190,14 @@ class Tracker:
                     out.append(m)
             return (tuple(out),)
         return cur
+
+    def unsettled(self) -> set[str]:
+        """Zones to read again at the next frame whatever their image: a new reading that holds an unread
+        tile is confirmed only by reading it again, not by a frame that looks the same — the frame it came
+        from may have been the odd one (a blurred frame: its tiles unread, the next sharp one differs too
+        little to count as a change)."""
+        return {z for z, c in self._cand.items() if c is not None and c.count < self.debounce
+                and unsure(z, c.state) and c.state != zone_state(self.stable, z)}
 
     def update(self, scene: Scene, *, frame: int, t_mono: float, t_wall: float = 0.0,
                read: set[str] | None = None, untrusted: set[str] = frozenset()) -> list[ObservationEvent]:  # type: ignore[assignment]
@@ -186,7 +216,8 @@ class Tracker:
                 else:
                     c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall)
             elif c is not None:
-                c.count += 1
+                if not (c.state != zone_state(self.stable, z) and unsure(z, c.state)):
+                    c.count += 1  # (an unread tile is confirmed by a second reading only: see unsettled)
             else:
                 c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall)
             old = zone_state(self.stable, z)

@@ -41,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--workers", type=int, default=None,
                     help="worker processes (default: the number of cores, at most 2)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    ap.add_argument("--verbose", "-v", action="store_true",
+                    help="also list every question the referee asked (hand, time, kind, seat, zone, message)")
     ap.set_defaults(func=run)
 
 
@@ -75,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                           "camera": not args.exact, "seconds": round(seconds, 2),
                           "tables": {k: v.to_json() for k, v in summary.items()}}, indent=2))
     else:
-        _table(summary, seconds)
+        _table(summary, seconds, verbose=args.verbose)
     return 0 if ok else 1
 
 
@@ -100,7 +102,7 @@ def _progress(total: int, quiet: bool) -> _Bar:
     return _Bar(total, quiet)
 
 
-def _table(summary: dict, seconds: float) -> None:
+def _table(summary: dict, seconds: float, verbose: bool = False) -> None:
     rows = []
     for s in summary.values():
         rows.append((s.table, s.hands, s.events, s.frames, f"{s.questions} ({s.questions_planned} unreadable)",
@@ -115,5 +117,9 @@ def _table(summary: dict, seconds: float) -> None:
                   + (f"; {s.redealt} hand(s) dealt again (a pond over 30 tiles)" if s.redealt else ""))
         for p in s.problems:
             print(f"  {p}")
+        if verbose:
+            for q in s.asked:
+                print(f"  {'unreadable' if q['planned'] else 'question'} {q['hand']} at {q['t']:.1f}s: {q['kind']} seat {q['seat']} zone {q['zone']}: "
+                      f"{q['message']}")
     ok = all(s.ok for s in summary.values())
     print(f"{'OK' if ok else 'FAILED'}: {sum(s.hands for s in summary.values())} hands in {seconds:.1f} s")

@@ -112,3 +112,7 @@ class BotActor:
             await asyncio.sleep(self.pace)
         end = RefereeTick(t_mono=t0 + truth.timeline.end, t_wall=w0 + truth.timeline.end)
         await settle(await session.tick(end.t_mono, end.t_wall), end)
+        from controller.referee.sim.play import signed_again
+
+        for ev in signed_again(ref, truth.timeline.end):  # a result the judge changed after it was signed
+            await settle(await session.take(stamped(ev, ev.t_mono)), ev)

@@ -169,6 +169,9 @@ class Referee:
         self.record: list[Event] = []  # the inputs the hand is derived from (corrections applied)
         self.revision = 0
         self.corrections: list[CorrectionApplied] = []
+        # presses that signed a result a judge's correction then changed: they no longer sign (the seats sign
+        # the changed result again, or the judge does)
+        self.withdrawn: list[Event] = []
         self._reset()
 
     # ------------------------------------------------------------------------------------------------
@@ -1202,7 +1205,7 @@ class Referee:
         if self.exhausting_since is not None and ev.button == "call":
             self._finish_exhaustion()
         st = self._st
-        if st.settled is None or self._confirmed is not None:
+        if st.settled is None or self._confirmed is not None or any(ev is w for w in self.withdrawn):
             return
         if ev.seat is None:  # the judge
             by, seats = "judge", tuple(sorted(self.confirm_seats))
@@ -1228,8 +1231,8 @@ class Referee:
                 if self._same_pond(self._real_seen(seat), [e.tile for e in self.ponds[seat]]):
                     self.pond_odd.pop(seat, None)
                 return None
-            if answer == "none" and zone == "hand":  # no hand shown there (racks seen from above): dropped
-                return None
+            if answer == "none" and zone in ("hand", "indicator"):  # no hand shown / no indicator turned there
+                return None  # (racks seen from above, an empty slot of the dead wall): dropped
             given = answer.split()
             if len(given) != unknown or any(t not in TILE_TEXTS for t in given):
                 return self._ask_tile(ev, zone, index)  # not an answer to this question: asked again
@@ -1241,10 +1244,10 @@ class Referee:
 
         self._ask("tile", seat, {"observation": ev.to_json(), "zone": zone, "index": index, "unknown": unknown},
                   (), f"the camera cannot read {unknown} tile(s) in {where}: which?"
-                  + (" ('none': there is no tile)" if zone == "pond" else " ('none': no hand is shown)"
+                  + (" ('none': there is no tile)" if zone in ("pond", "indicator") else " ('none': no hand is shown)"
                      if zone == "hand" else ""),
                   f"камера не может прочитать кость ({unknown}) — какая?"
-                  + (" ('none': кости там нет)" if zone == "pond" else " ('none': руку не открывали)"
+                  + (" ('none': кости там нет)" if zone in ("pond", "indicator") else " ('none': руку не открывали)"
                      if zone == "hand" else ""), resume)
 
     def _ask_kong_tile(self, seat: int) -> None:
@@ -1372,10 +1375,17 @@ class Referee:
             change = _apply(rec, c)
         except (ValueError, IndexError, KeyError, TypeError) as exc:
             return [violation("bad_event", None, f"correction refused: {exc}", at=c, hand_id=self.hand_id)]
+        signed = sorted(self.confirm_seats) if self._confirmed is None else list(self._confirmed.seats) or ["judge"]
         self.record = rec
         self.revision += 1
         self._replay()
         after = self._st.settled
+        if signed and _payments(before) != _payments(after):
+            # a changed result is signed again: the signatures of the old one are withdrawn
+            self.withdrawn += [e for e in self.record if isinstance(e, ButtonPressed)
+                               and not any(e is w for w in self.withdrawn)]
+            self._replay()
+            change += f"; the result changed: the signatures ({', '.join(map(str, signed))}) are withdrawn"
         audit = CorrectionApplied(
             by=c.by, change=change + (f" — {c.reason}" if c.reason else ""), revision=self.revision,
             before=tuple(before.deltas) if before else (), after=tuple(after.deltas) if after else (),
@@ -1393,6 +1403,13 @@ class Referee:
         self.corrections = corrections
         for ev in self.record:
             self._process(ev)
+
+
+def _payments(settled: Any) -> tuple[Any, ...] | None:
+    """What a result is, for its signatures: the deltas and every payment (None: no result)."""
+    if settled is None:
+        return None
+    return tuple(settled.deltas), tuple(tuple(sorted(dict(p).items())) for p in settled.payments)
 
 
 def _apply(rec: list[Event], c: JudgeCorrection) -> str:

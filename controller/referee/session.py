@@ -65,6 +65,13 @@ def rebuild(store: Any, hand_id: str, profile: str | None = None) -> Referee:
     return ref
 
 
+def _raise_failed(tasks: list[asyncio.Task]) -> None:
+    """Raise the error of the first of ``tasks`` that ended with one."""
+    for t in tasks:
+        if t.done() and not t.cancelled() and t.exception() is not None:
+            raise t.exception()  # type: ignore[misc]
+
+
 class RefereeSession:
     """One refereed hand in the service (see the module's docstring)."""
 
@@ -180,15 +187,13 @@ class RefereeSession:
         tasks.append(asyncio.create_task(self._ticks()))
         try:
             while self.referee.confirmed is None:
+                _raise_failed(tasks)  # a crashed actor, camera or clock: noticed within TICK_S, input or not
                 try:  # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation)
                     async with asyncio.timeout(TICK_S):
                         ev = await self.queue.get()
                 except TimeoutError:
                     continue
                 await self.take(ev)
-                for t in tasks:
-                    if t.done() and not t.cancelled() and t.exception() is not None:
-                        raise t.exception()  # type: ignore[misc]
         finally:
             for t in tasks:
                 t.cancel()

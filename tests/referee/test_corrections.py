@@ -3,7 +3,7 @@ replays the hand from the corrected record, recomputes it and keeps the correcti
 from __future__ import annotations
 
 from controller.referee import Referee
-from rules.events import CorrectionApplied, JudgeCorrection, PondTileSeen, TilesRevealed
+from rules.events import ButtonPressed, CorrectionApplied, JudgeCorrection, PondTileSeen, TilesRevealed
 from tests.referee.helpers import Table
 
 RIICHI = "riichi-ema2016"
@@ -77,3 +77,49 @@ def test_the_record_replays_to_the_same_hand():
     assert [e.to_json() for e in again.game_log] == [e.to_json() for e in t.ref.game_log]
     assert again.machine.to_json() == t.ref.machine.to_json()
     assert [e.to_json() for e in again.outputs] == [e.to_json() for e in t.ref.outputs]
+
+
+def _fix_the_hand(t: Table) -> list:
+    i = next(k for k, e in enumerate(t.ref.record) if isinstance(e, TilesRevealed))
+    fixed = TilesRevealed(seat=1, tiles=tuple(HAND.split()), t_mono=t.ref.record[i].t_mono)
+    return t.feed(JudgeCorrection(by="judge", op="replace", index=i, event=fixed.to_json(), reason="5s read as 6z"))
+
+
+def test_signatures_of_a_result_the_judge_changed_are_withdrawn():
+    t = _ron_with_a_misread_hand()
+    t.confirm(seats=(0, 1, 2))  # three seats sign the false win's result
+    assert t.ref.confirm_seats == {0, 1, 2} and t.ref.confirmed is None
+    audit = _fix_the_hand(t)[0]
+    assert "signatures (0, 1, 2) are withdrawn" in audit.change
+    assert t.ref.confirm_seats == set()
+    t.confirm(seats=(3,))  # the last seat alone does not complete the changed result
+    assert t.ref.confirmed is None
+    t.confirm(seats=(0, 1, 2))  # everyone signs the result as it now stands
+    c = t.ref.confirmed
+    assert c is not None and c.by == "seats" and c.revision == 1
+    assert c.deltas == tuple(t.ref.machine.state.settled.deltas) and c.deltas[1] > 0
+
+
+def test_a_confirmed_result_the_judge_changed_is_confirmed_again():
+    t = _ron_with_a_misread_hand()
+    t.confirm()
+    assert t.ref.confirmed is not None and t.ref.confirmed.deltas[1] < 0
+    _fix_the_hand(t)
+    assert t.ref.confirmed is None  # the old result's confirmation does not sign the new one
+    t.feed(ButtonPressed(button="confirm", seat=None), dt=1.0)  # the judge signs it
+    assert t.ref.confirmed is not None and t.ref.confirmed.by == "judge" and t.ref.confirmed.deltas[1] > 0
+    again = Referee(RIICHI)  # rebuilt from its inputs (a restart): the same
+    for ev in t.ref.inputs:
+        again.feed(ev)
+    assert again.confirmed is not None and again.confirmed.to_json() == t.ref.confirmed.to_json()
+
+
+def test_signatures_stand_when_a_correction_leaves_the_result_as_it_was():
+    t = _ron_with_a_misread_hand()
+    t.confirm(seats=(0, 1))
+    i = next(k for k, e in enumerate(t.ref.record) if isinstance(e, PondTileSeen) and e.seat == 0)
+    same = t.ref.record[i].to_json()  # the judge "corrects" a discard to what it was
+    audit = t.feed(JudgeCorrection(by="judge", op="replace", index=i, event=same))[0]
+    assert "withdrawn" not in audit.change and t.ref.confirm_seats == {0, 1}
+    t.confirm(seats=(2, 3))
+    assert t.ref.confirmed is not None and t.ref.confirmed.seats == (0, 1, 2, 3)

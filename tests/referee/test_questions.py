@@ -159,3 +159,39 @@ def test_a_free_pond_discard_read_in_another_place_is_the_discard():
     t.discard(1, "6m")
     t.wait(5.0)
     assert t.verdicts() == [] and not t.ref.questions() and _red_pond(t, 0) == ["1m", "5m"]
+
+
+def test_the_simulated_operator_answers_an_unreadable_dead_wall_indicator():
+    """A dora indicator the camera could not read was answered 'ignore' (the simulated operator knew no
+    answer for the indicator strip): asked again and again until the hand failed (riichi 12-6)."""
+    from types import SimpleNamespace
+
+    from controller.referee.sim.oracle import answer
+    from rules.events import DoraRevealed, IndicatorSeen, QuestionAsked
+    from vision.scene_model import Scene, SeatView
+
+    log = [DoraRevealed(indicator="5p", kind="initial"), DoraRevealed(indicator="2s", kind="ura"),
+           DoraRevealed(indicator="7z", kind="kan")]
+    truth = SimpleNamespace(driver=SimpleNamespace(machine=SimpleNamespace(log=log)))
+    scene = Scene("riichi-ema2016", tuple(SeatView() for _ in range(4)))
+
+    def asked(index, kind):
+        seen = IndicatorSeen(index=index, tile="unknown", kind=kind)
+        return QuestionAsked(question_id=1, kind="tile", subject={"observation": seen.to_json(), "zone": "indicator",
+                                                                  "index": index, "unknown": 1})
+
+    assert [answer(asked(i, k), None, scene, truth) for i, k in ((0, "dora"), (1, "dora"), (0, "ura"), (2, "dora"))] \
+        == ["5p", "7z", "2s", "none"]  # (no third indicator turned: the camera took an empty slot for one)
+
+
+def test_an_unreadable_indicator_where_none_lies_is_answered_none_and_dropped():
+    from rules.events import DoraRevealed, IndicatorSeen
+
+    t = Table("riichi-ema2016")
+    t.feed(IndicatorSeen(index=1, tile="unknown", kind="dora"))
+    q = t.ref.open_question
+    assert q is not None and q.event.subject["zone"] == "indicator" and "'none'" in q.event.message
+    t.answer("none")
+    assert t.ref.open_question is None and not any(isinstance(e, DoraRevealed) for e in t.ref.game_log)
+    t.discard(0, "1z")  # play goes on
+    assert t.ref.open_question is None and t.verdicts() == []

@@ -188,3 +188,46 @@ async def _uninterrupted(st: EventStore, hand_id: str) -> list:
     session = RefereeSession(Svc(), hand_id, actor=BotActor("exact", 0))
     await session.run()
     return mem.events(f"{hand_id}/referee")
+
+
+def test_a_crashed_actor_ends_the_session_without_waiting_for_an_input():
+    """The bots (or the camera feed) fail while nothing else comes in: the session raises their error at
+    once — it used to wait for the next input, forever at a quiet table."""
+    from controller import config
+    from controller.clock import Clock
+    from controller.referee.session import RefereeSession
+
+    mem = EventStore(":memory:")
+
+    class Svc:
+        cfg = config.defaults()
+        store = mem
+        clock = Clock()
+        profile = "sichuan-mpl2025"
+        players = 4
+
+        def append(self, stream, seq, ev):
+            fut = asyncio.get_running_loop().create_future()
+            mem.append(stream, seq, ev)
+            fut.set_result(True)
+            return fut
+
+        def note(self, text):
+            pass
+
+    class Crashing:
+        async def run(self, session):
+            await asyncio.sleep(0.05)
+            raise RuntimeError("the bots fell over")
+
+    session = RefereeSession(Svc(), "h1", actor=Crashing())
+
+    async def go():
+        try:
+            await asyncio.wait_for(session.run(), timeout=20.0)
+        except RuntimeError as exc:
+            return str(exc)
+        return "no error"
+
+    assert asyncio.run(go()) == "the bots fell over"
+    assert session.queue.empty()  # nothing came in: the crash alone ended it

@@ -10,6 +10,7 @@ from tests.vision_scene.helpers import feature_scene, parse_frame, render_and_pa
 from vision.conventions import conventions
 from vision.scene_eval import label_errors, rates, structure
 from vision.scene_game import scenes_from_events
+from vision.scene_model import Scene as Scene_
 from vision.scene_render import render_scene
 from vision.tile_render import available_styles, load_style
 
@@ -74,3 +75,54 @@ def test_occluding_hand_marks_the_zone():
     assert "pond1" in info.occluded
     assert got.seats[1].pond == ()  # no previous reading to keep
     assert got.seats[3] == scene.seats[3]
+
+
+def test_a_pond_tile_whose_edge_glyph_looks_like_felt_is_found_upright_and_whole():
+    """fluffy's 6s: green bamboo reaching the tile's far edge on a green cloth left its mask 32 mm deep — the
+    finder took it for a sideways tile and the reader got half a tile (a question about a plain 6s)."""
+    from vision.calibration import calibrate
+    from vision.pipeline import VisionPipeline
+    from vision.scene_model import PondTile, SeatView
+    from vision.scene_parse import _crop
+    from vision.tile_finder import find_in_zone, foreground
+
+    pond = ("1p", "5p", "2p", "3m", "9p", "1m", "6s")
+    scene = Scene_("sichuan-mpl2025", (SeatView(pond=tuple(PondTile(t) for t in pond)),) + (SeatView(),) * 3)
+    frame, _ = render_scene(scene, seed=5, style="fluffy")
+    pipe = VisionPipeline(calibrate(frame), "sichuan-mpl2025", ["fluffy"], reader="template", threads=1)
+    parser = pipe.parser
+    zi = pipe._view(frame, "pond0")()
+    foreground(zi, px_per_mm=parser.px, face=parser.face)
+    found = parser._order(parser.zones["pond0"], find_in_zone(zi, parser.px)[0])
+    x0, y0, x1, y1 = found[6].box
+    zi.image[y1 - 5:y1, x0:x1] = zi.felt.astype(np.uint8)  # its far edge as the felt (the glyph, lit so)
+    foreground(zi, px_per_mm=parser.px, face=parser.face)
+    found = parser._order(parser.zones["pond0"], find_in_zone(zi, parser.px)[0])
+    assert len(found) == 7 and [f.turns for f in found] == [0] * 7
+    box = found[6].box
+    assert box[3] - box[1] >= int(round(36 * parser.px)) - 1 and box[1] == y0  # whole, from its row's edge
+    zi.image[y1 - 5:y1, x0:x1] = pipe._view(frame, "pond0")().image[y1 - 5:y1, x0:x1]  # the face back
+    assert parser.reader.read([_crop(zi, found[6])])[0].label == "6s"
+
+
+def test_pond_tiles_whose_edge_glyphs_look_like_felt_are_cut_as_upright_tiles():
+    """Where no pond tile lies sideways (no riichi), a row whose tiles' columns a felt-coloured glyph left
+    short is still upright tiles of a tile's width: fluffy's 3s 4s on a green cloth (the third row of this
+    pond, seat 2's view of a simulated frame) were cut 26 mm + a 'sideways' 42 mm — sichuan-wmsg 11-11: a
+    question about a plain 4s."""
+    from pathlib import Path
+
+    import cv2
+
+    from vision.tile_finder import find_in_zone, foreground, zone_view
+    from vision.zones import table_zones
+
+    img = cv2.imread(str(Path(__file__).parent / "data" / "pond_fluffy_bamboo_edges.png"))
+    zone = next(z for z in table_zones(4) if z.name == "pond2")
+    zi = zone_view(np.ascontiguousarray(img), zone)
+    foreground(zi, px_per_mm=1.2, face=load_style("fluffy").face)
+    found, why = find_in_zone(zi, 1.2, sideways=False)
+    rows = sorted({f.box[1] // 40 for f in found})
+    assert not why and len(found) == 14 and len(rows) == 3
+    assert all(f.turns == 0 and abs((f.box[2] - f.box[0]) - 27 * 1.2) <= 3 for f in found), \
+        [(f.turns, f.box) for f in found]

@@ -73,3 +73,70 @@ def test_a_later_misread_of_a_lying_tile_is_not_a_new_discard():
     ev = tr.update(more, frame=5, t_mono=0.5)
     assert [(e.tile, e.index) for e in ev] == [("1z", 2)]
     assert [p.tile for p in tr.stable.seats[0].pond] == ["3s", "9m", "1z"]
+
+
+def test_an_unread_tile_is_confirmed_only_by_reading_it_again():
+    tr = Tracker("riichi-ema2016", debounce=2)
+    tr.update(scene(["3s"]), frame=0, t_mono=0.0)
+    tr.update(scene(["3s"]), frame=1, t_mono=0.1)
+    # a blurred frame: the new tile is not read; the next frames look the same to the change detector
+    assert tr.update(scene(["3s", "unknown"]), frame=2, t_mono=0.2, read={"pond0"}) == []
+    assert tr.unsettled() == {"pond0"}
+    assert tr.update(scene(["3s", "unknown"]), frame=3, t_mono=0.3, read=set()) == []  # not read: no repeat
+    assert tr.update(scene(["3s", "8s"]), frame=4, t_mono=0.4, read={"pond0"}) == []  # read again: its face
+    assert tr.unsettled() == set()
+    ev = tr.update(scene(["3s", "8s"]), frame=5, t_mono=0.5, read=set())  # a face: a same-looking frame repeats it
+    assert [(e.tile, e.index, e.frame) for e in ev] == [("8s", 1, 4)]
+    # a tile that stays unreadable is reported so once two readings agree (and then not read again)
+    assert tr.update(scene(["3s", "8s", "unknown"]), frame=6, t_mono=0.6, read={"pond0"}) == []
+    ev = tr.update(scene(["3s", "8s", "unknown"]), frame=7, t_mono=0.7, read={"pond0"})
+    assert [(e.tile, e.index, e.frame) for e in ev] == [("unknown", 2, 6)] and tr.unsettled() == set()
+
+
+def test_the_pipeline_reads_again_a_zone_whose_new_tile_it_could_not_read():
+    """The camera's frame was blurred (here: the reader failed on its tiles); the next frames show the table
+    unchanged to the change detector: the pipeline reads the zone again instead of confirming 'unknown'."""
+    from vision.calibration import calibrate
+    from vision.pipeline import VisionPipeline, make_reader
+    from vision.scene_render import render_scene
+
+    class FailsOnce:
+        def __init__(self, reader):
+            self.reader, self.calls = reader, 0
+
+        def __getattr__(self, name):
+            return getattr(self.reader, name)
+
+        def read(self, crops, allowed=None):
+            self.calls += 1
+            out = self.reader.read(crops, allowed)
+            return [type(r)("unknown", 0.1) for r in out] if self.calls == 1 else out
+
+    sc = scene(["1m", "9p", "3s"])
+    frame, _ = render_scene(sc, seed=3, style="classic")
+    reader = FailsOnce(make_reader(["classic"], "template"))
+    pipe = VisionPipeline(calibrate(frame), "riichi-ema2016", ["classic"], reader=reader, threads=1)
+    events = []
+    for k in range(4):
+        events += pipe.process(frame, t_mono=0.1 * k).events
+    assert [e.tile for e in events if isinstance(e, PondTileSeen)] == ["1m", "9p", "3s"]
+
+
+def test_a_later_misread_of_a_flower_set_aside_is_not_a_new_flower():
+    from rules.events import FlowerSeen
+
+    def flowers(*tiles):
+        seats = [SeatView() for _ in range(4)]
+        seats[1] = SeatView(flowers=tuple(tiles))
+        return Scene("red", tuple(seats))
+
+    tr = Tracker("red", debounce=2)
+    ev = tr.update(flowers("1f", "3f", "8f"), frame=0, t_mono=0.0) + tr.update(flowers("1f", "3f", "8f"), frame=1,
+                                                                                t_mono=0.1)
+    assert [e.tile for e in ev if isinstance(e, FlowerSeen)] == ["1f", "3f", "8f"]
+    # a sleeve near the flowers: the zone read again, its 8f taken for a 5f (twice)
+    assert tr.update(flowers("1f", "3f", "5f"), frame=2, t_mono=0.2) == []
+    assert tr.update(flowers("1f", "3f", "5f"), frame=3, t_mono=0.3) == []
+    ev = tr.update(flowers("1f", "3f", "5f", "2f"), frame=4, t_mono=0.4) + tr.update(
+        flowers("1f", "3f", "5f", "2f"), frame=5, t_mono=0.5)
+    assert [e.tile for e in ev if isinstance(e, FlowerSeen)] == ["2f"]  # a new flower set aside: that one only

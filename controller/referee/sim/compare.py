@@ -31,6 +31,7 @@ class HandReport:
     judged: list[str] = field(default_factory=list)  # impossible observations the judge settled
     redealt: int = 0  # hands dealt again because the table could not show them (a pond over 30 tiles)
     vision_s: float = 0.0  # seconds the vision pipeline spent on the hand's frames
+    asked: list[dict[str, Any]] = field(default_factory=list)  # each question: t, kind, seat, zone, message
 
     @property
     def ok(self) -> bool:

@@ -86,6 +86,7 @@ class TableSummary:
     vision_s: float = 0.0
     faults: Counter = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
+    asked: list[dict[str, Any]] = field(default_factory=list)  # every question, with its hand (--verbose)
 
     def add(self, r: HandReport) -> None:
         self.hands += 1
@@ -103,6 +104,7 @@ class TableSummary:
         self.seconds += r.seconds
         self.vision_s += r.vision_s
         self.faults.update(r.faults)
+        self.asked += r.asked
         for what, items in (("missed", r.missed), ("false", r.false), ("settlement", r.mismatches)):
             self.problems += [f"{r.hand_id} {what}: {x}" for x in items]
 
@@ -118,7 +120,7 @@ class TableSummary:
                                "false": self.false},
                 "faults": dict(sorted(self.faults.items())), "settlement_mismatches": self.mismatches,
                 "redealt": self.redealt, "judge_corrections": self.judged, "seconds": round(self.seconds, 2),
-                "problems": self.problems, "ok": self.ok}
+                "problems": self.problems, "ok": self.ok, "questions_asked": self.asked}
 
 
 def hand_seed(seed: int, table: str, i: int) -> int:
@@ -199,10 +201,23 @@ def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None
         obs = ExactObserver(spec.profile, n, marks)
     _, rep = referee_hand(profile, truth, obs, planned_questions=len(marks), players=spec.players)
     rep.redealt = redeals
+    _mark_planned(rep, list(getattr(obs, "smudged", [])))
     rep.vision_s = getattr(obs, "vision_s", 0.0)
     rep.latencies = list(getattr(obs, "settle_ms", []))
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def _mark_planned(rep: HandReport, smudged: list[tuple[int, int]]) -> None:
+    """Mark the question each tile made unreadable on purpose raised (a pond tile question about its seat
+    and place): the listing tells them from the others."""
+    for seat, index in smudged:
+        q = next((q for q in rep.asked if "planned" not in q and q["kind"] == "tile" and q["zone"] == "pond"
+                  and q["seat"] == seat and q["index"] == index), None)
+        if q is not None:
+            q["planned"] = True
+    for q in rep.asked:
+        q.setdefault("planned", False)
 
 
 def _job(args: tuple[TableSpec, int, int, bool, str | None, bool]) -> tuple[str, HandReport]:

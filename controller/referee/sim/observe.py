@@ -40,6 +40,7 @@ class ExactObserver:
         self.dora: tuple[str, ...] = ()
         self.ura: tuple[str, ...] = ()
         self.racks: dict[int, tuple[int, int]] = {}
+        self.smudged: list[tuple[int, int]] = []  # (seat, pond index) of each tile reported unreadable on purpose
 
     def observe(self, m: Moment) -> list[ObservationEvent]:
         self.frames += 1
@@ -48,6 +49,7 @@ class ExactObserver:
         for e in self.tracker.update(m.scene, frame=self.frames, t_mono=m.t, t_wall=m.t):  # type: ignore[arg-type]
             if isinstance(e, PondTileSeen) and m.truth in self.unreadable:
                 e = PondTileSeen(seat=e.seat, index=e.index, tile="unknown", sideways=e.sideways, **st)
+                self.smudged.append((e.seat, e.index))
             out.append(e)
         apart = dict(m.apart)
         for seat, v in enumerate(m.scene.seats):  # type: ignore[union-attr]
@@ -91,6 +93,7 @@ class CameraObserver:
         self.settle_ms: list[float] = []  # per settled change: ms of vision from its first frame to the confirming one
         self.settle_frames: list[int] = []  # per settled change: frames between its first and the confirming one
         self.frame_ms: dict[int, float] = {}  # recent frames read: ms of vision each
+        self.smudged: list[tuple[int, int]] = []  # (seat, pond index) of each tile rendered unreadable
 
     def observe(self, m: Moment) -> list[ObservationEvent]:
         t0 = time.perf_counter()
@@ -159,6 +162,7 @@ class CameraObserver:
         for s, v in enumerate(scene.seats):
             if len(v.pond) > before.get(s, 0):
                 self.film.smudge(s, "pond", len(v.pond) - 1, v.pond[-1].tile)
+                self.smudged.append((s, len(v.pond) - 1))
                 return
 
     def _ponds(self) -> dict[int, list]:

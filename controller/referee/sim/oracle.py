@@ -9,6 +9,7 @@ from typing import Any
 from controller.referee.core import TILE_TEXTS
 from rules.events import (
     Discarded,
+    DoraRevealed,
     Event,
     HandRevealed,
     JudgeCorrection,
@@ -58,6 +59,11 @@ def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
             shown = list(scene.seats[seat].flowers)
             left = Counter(shown) - Counter(ref.flowers.get(seat, ()))
             return next((t for t in reversed(shown) if left[t]), shown[-1] if shown else "?")
+        if zone == "indicator":  # a dead-wall indicator (riichi): the truth's dora (or ura) indicators in order
+            ura = obs.get("kind") == "ura"
+            shown = [e.indicator for e in log if isinstance(e, DoraRevealed) and (e.kind == "ura") == ura]
+            idx = int(q.subject.get("index") or 0)
+            return shown[idx] if idx < len(shown) else "none"  # not turned: the camera took the empty slot for one
         if zone == "hand":
             if not scene.seats[seat].revealed:
                 return "none"  # no hand laid face up there

@@ -18,7 +18,7 @@ from controller.referee.sim.observe import ExactObserver, Observer
 from controller.referee.sim.oracle import respond
 from controller.referee.sim.timeline import Timeline, build
 from controller.referee.sim.truth import FaultPlan, TableDriver, driver_for, faults_for
-from rules.events import Event, QuestionAsked, RefereeTick
+from rules.events import ButtonPressed, Event, QuestionAsked, RefereeTick
 from vision.scene_game import view_seats
 from vision.scene_model import Scene
 
@@ -92,9 +92,14 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
                     left_open.append(f"question left open (asked {again} times): {out.message}")
                     continue
                 rep.questions += 1
+                rep.asked.append({"hand": rep.hand_id, "t": round(at.t_mono, 2), "kind": out.kind, "seat": out.seat,
+                                  "zone": out.subject.get("zone"), "index": out.subject.get("index"),
+                                  "message": out.message})
                 if out.kind == "impossible":
                     rep.judged.append(out.message)
-                for reply in respond(out, ref, truth, scene, at):
+                replies = respond(out, ref, truth, scene, at)
+                rep.asked[-1]["answer"] = "; ".join(str(getattr(r, "answer", None) or r.TYPE) for r in replies)
+                for reply in replies:
                     pending += ref.feed(reply)
 
     def feed(ev: Event) -> None:
@@ -110,6 +115,8 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
         settle(ref.tick(m.t), RefereeTick(t_mono=m.t, t_wall=m.t))
     for ev in observer.settle(truth.timeline.end):
         feed(ev)
+    for ev in signed_again(ref, truth.timeline.end):
+        feed(ev)
     ref.tick(truth.timeline.end)
     rep.frames = observer.frames
     rep.events = len(ref.game_log)
@@ -123,6 +130,15 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
     rep.flagged, rep.missed, rep.false = hit, missed, false
     rep.seconds = time.perf_counter() - t0
     return ref, rep
+
+
+def signed_again(ref: Referee, t: float) -> list[ButtonPressed]:
+    """The seats sign a result the judge's correction changed after they had signed it (their signatures
+    were withdrawn): each presses its call button again."""
+    if not ref.settled or ref.confirmed is not None or not ref.withdrawn:
+        return []
+    return [ButtonPressed(button="call", seat=s, t_mono=t + 0.3 * (k + 1), t_wall=t + 0.3 * (k + 1),
+                          hand_id=ref.hand_id) for k, s in enumerate(ref.machine.state.seats)]
 
 
 def exact_hand(profile: Any, seed: int, *, hand_index: int = 0, players: int = 4, faults: bool = False,
