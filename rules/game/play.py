@@ -293,12 +293,24 @@ def _apply_claimed_meld(p: Play, st: HandState, ev: MeldMade) -> None:
 
 
 def _kong_tiles(st: HandState, ev: MeldMade) -> list[Tile]:
-    """A kong's tiles; the face-down tiles of a concealed kong are copies of its shown tile."""
+    """A kong's tiles; the face-down tiles of a concealed kong are copies of its shown tile. Laid wholly face
+    down by a hand the record knows (shown at a false win), they are the one face it holds four of."""
     tiles = tiles_of(ev.tiles)
     shown = next((t for t in tiles if t != UNKNOWN_CODE), None)
+    if ev.kind == "kong_concealed" and shown is None:
+        shown = _only_quad(st.seat_state[ev.seat])
     if ev.kind == "kong_concealed" and shown is not None:
         tiles = [shown if t == UNKNOWN_CODE else t for t in tiles]
     return tiles
+
+
+def _only_quad(ss: SeatState) -> Tile | None:
+    """The one face whose known copies, with the hand's unseen tiles standing in, make four — None where the
+    unseen tiles alone could be the kong (a hand the camera never saw) or no face, or several, could."""
+    if ss.unknown >= 4:
+        return None
+    faces = {t for t in ss.tiles() if ss.counts[t] + ss.unknown >= 4}
+    return faces.pop() if len(faces) == 1 else None
 
 
 def _check_own_kong(p: Play, st: HandState, ev: MeldMade) -> Refusal | None:

@@ -334,3 +334,28 @@ def test_replay_reproduces_state_and_log_including_violations():
             assert back == log
             assert replay(s.profile, back, mode).to_json() == s.m.to_json()
             json.dumps(s.m.to_json())  # state serialises
+
+
+def test_table_mode_a_known_hand_lays_its_kong_face_down():
+    """After a false win MCR's hand is shown and play goes on (003 §Отдельные нарушения 6): the record knows it.
+    A concealed kong it then lays wholly face down is the one face it holds four of — not four unseen tiles
+    (a false tile_not_held before; simulate mcr seed 12); a hand that holds no four is still refused."""
+    from rules.profiles.registry import get
+
+    def play(hand: str) -> tuple[str, Script]:
+        hands = {**HANDS, 1: hand}
+        s = Script(hands, profile=get("mcr"), mode="table", dice=((3, 4), (2, 5)))
+        s.discard(0, "3z")
+        s.win(1, "3z", from_seat=0)
+        s.reveal(1, hand)  # no winning shape: a false win, the hand is known now
+        assert s.codes() == ["false_win"]
+        s.draw(1, "x")
+        return s.meld(1, "kong_concealed", "xxxx").TYPE, s
+
+    kind, s = play("1111m23p456p789s7z")
+    assert kind == "meld_made" and [str(m) for m in s.state.seat_state[1].melds] == ["[(1111m)]"]
+    assert s.state.seat_state[1].to_json()["concealed"] == ["2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "7z", "x"]
+    kind, s = play("111m23p456p789s7z9m")  # three 1m and the unseen drawn tile: still the one face
+    assert kind == "meld_made" and [str(m) for m in s.state.seat_state[1].melds] == ["[(1111m)]"]
+    kind, s = play("12m23p456p789s7z9m9s")  # no face of which it could hold four
+    assert kind == "violation" and s.codes()[-1] == "tile_not_held"
