@@ -104,7 +104,7 @@ def quarter_turns(zone: Zone) -> int:
 def zone_view(view: np.ndarray, zone: Zone) -> ZoneImage:
     """A zone image from its pixels already in the owner's view (the zone slice with ``MARGIN_PX``, turned
     by :func:`quarter_turns`): the felt colour is the median of the outer two pixels all round."""
-    return ZoneImage(zone, view, _median_u8(_felt(view, zone, 2)[::3]))
+    return ZoneImage(zone, view, median_u8(_felt(view, zone, 2)[::3]))
 
 
 def _felt(view: np.ndarray, zone: Zone, ring: int) -> np.ndarray:
@@ -115,7 +115,7 @@ def _felt(view: np.ndarray, zone: Zone, ring: int) -> np.ndarray:
     return px
 
 
-def _median_u8(px: np.ndarray) -> np.ndarray:
+def median_u8(px: np.ndarray) -> np.ndarray:
     """Per-channel median (float32, as ``np.median``) of uint8 pixels (n, c), from one histogram."""
     n, c = px.shape
     if n == 0:

@@ -119,7 +119,7 @@ def read_table_layout(frame: np.ndarray, calibration: object | None = None, px_p
     kind of picture the pipeline reads. ValueError (CalibrationError) if the markers or the grid are not
     found."""
     from vision.calibration import Rectifier, calibrate
-    from vision.tile_finder import ZoneImage, _median_u8, foreground
+    from vision.tile_finder import ZoneImage, foreground, median_u8
 
     cal = calibration if calibration is not None else calibrate(frame)
     rect = Rectifier(cal, px_per_mm)  # type: ignore[arg-type]
@@ -130,7 +130,7 @@ def read_table_layout(frame: np.ndarray, calibration: object | None = None, px_p
     img = cv2.remap(frame, view[0], view[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     ring = np.concatenate([img[:2].reshape(-1, 3), img[-2:].reshape(-1, 3), img[:, :2].reshape(-1, 3),
                            img[:, -2:].reshape(-1, 3)])
-    zi = ZoneImage(None, img, _median_u8(ring))  # type: ignore[arg-type]
+    zi = ZoneImage(None, img, median_u8(ring))  # type: ignore[arg-type]
     mask = foreground(zi, px_per_mm=px_per_mm)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     tw, th = cal.geometry.tile_w * px_per_mm, cal.geometry.tile_h * px_per_mm  # type: ignore[attr-defined]

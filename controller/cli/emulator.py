@@ -76,7 +76,7 @@ def handler(args: argparse.Namespace) -> int:
             if words[0] in ("quit", "exit"):
                 break
             try:
-                print(_inject(emu, words), flush=True)
+                print(inject_fault(emu, words), flush=True)
             except (ValueError, IndexError, KeyError) as exc:
                 print(f"? {exc or 'bad arguments'} (type 'help')", flush=True)
         else:  # stdin closed (e.g. started by a script): run until interrupted
@@ -86,7 +86,7 @@ def handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def _inject(emu, words: list[str]) -> str:
+def inject_fault(emu, words: list[str]) -> str:
     from firmware_bridge.messages import Button, Part
 
     cmd, rest = words[0], words[1:]

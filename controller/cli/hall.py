@@ -20,7 +20,7 @@ from controller.cli import CliError
 PROFILES = ("sichuan-mpl2025", "sichuan-wmsg", "mcr", "mcr-siamese", "riichi-ema2016", "red", "basic")
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         v = int(text)
     except ValueError:
@@ -41,8 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=serve)
 
     p = hs.add_parser("simulate", help="a simulated tournament against a broker; proves nothing lost or doubled")
-    p.add_argument("--tables", type=_positive, required=True, help="simulated tables (4 players each)")
-    p.add_argument("--sessions", type=_positive, required=True, help="sessions to play")
+    p.add_argument("--tables", type=positive_int, required=True, help="simulated tables (4 players each)")
+    p.add_argument("--sessions", type=positive_int, required=True, help="sessions to play")
     p.add_argument("--profile", required=True, choices=PROFILES, help="the rule set")
     p.add_argument("--seed", type=int, required=True, help="seed of the seating draws and the bots")
     p.add_argument("--broker", default="", help="an existing broker mqtt://HOST:PORT (default: a local mosquitto "
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--broker-restart", action="store_true", help="stop and restart the broker in the middle of a session")
     p.add_argument("--events", choices=("results", "all"), default="results",
                    help="what the tables publish: results and hand starts (default), or every event")
-    p.add_argument("--max-hands", type=_positive, default=None, help="at most this many hands per table and session")
+    p.add_argument("--max-hands", type=positive_int, default=None, help="at most this many hands per table and session")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     p.set_defaults(func=simulate)
 

@@ -7,13 +7,13 @@ from controller.cli import CliError
 
 
 def register(hs: argparse._SubParsersAction) -> None:
-    from controller.cli.hall import PROFILES, _positive
+    from controller.cli.hall import PROFILES, positive_int
 
     p = hs.add_parser("provision", help="write the hall's and every table's identity, credentials and configs",
                       description="Writes DIR/broker (mosquitto.conf, hashed password file, ACL), DIR/hall/hall.toml "
                       "and DIR/tables/<id>/config.toml; with --tls a hall CA, the broker's certificate and one "
                       "client certificate per table.")
-    p.add_argument("--tables", type=_positive, required=True, help="number of tables (table-01 ... table-NN)")
+    p.add_argument("--tables", type=positive_int, required=True, help="number of tables (table-01 ... table-NN)")
     p.add_argument("--out", required=True, help="the folder to write (created; must be empty or absent)")
     p.add_argument("--hall-id", default="hall", help="the hall's id (topic root hall/<id>/)")
     p.add_argument("--hall-host", default="localhost", help="the broker's host name as the tables reach it")

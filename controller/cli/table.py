@@ -81,14 +81,14 @@ def handler(args: argparse.Namespace) -> int:
                 except OSError as exc:
                     raise CliError(str(exc)) from None
         if args.emulator:
-            from controller.cli.emulator import _inject
+            from controller.cli.emulator import inject_fault
             from firmware_bridge.emulator import McuEmulator
 
             emu = stack.enter_context(McuEmulator(time_scale=args.time_scale))
             url = emu.url
             for fault in args.inject:
                 try:
-                    _inject(emu, fault.split())
+                    inject_fault(emu, fault.split())
                 except (ValueError, IndexError, KeyError) as exc:
                     raise CliError(f"--inject {fault!r}: {exc}") from None
         elif args.inject:

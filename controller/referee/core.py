@@ -1372,7 +1372,7 @@ class Referee:
         viol_before = tuple(f"{v.seat}:{v.code}" for v in self.violations())
         rec = list(self.record)
         try:
-            change = _apply(rec, c)
+            change = apply_correction(rec, c)
         except (ValueError, IndexError, KeyError, TypeError) as exc:
             return [violation("bad_event", None, f"correction refused: {exc}", at=c, hand_id=self.hand_id)]
         signed = sorted(self.confirm_seats) if self._confirmed is None else list(self._confirmed.seats) or ["judge"]
@@ -1412,7 +1412,7 @@ def _payments(settled: Any) -> tuple[Any, ...] | None:
     return tuple(settled.deltas), tuple(tuple(sorted(dict(p).items())) for p in settled.payments)
 
 
-def _apply(rec: list[Event], c: JudgeCorrection) -> str:
+def apply_correction(rec: list[Event], c: JudgeCorrection) -> str:
     """Apply one correction to the record in place; returns what changed, for the audit record."""
     def show(e: Event) -> str:
         d = {k: v for k, v in e.to_json().items() if k not in ("v", "t_wall", "frame", "hand_id")}

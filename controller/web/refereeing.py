@@ -73,7 +73,9 @@ def standing_corrections(ref: Any) -> list[tuple[int, dict[str, Any]]]:
     """The judge's corrections of this hand still in effect, oldest first: (revision, the correction that
     undoes it as ``RefereeSession.correct`` arguments). Replays the record as the referee built it (the
     corrections it refused left out); an undo takes its revision off the list."""
-    from controller.referee.core import _apply  # the referee's own edit of its record: the same result
+    from controller.referee.core import (
+        apply_correction,  # the referee's own edit of its record: the same result
+    )
 
     rec: list[Event] = []
     standing: list[tuple[int, dict[str, Any]]] = []
@@ -84,7 +86,7 @@ def standing_corrections(ref: Any) -> list[tuple[int, dict[str, Any]]]:
             continue
         before = list(rec)
         try:
-            _apply(rec, ev)
+            apply_correction(rec, ev)
         except (ValueError, IndexError, KeyError, TypeError):
             continue  # refused by the referee: no revision
         revision += 1

@@ -13,8 +13,8 @@ from vision.scene_render import render_scene
 from vision.tile_finder import (
     MARGIN_PX,
     _blobs,
-    _median_u8,
     foreground,
+    median_u8,
     quarter_turns,
     zone_image,
     zone_slice,
@@ -61,7 +61,7 @@ def test_histogram_median_is_numpy_median():
     rng = np.random.default_rng(3)
     for n in (1, 2, 7, 300, 1001):
         px = rng.integers(0, 256, (n, 3)).astype(np.uint8)
-        assert np.array_equal(_median_u8(px), np.median(px, axis=0).astype(np.float32))
+        assert np.array_equal(median_u8(px), np.median(px, axis=0).astype(np.float32))
 
 
 def test_template_scores_are_the_normalised_weighted_correlation():
