@@ -298,19 +298,19 @@ def _kong_tiles(st: HandState, ev: MeldMade) -> list[Tile]:
     tiles = tiles_of(ev.tiles)
     shown = next((t for t in tiles if t != UNKNOWN_CODE), None)
     if ev.kind == "kong_concealed" and shown is None:
-        shown = _only_quad(st.seat_state[ev.seat])
+        faces = _quad_faces(st.seat_state[ev.seat])
+        shown = faces.pop() if len(faces) == 1 else None
     if ev.kind == "kong_concealed" and shown is not None:
         tiles = [shown if t == UNKNOWN_CODE else t for t in tiles]
     return tiles
 
 
-def _only_quad(ss: SeatState) -> Tile | None:
-    """The one face whose known copies, with the hand's unseen tiles standing in, make four — None where the
-    unseen tiles alone could be the kong (a hand the camera never saw) or no face, or several, could."""
+def _quad_faces(ss: SeatState) -> set[Tile]:
+    """The faces whose known copies, with the hand's unseen tiles standing in, make four (none where the
+    unseen tiles alone could be the kong: a hand the camera never saw)."""
     if ss.unknown >= 4:
-        return None
-    faces = {t for t in ss.tiles() if ss.counts[t] + ss.unknown >= 4}
-    return faces.pop() if len(faces) == 1 else None
+        return set()
+    return {t for t in ss.tiles() if ss.counts[t] + ss.unknown >= 4}
 
 
 def _check_own_kong(p: Play, st: HandState, ev: MeldMade) -> Refusal | None:
@@ -337,7 +337,7 @@ def _check_own_kong(p: Play, st: HandState, ev: MeldMade) -> Refusal | None:
     ss = st.seat_state[ev.seat]
     if ev.kind == "kong_concealed":
         tiles = _kong_tiles(st, ev)
-        if not ss.holds(tiles):
+        if not ss.holds(tiles) and not _quad_faces(ss):  # (several faces could be it: see the apply step)
             return Refusal("tile_not_held", ev.seat, "the kong's tiles are not in the hand")
         meld = build_meld(tiles, concealed=True)
         return Refusal("bad_meld", ev.seat, meld) if isinstance(meld, str) else None
@@ -368,6 +368,8 @@ def _pung_of(ss: SeatState, kind: int) -> int | None:
 def _apply_concealed_kong(p: Play, st: HandState, ev: MeldMade) -> None:
     ss = st.seat_state[ev.seat]
     tiles = _kong_tiles(st, ev)
+    if not ss.holds(tiles):  # laid face down, and the known hand holds several faces it could be: the
+        ss.blur(_quad_faces(ss))  # record no longer knows those faces' copies (never a guess)
     ss.give_out(tiles)
     st.show(tiles_of(ev.tiles))
     meld = build_meld(tiles, concealed=True)

@@ -191,6 +191,14 @@ class SeatState:
                 unknown_needed += n - counts[c]
         return unknown_needed <= self.unknown
 
+    def blur(self, faces: Iterable[Tile]) -> None:
+        """The known copies of ``faces`` become unseen tiles (a face-down set took some of them, which the
+        record cannot tell)."""
+        self.version += 1
+        for t in faces:
+            self.unknown += self.counts[t]
+            self.counts[t] = 0
+
     def take_in(self, t: Tile) -> None:
         """A tile enters the concealed hand (dealt, drawn, revealed)."""
         self.version += 1

@@ -357,5 +357,8 @@ def test_table_mode_a_known_hand_lays_its_kong_face_down():
     assert s.state.seat_state[1].to_json()["concealed"] == ["2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "7z", "x"]
     kind, s = play("111m23p456p789s7z9m")  # three 1m and the unseen drawn tile: still the one face
     assert kind == "meld_made" and [str(m) for m in s.state.seat_state[1].melds] == ["[(1111m)]"]
+    kind, s = play("111m222m456p789s7z")  # three 1m, three 2m and an unseen tile: either could be the kong
+    assert kind == "meld_made" and s.codes() == ["false_win"]
+    assert s.state.seat_state[1].to_json()["concealed"] == ["4p", "5p", "6p", "7s", "8s", "9s", "7z", "x", "x", "x"]
     kind, s = play("12m23p456p789s7z9m9s")  # no face of which it could hold four
     assert kind == "violation" and s.codes()[-1] == "tile_not_held"
