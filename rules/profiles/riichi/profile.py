@@ -127,56 +127,64 @@ class RiichiEMA2016(RiichiHooks, Profile):
             return invalid("a concealed kan can be robbed only for thirteen orphans (004 Rules 4.2.1)")
         dora = count_dora(info.counts, info.dora_indicators)
         ura = count_dora(info.counts, info.ura_indicators) if info.riichi else 0
-        honba = info.honba
-        closed = info.closed
-        self_drawn = info.self_drawn or info.kong_replacement
-        r0 = rs[0]
-        hand_yakuman = (
-            [d for d, _, check, _ in HAND_YAKUMAN[closed] if check(r0)] if info.hand_yakuman_possible else []
-        )
-        hand_yaku = [(d, h) for d, h, check, _ in HAND_YAKU[closed] if check(r0)]
-        reading_yakuman = READING_YAKUMAN[closed] if info.set_yakuman_possible else ()
-        reading_yaku = READING_YAKU[closed]
-        named = len(rs) == 1  # the fu items of the only reading are the ones shown
-        best: tuple[tuple[int, int, int], Reading, YakuList, int | None, int, int, str | None,
-                    list[tuple[str, int]]] | None = None
-        for r in rs:
-            f = r.features
-            yakuman = hand_yakuman + [
-                d for d, _, check, need in reading_yakuman if need & f == need and check(r)
-            ]
-            if yakuman:
-                yaku: YakuList = [(d, 13) for d in yakuman]
-                han, fu, basic = 13, None, limits.LIMIT_BASIC[limits.YAKUMAN]
-                limit: str | None = limits.YAKUMAN
-                parts: list[tuple[str, int]] = []
-            else:
-                yaku = hand_yaku + [
-                    (d, h) for d, h, check, need in reading_yaku if need & f == need and check(r)
-                ]
-                if not yaku:
-                    continue
-                pinfu = f & PINFU_NEEDS == PINFU_NEEDS and any(d.id == "pinfu" for d, _ in yaku)
-                parts = fu_breakdown(r, pinfu, named=named)
-                raw = 0
-                for _, v in parts:
-                    raw += v
-                fu = round_fu(raw, r.shape == CHIITOITSU)
-                han = dora + ura
-                for _, h in yaku:
-                    han += h
-                basic, limit = limits.basic_points(han, fu)
-            if len(rs) == 1:
-                best = ((0, 0, 0), r, yaku, fu, han, basic, limit, parts)
-                break
-            total = limits.payments(basic, info.dealer, self_drawn, honba)["total"]
-            key = (total, han, fu or 0)
-            if best is None or key > best[0]:
-                best = (key, r, yaku, fu, han, basic, limit, [])
+        best = _best_reading(info, rs, dora + ura)
         if best is None:
             return invalid("no yaku: the hand is complete but has no yaku (dora do not count, 004 Rules 3.2)")
         _, r, yaku, fu, han, basic, limit, parts = best
-        return _result(r, yaku, fu, han, basic, limit, dora, ura, honba, parts or None)
+        return _result(r, yaku, fu, han, basic, limit, dora, ura, info.honba, parts or None)
+
+
+Best = tuple[tuple[int, int, int], Reading, YakuList, int | None, int, int, str | None, list[tuple[str, int]]]
+
+
+def _best_reading(info: HandInfo, rs: list[Reading], dora_han: int) -> Best | None:
+    """The reading that pays the most (004 Rules 3.4.9): (key, reading, yaku, fu, han, basic points,
+    limit, fu items), None when no reading has a yaku. Hand-level yaku are checked once, on the first."""
+    closed = info.closed
+    self_drawn = info.self_drawn or info.kong_replacement
+    honba = info.honba
+    r0 = rs[0]
+    hand_yakuman = (
+        [d for d, _, check, _ in HAND_YAKUMAN[closed] if check(r0)] if info.hand_yakuman_possible else []
+    )
+    hand_yaku = [(d, h) for d, h, check, _ in HAND_YAKU[closed] if check(r0)]
+    reading_yakuman = READING_YAKUMAN[closed] if info.set_yakuman_possible else ()
+    reading_yaku = READING_YAKU[closed]
+    named = len(rs) == 1  # the fu items of the only reading are the ones shown
+    best: Best | None = None
+    for r in rs:
+        f = r.features
+        yakuman = hand_yakuman + [
+            d for d, _, check, need in reading_yakuman if need & f == need and check(r)
+        ]
+        if yakuman:
+            yaku: YakuList = [(d, 13) for d in yakuman]
+            han, fu, basic = 13, None, limits.LIMIT_BASIC[limits.YAKUMAN]
+            limit: str | None = limits.YAKUMAN
+            parts: list[tuple[str, int]] = []
+        else:
+            yaku = hand_yaku + [
+                (d, h) for d, h, check, need in reading_yaku if need & f == need and check(r)
+            ]
+            if not yaku:
+                continue
+            pinfu = f & PINFU_NEEDS == PINFU_NEEDS and any(d.id == "pinfu" for d, _ in yaku)
+            parts = fu_breakdown(r, pinfu, named=named)
+            raw = 0
+            for _, v in parts:
+                raw += v
+            fu = round_fu(raw, r.shape == CHIITOITSU)
+            han = dora_han
+            for _, h in yaku:
+                han += h
+            basic, limit = limits.basic_points(han, fu)
+        if named:
+            return ((0, 0, 0), r, yaku, fu, han, basic, limit, parts)
+        total = limits.payments(basic, info.dealer, self_drawn, honba)["total"]
+        key = (total, han, fu or 0)
+        if best is None or key > best[0]:
+            best = (key, r, yaku, fu, han, basic, limit, [])
+    return best
 
 
 def _result(

@@ -96,6 +96,12 @@ class HandInfo:
 
     def __init__(self, hand: Hand, ctx: Mapping[str, ContextValue]):
         self.hand = hand
+        self._read_tiles(hand)
+        self._read_context(ctx)
+        self._summarise()
+
+    def _read_tiles(self, hand: Hand) -> None:
+        """Counts per kind, the melds as sets, open or closed."""
         c = [0] * N_KINDS
         plain = True  # only the 34 plain kinds (no red five, flower, joker, unknown tile)
         for t in hand.all_concealed:
@@ -137,6 +143,9 @@ class HandInfo:
         self.n_kans = n_kans
         self.closed = all_concealed_kans
         self.win = hand.winning.kind if hand.winning is not None else -1
+
+    def _read_context(self, ctx: Mapping[str, ContextValue]) -> None:
+        """The context of the win, read and type-checked once (the scorer reads these, never ``ctx``)."""
         g = ctx.get
         self.self_drawn = self_drawn = bool(g("self_drawn"))
         self.riichi = riichi = bool(g("riichi"))
@@ -166,9 +175,14 @@ class HandInfo:
         # none of ``profile.TRIGGERS`` holds: no entry of the table applies then (tests/rules/test_circumstances)
         self.impossible_key = (
             self_drawn | riichi << 1 | ippatsu << 2 | double_riichi << 3 | robbing_kong << 4
-            | kong_replacement << 5 | last_tile << 6 | fga << 7 | dealer << 8 | all_concealed_kans << 9
-            | (n_kans > 0) << 10 | bool(hand.melds) << 11
+            | kong_replacement << 5 | last_tile << 6 | fga << 7 | dealer << 8 | self.closed << 9
+            | (self.n_kans > 0) << 10 | bool(self.meld_sets) << 11
         ) if riichi or ippatsu or double_riichi or robbing_kong or kong_replacement or fga else 0
+
+    def _summarise(self) -> None:
+        """What the yaku units and their gates ask of the whole hand: suits, honours, terminals."""
+        c = self.counts
+        n_kans = self.n_kans
         n_m, n_p, n_s = sum(c[0:9]), sum(c[9:18]), sum(c[18:27])
         self.suits = suits = ((0,) if n_m else ()) + ((1,) if n_p else ()) + ((2,) if n_s else ())
         self.suit = suits[0] if len(suits) == 1 else -1
@@ -179,9 +193,9 @@ class HandInfo:
         self.terminals_honors_only = th = n_m + n_p + n_s == edges
         # necessary conditions of the yakuman (a cheap gate; each yakuman unit still decides): situational,
         # four kans, one suit or none (flushes, all green, all honours), terminals and honours only...
-        self.hand_yakuman_possible = fga or n_kans == 4 or len(suits) <= 1 or th
+        self.hand_yakuman_possible = self.first_go_around or n_kans == 4 or len(suits) <= 1 or th
         # ... big dragons or winds need 9 dragon / 11 wind tiles; suuankou and kokushi need no open meld
-        self.set_yakuman_possible = all_concealed_kans or sum(c[31:34]) >= 9 or sum(c[27:31]) >= 11
+        self.set_yakuman_possible = self.closed or sum(c[31:34]) >= 9 or sum(c[27:31]) >= 11
 
 
 class Reading:
