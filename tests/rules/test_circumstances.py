@@ -159,3 +159,15 @@ def test_the_riichi_scorers_key_names_the_circumstances_of_the_win():
     held = {n for i, n in enumerate(CIRCUMSTANCES) if info.impossible_key >> i & 1}
     assert held == {"robbing_kong", "last_tile", "closed"}
     assert HandInfo(parse_hand("123m456p789s11z22z + 2z"), prof.context({"self_drawn": True})).impossible_key == 0
+
+
+def test_the_sichuan_situation_answers_as_the_declared_table():
+    """``Situation.problem`` (bit masks, precomputed) says what ``impossible`` says, for every combination."""
+    from dataclasses import asdict
+
+    from rules.circumstances import impossible
+    from rules.profiles.sichuan.scoring import IMPOSSIBLE, SITUATION_FIELDS, Situation
+
+    for mask in range(1 << len(SITUATION_FIELDS)):
+        sit = Situation(**{name: bool(mask >> i & 1) for i, name in enumerate(SITUATION_FIELDS)})
+        assert sit.problem() == impossible(IMPOSSIBLE, asdict(sit)), sit
