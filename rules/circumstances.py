@@ -59,6 +59,10 @@ class BitTable:
     def __init__(self, table: Iterable[Impossible], names: Iterable[str]):
         self.bit = {name: 1 << i for i, name in enumerate(names)}
         self.rows = tuple((self.mask(e.all_of), self.mask(e.none_of), e.reason) for e in table)
+        # every answer, indexed by the mask (tables of up to 12 circumstances: 4,096 entries at most)
+        self.answers: tuple[str | None, ...] = (
+            tuple(self.first(m) for m in range(1 << len(self.bit))) if len(self.bit) <= 12 else ()
+        )
 
     def mask(self, present: Iterable[str]) -> int:
         m = 0

@@ -19,12 +19,14 @@ R = TypeVar("R")
 @dataclass(frozen=True)
 class Unit(Generic[R]):
     """One rule: ``id`` (what the registry finds it by), ``name`` (as the seed's table prints it), ``ref``
-    (the seed section), ``check`` (how many times it applies to a reading; 0 or False: not at all)."""
+    (the seed section), ``check`` (how many times it applies to a reading; 0 or False: not at all), ``group``
+    (the family its scorer calls it in, if the profile has several)."""
 
     id: str
     name: str
     ref: str
     check: Callable[[R], int]
+    group: str = ""  # the profile's family of the unit, when its scorer calls the families apart (MCR's scopes)
 
     def __call__(self, reading: R) -> int:
         return int(self.check(reading))
@@ -67,3 +69,7 @@ class Registry(Generic[R]):
 
     def ids(self) -> list[str]:
         return list(self._by_id)
+
+    def group(self, name: str) -> tuple[Unit[R], ...]:
+        """The units of one family (``Unit.group``), in registry order."""
+        return tuple(u for u in self._by_id.values() if u.group == name)

@@ -132,8 +132,42 @@ def test_without_a_table_the_machine_judges_no_circumstances() -> None:
 def test_the_riichi_scorers_bit_table_answers_as_the_declared_table():
     """The scorer's compiled table (one int per hand) says what ``impossible`` says, for every combination."""
     from rules.circumstances import impossible
-    from rules.profiles.riichi.profile import _TABLE, CIRCUMSTANCES, IMPOSSIBLE
+    from rules.profiles.riichi.profile import _TABLE, CIRCUMSTANCES, IMPOSSIBLE, TRIGGERS
 
+    triggers = _TABLE.mask(TRIGGERS)
     for mask in range(1 << len(CIRCUMSTANCES)):
         named = {name: bool(mask >> i & 1) for i, name in enumerate(CIRCUMSTANCES)}
         assert _TABLE.first(mask) == impossible(IMPOSSIBLE, named), named
+        assert _TABLE.answers[mask] == _TABLE.first(mask), named
+        if not mask & triggers:  # the scorer skips the table then (HandInfo.impossible_key 0)
+            assert _TABLE.answers[mask] is None, named
+
+
+def test_the_riichi_scorers_key_names_the_circumstances_of_the_win():
+    """``HandInfo.impossible_key`` holds the bit of each circumstance that holds (when a trigger does)."""
+    from rules.notation import parse_hand
+    from rules.profiles import registry
+    from rules.profiles.riichi.profile import CIRCUMSTANCES
+    from rules.profiles.riichi.reading import HandInfo
+
+    prof = registry.get("riichi-ema2016")
+    closed = parse_hand("123m456p78s22z[(1111z)] + 9s")  # a concealed kan: closed, a kan, a meld
+    info = HandInfo(closed, prof.context({"riichi": True, "self_drawn": True, "seat_wind": "1z"}))
+    held = {n for i, n in enumerate(CIRCUMSTANCES) if info.impossible_key >> i & 1}
+    assert held == {"riichi", "self_drawn", "dealer", "closed", "kan", "melds"}
+    info = HandInfo(parse_hand("123m456p789s11z22z + 2z"), prof.context({"robbing_kong": True, "last_tile": True}))
+    held = {n for i, n in enumerate(CIRCUMSTANCES) if info.impossible_key >> i & 1}
+    assert held == {"robbing_kong", "last_tile", "closed"}
+    assert HandInfo(parse_hand("123m456p789s11z22z + 2z"), prof.context({"self_drawn": True})).impossible_key == 0
+
+
+def test_the_sichuan_situation_answers_as_the_declared_table():
+    """``Situation.problem`` (bit masks, precomputed) says what ``impossible`` says, for every combination."""
+    from dataclasses import asdict
+
+    from rules.circumstances import impossible
+    from rules.profiles.sichuan.scoring import IMPOSSIBLE, SITUATION_FIELDS, Situation
+
+    for mask in range(1 << len(SITUATION_FIELDS)):
+        sit = Situation(**{name: bool(mask >> i & 1) for i, name in enumerate(SITUATION_FIELDS)})
+        assert sit.problem() == impossible(IMPOSSIBLE, asdict(sit)), sit

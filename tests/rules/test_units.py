@@ -69,6 +69,20 @@ def test_mcr_units_and_computed_fans_cover_the_table() -> None:
         assert u.name == BY_NO[int(u.id)].name and u.ref == f"003 #{u.id}"
 
 
+def test_the_mcr_scorer_calls_the_registrys_units() -> None:
+    """The scorer's per-scope tables (and the principles' group families) are the registry's units, each in
+    the family its ``group`` names, in registry order."""
+    from rules.profiles.mcr import fans as F
+
+    tables = {"tiles": F.TILE_SCOPE, "hand": F.HAND_SCOPE, "shape": F.SHAPE_SCOPE, "sets": F.SET_SCOPE}
+    for reg, families in ((HAND_UNITS, tables), (GROUP_UNITS, {
+            "chows2": F.CHOWS_2, "chows3": F.CHOWS_3, "chows4": F.CHOWS_4,
+            "pungs2": F.PUNGS_2, "pungs3": F.PUNGS_3, "pungs4": F.PUNGS_4})):
+        assert sum(len(t) for t in families.values()) == len(reg)
+        for family, table in families.items():
+            assert [(int(u.id), u.check) for u in reg if u.group == family] == list(table)
+
+
 def test_a_registry_refuses_two_units_of_one_id() -> None:
     reg: Registry[int] = Registry([Unit("a", "A", "000 §1", lambda r: r)])
     with pytest.raises(ValueError, match="two units"):

@@ -3,19 +3,20 @@
 
 Three families:
 
-* ``HAND`` — whole-hand detectors ``fn(reading) -> count`` (tile properties, honour pungs, special shapes,
+* whole-hand detectors ``fn(reading) -> count`` (:data:`HAND_UNITS`: tile properties, honour pungs, special shapes,
   win situation, waits);
 * ``CHOWS_2/3/4`` and ``PUNGS_2/3/4`` — predicates on a group of chows (first kinds) or suited pungs
-  (kinds), sorted; which groups may be counted together is decided once, by the combination principles
-  in ``principles.py`` (003 §Подсчёт 1e(2), (3), (5));
+  (kinds), sorted, as one tuple; which groups may be counted together is decided once, by the combination
+  principles in ``principles.py`` (003 §Подсчёт 1e(2), (3), (5));
 * the kong-count and concealed-pung fans, also in ``principles.py`` (spec §6.2 step 6).
 
-Kinds are 0..33 (``rules.tiles``): suit = kind // 9, rank index = kind % 9 (0 = a "1").
+The scorer and the principles call the units through the tables at the end of this module, made from the
+registries (``Unit.group``: the scope or family). Kinds are 0..33 (``rules.tiles``): suit = kind // 9,
+rank index = kind % 9 (0 = a "1").
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TypeVar
 
 from rules.profiles.mcr.fan_table import BY_NO
 from rules.profiles.mcr.reading import Reading
@@ -23,38 +24,33 @@ from rules.shapes import Shape
 from rules.tiles import CHOW, DRAGONS, GREEN, TERMINALS, WINDS
 from rules.units import Registry, Unit
 
-HAND: dict[int, Callable[[Reading], int]] = {}  # every whole-hand detector, by fan number
-# by what they depend on (for speed: the first two are computed once per hand, not per reading)
-TILE_SCOPE: dict[int, Callable[[Reading], int]] = {}  # only which kinds are present (``_mask``)
-HAND_SCOPE: dict[int, Callable[[Reading], int]] = {}  # the tiles, the melds and the context only
-SHAPE_SCOPE: dict[int, Callable[[Reading], int]] = {}  # the special shapes
-SET_SCOPE: dict[int, Callable[[Reading], int]] = {}  # the sets and pair of a standard reading
-CHOWS_2: dict[int, Callable[..., bool]] = {}
-CHOWS_3: dict[int, Callable[..., bool]] = {}
-CHOWS_4: dict[int, Callable[..., bool]] = {}  # (a, b, c, d, pair)
-PUNGS_2: dict[int, Callable[..., bool]] = {}
-PUNGS_3: dict[int, Callable[..., bool]] = {}
-PUNGS_4: dict[int, Callable[..., bool]] = {}
-
-
-Group = TypeVar("Group", bound=Callable[..., bool])
+Group = tuple[int, ...]  # the sorted kinds of a group of sets (four chows: then the pair, -1 without one)
 HandDetector = Callable[[Reading], int]
-
+GroupDetector = Callable[[Group], bool]
 
 # every fan as a :class:`rules.units.Unit`, found by its number (the id is the number's text): whole-hand
-# fans over a Reading, group fans over the sorted kinds of a group of sets (and the pair, for four chows)
+# fans over a Reading, group fans over the sorted kinds of a group of sets (and the pair, for four chows).
+# ``Unit.group`` says where the scorer calls it. Whole-hand scopes, by what the fan depends on (the first two
+# are computed once per hand, not per reading): "tiles" (only which kinds are present, ``_mask``), "hand"
+# (the tiles, the melds and the context), "shape" (the special shapes), "sets" (the sets and pair of a
+# standard reading). Group families: "chows2", "chows3", "chows4", "pungs2", "pungs3", "pungs4"; which
+# groups may be counted together is decided by the combination principles (``principles.py``).
 HAND_UNITS: Registry[Reading] = Registry()
-GROUP_UNITS: Registry[tuple[int, ...]] = Registry()
+GROUP_UNITS: Registry[Group] = Registry()
+HAND_SCOPES = ("tiles", "hand", "shape", "sets")
+GROUP_FAMILIES = ("chows2", "chows3", "chows4", "pungs2", "pungs3", "pungs4")
 
 
 def _unit_of(no: int) -> tuple[str, str, str]:
     return str(no), BY_NO[no].name, f"003 #{no}"
 
 
-def _register(table: dict[int, Callable[..., bool]], no: int) -> Callable[[Group], Group]:
-    def deco(fn: Group) -> Group:
-        table[no] = fn  # (the principles call the predicate on the group's kinds directly)
-        GROUP_UNITS.add(Unit(*_unit_of(no), lambda group: fn(*group)))
+def _register(family: str, no: int) -> Callable[[GroupDetector], GroupDetector]:
+    """Register a group detector ``fn(group) -> bool`` of one family (see above)."""
+    assert family in GROUP_FAMILIES, family
+
+    def deco(fn: GroupDetector) -> GroupDetector:
+        GROUP_UNITS.add(Unit(*_unit_of(no), fn, family))
         return fn
 
     return deco
@@ -62,12 +58,10 @@ def _register(table: dict[int, Callable[..., bool]], no: int) -> Callable[[Group
 
 def hand(no: int, scope: str = "sets") -> Callable[[HandDetector], HandDetector]:
     """Register a whole-hand detector; ``scope``: "tiles", "hand", "shape" or "sets" (see above)."""
-    table = {"tiles": TILE_SCOPE, "hand": HAND_SCOPE, "shape": SHAPE_SCOPE, "sets": SET_SCOPE}[scope]
+    assert scope in HAND_SCOPES, scope
 
     def deco(fn: HandDetector) -> HandDetector:
-        HAND[no] = fn
-        table[no] = fn  # (the scorer calls the detectors of a scope directly, in its hot loop)
-        HAND_UNITS.add(Unit(*_unit_of(no), fn))
+        HAND_UNITS.add(Unit(*_unit_of(no), fn, scope))
         return fn
 
     return deco
@@ -499,79 +493,93 @@ def _three_suits(*ks: int) -> bool:
     return len({k // 9 for k in ks}) == 3
 
 
-@_register(CHOWS_2, 69)
-def pure_double_chow(a: int, b: int) -> bool:
+@_register("chows2", 69)
+def pure_double_chow(g: Group) -> bool:
+    a, b = g
     return a == b
 
 
-@_register(CHOWS_2, 70)
-def mixed_double_chow(a: int, b: int) -> bool:
+@_register("chows2", 70)
+def mixed_double_chow(g: Group) -> bool:
+    a, b = g
     return a // 9 != b // 9 and a % 9 == b % 9
 
 
-@_register(CHOWS_2, 71)
-def short_straight(a: int, b: int) -> bool:
+@_register("chows2", 71)
+def short_straight(g: Group) -> bool:
+    a, b = g
     return _same_suit(a, b) and b - a == 3
 
 
-@_register(CHOWS_2, 72)
-def two_terminal_chows(a: int, b: int) -> bool:
+@_register("chows2", 72)
+def two_terminal_chows(g: Group) -> bool:
+    a, b = g
     return _same_suit(a, b) and a % 9 == 0 and b % 9 == 6
 
 
-@_register(CHOWS_3, 23)
-def pure_triple_chow(a: int, b: int, c: int) -> bool:
+@_register("chows3", 23)
+def pure_triple_chow(g: Group) -> bool:
+    a, b, c = g
     return a == b == c
 
 
-@_register(CHOWS_3, 28)
-def pure_straight(a: int, b: int, c: int) -> bool:
+@_register("chows3", 28)
+def pure_straight(g: Group) -> bool:
+    a, b, c = g
     return _same_suit(a, b, c) and a % 9 == 0 and b - a == 3 and c - b == 3
 
 
-@_register(CHOWS_3, 30)
-def pure_shifted_chows(a: int, b: int, c: int) -> bool:
+@_register("chows3", 30)
+def pure_shifted_chows(g: Group) -> bool:
     """Starting ranks rising by the same step of 1 or 2 (003 #30 «строго на один или два»)."""
+    a, b, c = g
     return _same_suit(a, b, c) and b - a == c - b and b - a in (1, 2)
 
 
-@_register(CHOWS_3, 39)
-def mixed_straight(a: int, b: int, c: int) -> bool:
+@_register("chows3", 39)
+def mixed_straight(g: Group) -> bool:
+    a, b, c = g
     return _three_suits(a, b, c) and sorted(k % 9 for k in (a, b, c)) == [0, 3, 6]
 
 
-@_register(CHOWS_3, 41)
-def mixed_triple_chow(a: int, b: int, c: int) -> bool:
+@_register("chows3", 41)
+def mixed_triple_chow(g: Group) -> bool:
+    a, b, c = g
     return _three_suits(a, b, c) and a % 9 == b % 9 == c % 9
 
 
-@_register(CHOWS_3, 51)
-def mixed_shifted_chows(a: int, b: int, c: int) -> bool:
+@_register("chows3", 51)
+def mixed_shifted_chows(g: Group) -> bool:
+    a, b, c = g
     if not _three_suits(a, b, c):
         return False
     r = sorted(k % 9 for k in (a, b, c))
     return r[1] - r[0] == 1 and r[2] - r[1] == 1
 
 
-@_register(CHOWS_4, 14)
-def quadruple_chow(a: int, b: int, c: int, d: int, pair: int | None) -> bool:
+@_register("chows4", 14)
+def quadruple_chow(g: Group) -> bool:
+    a, b, c, d, _ = g
     return a == b == c == d
 
 
-@_register(CHOWS_4, 16)
-def four_pure_shifted_chows(a: int, b: int, c: int, d: int, pair: int | None) -> bool:
+@_register("chows4", 16)
+def four_pure_shifted_chows(g: Group) -> bool:
+    a, b, c, d, _ = g
     return _same_suit(a, d) and b - a == c - b == d - c and b - a in (1, 2)
 
 
-@_register(CHOWS_4, 13)
-def pure_terminal_chows(a: int, b: int, c: int, d: int, pair: int | None) -> bool:
-    return (pair is not None and _same_suit(a, d) and pair // 9 == a // 9 and pair % 9 == 4
+@_register("chows4", 13)
+def pure_terminal_chows(g: Group) -> bool:
+    a, b, c, d, pair = g
+    return (pair >= 0 and _same_suit(a, d) and pair // 9 == a // 9 and pair % 9 == 4
             and a == b and c == d and a % 9 == 0 and c % 9 == 6 and pair < 27)
 
 
-@_register(CHOWS_4, 29)
-def three_suited_terminal_chows(a: int, b: int, c: int, d: int, pair: int | None) -> bool:
-    if pair is None or pair >= 27 or pair % 9 != 4:
+@_register("chows4", 29)
+def three_suited_terminal_chows(g: Group) -> bool:
+    a, b, c, d, pair = g
+    if pair < 0 or pair >= 27 or pair % 9 != 4:
         return False
     suits = sorted({a // 9, b // 9, c // 9, d // 9})
     if len(suits) != 2 or pair // 9 in suits:
@@ -583,29 +591,59 @@ def three_suited_terminal_chows(a: int, b: int, c: int, d: int, pair: int | None
 # Pung groups (sorted suited kinds; honour pungs have their own fans)
 
 
-@_register(PUNGS_2, 65)
-def double_pung(a: int, b: int) -> bool:
+@_register("pungs2", 65)
+def double_pung(g: Group) -> bool:
+    a, b = g
     return a // 9 != b // 9 and a % 9 == b % 9
 
 
-@_register(PUNGS_3, 24)
-def pure_shifted_pungs(a: int, b: int, c: int) -> bool:
+@_register("pungs3", 24)
+def pure_shifted_pungs(g: Group) -> bool:
+    a, b, c = g
     return _same_suit(a, b, c) and b - a == 1 and c - b == 1
 
 
-@_register(PUNGS_3, 32)
-def triple_pung(a: int, b: int, c: int) -> bool:
+@_register("pungs3", 32)
+def triple_pung(g: Group) -> bool:
+    a, b, c = g
     return _three_suits(a, b, c) and a % 9 == b % 9 == c % 9
 
 
-@_register(PUNGS_3, 42)
-def mixed_shifted_pungs(a: int, b: int, c: int) -> bool:
+@_register("pungs3", 42)
+def mixed_shifted_pungs(g: Group) -> bool:
+    a, b, c = g
     if not _three_suits(a, b, c):
         return False
     r = sorted(k % 9 for k in (a, b, c))
     return r[1] - r[0] == 1 and r[2] - r[1] == 1
 
 
-@_register(PUNGS_4, 15)
-def four_pure_shifted_pungs(a: int, b: int, c: int, d: int) -> bool:
+@_register("pungs4", 15)
+def four_pure_shifted_pungs(g: Group) -> bool:
+    a, b, c, d = g
     return _same_suit(a, d) and b - a == c - b == d - c == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What the scorer calls, per scope or family: (fan number, check) of the registry's units, in its order
+
+
+def _hand_checks(scope: str) -> tuple[tuple[int, HandDetector], ...]:
+    return tuple((int(u.id), u.check) for u in HAND_UNITS.group(scope))
+
+
+def _group_checks(family: str) -> tuple[tuple[int, Callable[[Group], int]], ...]:
+    return tuple((int(u.id), u.check) for u in GROUP_UNITS.group(family))
+
+
+TILE_SCOPE = _hand_checks("tiles")
+HAND_SCOPE = _hand_checks("hand")
+SHAPE_SCOPE = _hand_checks("shape")
+SET_SCOPE = _hand_checks("sets")
+GroupTable = tuple[tuple[int, Callable[[Group], int]], ...]
+CHOWS_2: GroupTable = _group_checks("chows2")
+CHOWS_3: GroupTable = _group_checks("chows3")
+CHOWS_4: GroupTable = _group_checks("chows4")  # (a, b, c, d, pair)
+PUNGS_2: GroupTable = _group_checks("pungs2")
+PUNGS_3: GroupTable = _group_checks("pungs3")
+PUNGS_4: GroupTable = _group_checks("pungs4")

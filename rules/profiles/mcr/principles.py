@@ -18,7 +18,7 @@ fan; concealed kongs are concealed pungs), with the seed/GB options of ``options
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
@@ -31,16 +31,16 @@ _VALUE = {no: f.value for no, f in BY_NO.items()}
 _ORDER = {no: i for i, no in enumerate(sorted(BY_NO, key=lambda x: (-_VALUE[x], x)))}  # highest first
 
 
-def _best_of(table: dict[int, Callable[..., bool]], group: Sequence[int], *extra: int | None) -> int | None:
-    """The highest-valued fan of ``table`` that this group forms (None if none)."""
+def _best_of(table: F.GroupTable, group: tuple[int, ...]) -> int | None:
+    """The highest-valued fan of ``table`` (a family of group units) that this group forms (None if none)."""
     best = None
-    for no, pred in table.items():
-        if pred(*group, *extra) and (best is None or (_VALUE[no], -no) > (_VALUE[best], -best)):
+    for no, pred in table:
+        if pred(group) and (best is None or (_VALUE[no], -no) > (_VALUE[best], -best)):
             best = no
     return best
 
 
-def _pairs_fans(items: tuple[int, ...], table: dict[int, Callable[..., bool]]) -> tuple[int, ...]:
+def _pairs_fans(items: tuple[int, ...], table: F.GroupTable) -> tuple[int, ...]:
     """2-set fans among ``items``: the largest edge set that is a forest (account-once) in which no set
     takes part in two fans of the same name (non-identical)."""
     edges = []
@@ -93,11 +93,11 @@ def _forest(edges: Sequence[tuple[int, int, int]], n: int) -> bool:
     return True
 
 
-def _group_fans(items: tuple[int, ...], t4: dict[int, Callable[..., bool]], t3: dict[int, Callable[..., bool]],
-                t2: dict[int, Callable[..., bool]], pair: int | None, with_pair: bool) -> tuple[int, ...]:
+def _group_fans(items: tuple[int, ...], t4: F.GroupTable, t3: F.GroupTable, t2: F.GroupTable,
+                pair: int | None, with_pair: bool) -> tuple[int, ...]:
     n = len(items)
     if n == 4:
-        no = _best_of(t4, items, pair) if with_pair else _best_of(t4, items)
+        no = _best_of(t4, items + (-1 if pair is None else pair,) if with_pair else items)
         if no is not None:  # non-separation: nothing else among the four
             return (no,)
     if n >= 3:

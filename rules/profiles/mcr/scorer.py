@@ -58,7 +58,7 @@ def tile_fans(mask: int) -> tuple[tuple[int, int], ...]:
     """The fans that depend only on which kinds the hand holds (memoised by that set)."""
     view = SimpleNamespace(cache={"mask": mask})
     # a stand-in holding the cache only: the tile-scope detectors read nothing else of a reading
-    return tuple((no, n) for no, det in F.TILE_SCOPE.items() if (n := det(view)))  # type: ignore[arg-type]
+    return tuple((no, n) for no, det in F.TILE_SCOPE if (n := det(view)))  # type: ignore[arg-type]
 
 
 def fans_of(r: Reading, opts: MCROptions, without: frozenset[int] = frozenset()) -> Counter[int]:
@@ -68,11 +68,11 @@ def fans_of(r: Reading, opts: MCROptions, without: frozenset[int] = frozenset())
     hand_fans = r.cache.get("hand_fans")
     if hand_fans is None:  # the same for every reading of the hand
         hand_fans = dict(tile_fans(F.mask_of(r)))
-        hand_fans.update((no, n) for no, det in F.HAND_SCOPE.items() if (n := det(r)))
+        hand_fans.update((no, n) for no, det in F.HAND_SCOPE if (n := det(r)))
         r.cache["hand_fans"] = hand_fans
     raw: Counter[int] = Counter(hand_fans)
     if r.sets:
-        for no, det in F.SET_SCOPE.items():
+        for no, det in F.SET_SCOPE:
             n = det(r)
             if n:
                 raw[no] += n
@@ -86,7 +86,7 @@ def fans_of(r: Reading, opts: MCROptions, without: frozenset[int] = frozenset())
         for no in kong_fans(r, opts):
             raw[no] += 1
     if r.shape is not Shape.REGULAR:
-        for no, det in F.SHAPE_SCOPE.items():
+        for no, det in F.SHAPE_SCOPE:
             n = det(r)
             if n:
                 raw[no] += n

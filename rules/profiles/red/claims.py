@@ -173,6 +173,19 @@ def arbitrate(
             out.hand_result = "draw"
         return out
     nxt = next_seat(seats(players), discarder)
+    live = _eligible(out, cl, players, discarder, discard, river_bottom, nxt)
+    pool = _spoken(out, _timely(out, live))
+    if pool:
+        _award(out, pool, cl, players, discarder, discard, nxt)
+    elif river_bottom:
+        out.hand_result = "draw"
+    return out
+
+
+def _eligible(out: Arbitration, cl: list[Claim], players: int, discarder: int, discard: Tile, river_bottom: bool,
+              nxt: int) -> list[Claim]:
+    """The claims that may be made at all (the others rejected into ``out``, with their reason); the next
+    player who touched the wall keeps only a win, and only if someone else claims (spec A8)."""
     live: list[Claim] = []
     touched: list[Claim] = []
     for c in cl:
@@ -183,13 +196,16 @@ def arbitrate(
             touched.append(c)
         else:
             live.append(c)
-    # the next player who touched the wall: only a win, and only if someone else claims (spec A8)
     for c in touched:
         if c.type == WIN and live:
             live.append(c)
         else:
             out.rejected.append((c, R_TOUCHED))
-    # timeliness against a set claimant's progress
+    return live
+
+
+def _timely(out: Arbitration, live: list[Claim]) -> list[Claim]:
+    """Timeliness against a set claimant's progress (§Иерархия 4 and last paragraph; spec A7)."""
     set_claims = [c for c in live if c.type in (PUNG, CHOW)]
     chow_progressed = any(c.type == CHOW and (c.exposed or c.discarded) for c in set_claims)
     kept: list[Claim] = []
@@ -200,25 +216,32 @@ def arbitrate(
             out.rejected.append((c, R_CLOSED))
         else:
             kept.append(c)
+    return kept
+
+
+def _spoken(out: Arbitration, kept: list[Claim]) -> list[Claim]:
+    """Claims not called aloud have no priority when another was called (§Иерархия 3)."""
     spoken = [c for c in kept if c.called]
     pool = spoken if spoken else kept
     for c in kept:
         if c not in pool:
             out.rejected.append((c, R_SILENT))
-    if pool:
-        pool.sort(key=lambda c: (RANK[c.type], turn_distance(seats(players), discarder, c.seat)))
-        win = pool[0]
-        out.awarded = win
-        for c in pool[1:]:
-            out.rejected.append((c, R_OUTRANKED))
-        if win.type in (PUNG, CHOW):
-            out.exposed, out.remaining_in_hand = claim_meld(win, discard)
-            out.next_turn = next_seat(seats(players), win.seat)
-        next_drew = any(c.timing == AFTER_NEXT_DRAW or (c.seat == nxt and c.touched_wall) for c in cl)
-        out.drawn_tile_returned_to_wall = next_drew  # §Правила взятия и сноса 5
-    elif river_bottom:
-        out.hand_result = "draw"
-    return out
+    return pool
+
+
+def _award(out: Arbitration, pool: list[Claim], cl: list[Claim], players: int, discarder: int, discard: Tile,
+           nxt: int) -> None:
+    """The win nearest the discarder in turn order, then pung, then chow (§Иерархия 2); the others outranked."""
+    pool.sort(key=lambda c: (RANK[c.type], turn_distance(seats(players), discarder, c.seat)))
+    win = pool[0]
+    out.awarded = win
+    for c in pool[1:]:
+        out.rejected.append((c, R_OUTRANKED))
+    if win.type in (PUNG, CHOW):
+        out.exposed, out.remaining_in_hand = claim_meld(win, discard)
+        out.next_turn = next_seat(seats(players), win.seat)
+    next_drew = any(c.timing == AFTER_NEXT_DRAW or (c.seat == nxt and c.touched_wall) for c in cl)
+    out.drawn_tile_returned_to_wall = next_drew  # §Правила взятия и сноса 5
 
 
 def _reject_reason(c: Claim, players: int, discarder: int, discard: Tile, river_bottom: bool) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rules.tiles import KINDS, Tile
+from rules.tiles import KIND_OF, KINDS, Tile
 
 
 def dora_of(indicator: int) -> int:
@@ -21,11 +21,11 @@ def dora_tile(indicator: Tile) -> Tile:
     return KINDS[dora_of(indicator.kind)]
 
 
-def count_dora(counts: Sequence[int], indicators: Iterable[Tile]) -> int:
-    """Han from dora: each copy of a dora tile counts once per indicator pointing to it."""
+def count_dora(counts: Sequence[int], indicators: Iterable[int]) -> int:
+    """Han from dora: each copy of a dora tile counts once per indicator (a tile code) pointing to it."""
     n = 0
     for t in indicators:
-        n += counts[_DORA[t if t < 34 else t.kind]]
+        n += counts[_DORA[KIND_OF[t]]]
     return n
 
 

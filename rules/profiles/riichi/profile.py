@@ -21,16 +21,7 @@ from rules.profiles.riichi.game import RiichiHooks
 from rules.profiles.riichi.reading import CHIITOITSU, KOKUSHI, HandInfo, Reading, readings
 from rules.profiles.riichi.yaku import BY_ID, HAND_YAKU, HAND_YAKUMAN, RANK, READING_YAKU, READING_YAKUMAN
 from rules.profiles.riichi.yaku.base import YakuDef
-from rules.scoring import (
-    ContextValue,
-    FanEntry,
-    JSONObject,
-    ScoreResult,
-    ctx_int,
-    ctx_tile,
-    ctx_tiles,
-    invalid,
-)
+from rules.scoring import ContextValue, FanEntry, JSONObject, ScoreResult, invalid
 from rules.shapes import waits as shape_waits
 from rules.tiles import KINDS, Tile, counts34
 
@@ -58,18 +49,13 @@ IMPOSSIBLE: tuple[Impossible, ...] = (
 )
 
 
-# the circumstances of a win the table speaks of, as bits of one int (the scorer judges every hand)
+# the circumstances of a win the table speaks of, as bits of one int (the scorer judges every hand):
+# ``HandInfo.impossible_key`` sets bit i when the i-th name holds
 CIRCUMSTANCES = ("self_drawn", "riichi", "ippatsu", "double_riichi", "robbing_kong", "kong_replacement",
                  "last_tile", "first_go_around", "dealer", "closed", "kan", "melds")
+# every entry of the table needs one of these: without them no entry applies (the scorer skips the lookup)
+TRIGGERS = ("riichi", "ippatsu", "double_riichi", "robbing_kong", "kong_replacement", "first_go_around")
 _TABLE = BitTable(IMPOSSIBLE, CIRCUMSTANCES)
-
-
-def present_circumstances(info: HandInfo, hand: Hand) -> int:
-    """:data:`CIRCUMSTANCES` that hold, from the scorer's reading of the hand (bit i: the i-th name)."""
-    return (info.self_drawn | info.riichi << 1 | info.ippatsu << 2 | info.double_riichi << 3
-            | info.robbing_kong << 4 | info.kong_replacement << 5 | info.last_tile << 6
-            | info.first_go_around << 7 | info.dealer << 8 | bool(info.closed) << 9 | (info.n_kans > 0) << 10
-            | bool(hand.melds) << 11)
 
 
 YakuList = list[tuple[YakuDef, int]]
@@ -131,66 +117,74 @@ class RiichiEMA2016(RiichiHooks, Profile):
             return invalid(f"the hand has {n} tiles counting each set as three; 14 expected")
         if info is None:
             info = HandInfo(hand, ctx)
-        bad = _context_error(hand, ctx, info)
+        bad = _context_error(info)
         if bad:
             return invalid(bad)
         rs = readings(info)
         if not rs:
             return invalid("not a winning shape: no four sets and a pair, seven pairs or thirteen orphans")
-        if ctx.get("robbing_kong") and ctx.get("robbed_kan") == "concealed" and rs[0].shape != KOKUSHI:
+        if info.robbing_kong and info.robbed_kan == "concealed" and rs[0].shape != KOKUSHI:
             return invalid("a concealed kan can be robbed only for thirteen orphans (004 Rules 4.2.1)")
-        dora = count_dora(info.counts, ctx_tiles(ctx, "dora_indicators"))
-        ura = count_dora(info.counts, ctx_tiles(ctx, "ura_indicators")) if info.riichi else 0
-        honba = ctx_int(ctx, "honba") or 0
-        closed = info.closed
-        self_drawn = info.self_drawn or info.kong_replacement
-        r0 = rs[0]
-        hand_yakuman = (
-            [d for d, _, check, _ in HAND_YAKUMAN[closed] if check(r0)] if info.hand_yakuman_possible else []
-        )
-        hand_yaku = [(d, h) for d, h, check, _ in HAND_YAKU[closed] if check(r0)]
-        reading_yakuman = READING_YAKUMAN[closed] if info.set_yakuman_possible else ()
-        reading_yaku = READING_YAKU[closed]
-        named = len(rs) == 1  # the fu items of the only reading are the ones shown
-        best: tuple[tuple[int, int, int], Reading, YakuList, int | None, int, int, str | None,
-                    list[tuple[str, int]]] | None = None
-        for r in rs:
-            f = r.features
-            yakuman = hand_yakuman + [
-                d for d, _, check, need in reading_yakuman if need & f == need and check(r)
-            ]
-            if yakuman:
-                yaku: YakuList = [(d, 13) for d in yakuman]
-                han, fu, basic = 13, None, limits.LIMIT_BASIC[limits.YAKUMAN]
-                limit: str | None = limits.YAKUMAN
-                parts: list[tuple[str, int]] = []
-            else:
-                yaku = hand_yaku + [
-                    (d, h) for d, h, check, need in reading_yaku if need & f == need and check(r)
-                ]
-                if not yaku:
-                    continue
-                pinfu = f & PINFU_NEEDS == PINFU_NEEDS and any(d.id == "pinfu" for d, _ in yaku)
-                parts = fu_breakdown(r, pinfu, named=named)
-                raw = 0
-                for _, v in parts:
-                    raw += v
-                fu = round_fu(raw, r.shape == CHIITOITSU)
-                han = dora + ura
-                for _, h in yaku:
-                    han += h
-                basic, limit = limits.basic_points(han, fu)
-            if len(rs) == 1:
-                best = ((0, 0, 0), r, yaku, fu, han, basic, limit, parts)
-                break
-            total = limits.payments(basic, info.dealer, self_drawn, honba)["total"]
-            key = (total, han, fu or 0)
-            if best is None or key > best[0]:
-                best = (key, r, yaku, fu, han, basic, limit, [])
+        dora = count_dora(info.counts, info.dora_indicators)
+        ura = count_dora(info.counts, info.ura_indicators) if info.riichi else 0
+        best = _best_reading(info, rs, dora + ura)
         if best is None:
             return invalid("no yaku: the hand is complete but has no yaku (dora do not count, 004 Rules 3.2)")
         _, r, yaku, fu, han, basic, limit, parts = best
-        return _result(r, yaku, fu, han, basic, limit, dora, ura, honba, ctx, parts or None)
+        return _result(r, yaku, fu, han, basic, limit, dora, ura, info.honba, parts or None)
+
+
+Best = tuple[tuple[int, int, int], Reading, YakuList, int | None, int, int, str | None, list[tuple[str, int]]]
+
+
+def _best_reading(info: HandInfo, rs: list[Reading], dora_han: int) -> Best | None:
+    """The reading that pays the most (004 Rules 3.4.9): (key, reading, yaku, fu, han, basic points,
+    limit, fu items), None when no reading has a yaku. Hand-level yaku are checked once, on the first."""
+    closed = info.closed
+    self_drawn = info.self_drawn or info.kong_replacement
+    honba = info.honba
+    r0 = rs[0]
+    hand_yakuman = (
+        [d for d, _, check, _ in HAND_YAKUMAN[closed] if check(r0)] if info.hand_yakuman_possible else []
+    )
+    hand_yaku = [(d, h) for d, h, check, _ in HAND_YAKU[closed] if check(r0)]
+    reading_yakuman = READING_YAKUMAN[closed] if info.set_yakuman_possible else ()
+    reading_yaku = READING_YAKU[closed]
+    named = len(rs) == 1  # the fu items of the only reading are the ones shown
+    best: Best | None = None
+    for r in rs:
+        f = r.features
+        yakuman = hand_yakuman + [
+            d for d, _, check, need in reading_yakuman if need & f == need and check(r)
+        ]
+        if yakuman:
+            yaku: YakuList = [(d, 13) for d in yakuman]
+            han, fu, basic = 13, None, limits.LIMIT_BASIC[limits.YAKUMAN]
+            limit: str | None = limits.YAKUMAN
+            parts: list[tuple[str, int]] = []
+        else:
+            yaku = hand_yaku + [
+                (d, h) for d, h, check, need in reading_yaku if need & f == need and check(r)
+            ]
+            if not yaku:
+                continue
+            pinfu = f & PINFU_NEEDS == PINFU_NEEDS and any(d.id == "pinfu" for d, _ in yaku)
+            parts = fu_breakdown(r, pinfu, named=named)
+            raw = 0
+            for _, v in parts:
+                raw += v
+            fu = round_fu(raw, r.shape == CHIITOITSU)
+            han = dora_han
+            for _, h in yaku:
+                han += h
+            basic, limit = limits.basic_points(han, fu)
+        if named:
+            return ((0, 0, 0), r, yaku, fu, han, basic, limit, parts)
+        total = limits.payments(basic, info.dealer, self_drawn, honba)["total"]
+        key = (total, han, fu or 0)
+        if best is None or key > best[0]:
+            best = (key, r, yaku, fu, han, basic, limit, [])
+    return best
 
 
 def _result(
@@ -203,7 +197,6 @@ def _result(
     dora: int,
     ura: int,
     honba: int,
-    ctx: Mapping[str, ContextValue],
     detail: list[tuple[str, int]] | None = None,
 ) -> ScoreResult:
     """The full result of the chosen reading: fans, the vectors' fields, fu detail and payments."""
@@ -216,15 +209,15 @@ def _result(
         dora = ura = 0  # yakuman do not add dora (004 Rules 4.2)
     else:
         parts = detail if detail is not None else fu_breakdown(r, any(d.id == "pinfu" for d, _ in yaku))
-    liable = ctx.get("liable_seat_wind")
-    points: JSONObject
-    if isinstance(liable, Tile) and is_yakuman and any(d.id in LIABILITY_YAKUMAN for d, _ in yaku):
-        disc = ctx.get("discarder_seat_wind")
-        points = dict(limits.liability_payments(
-            basic, i.dealer, self_drawn, honba, isinstance(disc, Tile) and disc.kind == liable.kind
-        ))
+    liable = i.liable_wind
+    points: Mapping[str, int]
+    if liable is not None and is_yakuman and any(d.id in LIABILITY_YAKUMAN for d, _ in yaku):
+        disc = i.discarder_wind
+        points = limits.liability_payments(
+            basic, i.dealer, self_drawn, honba, disc is not None and disc.kind == liable.kind
+        )
     else:
-        points = dict(limits.payments(basic, i.dealer, self_drawn, honba))
+        points = limits.payments(basic, i.dealer, self_drawn, honba)
     fans = [FanEntry(d.name, h, 1, {"id": d.id}) for d, h in yaku]
     if dora:
         fans.append(FanEntry("Dora", dora, 1, {"id": "dora"}))
@@ -237,16 +230,14 @@ def _result(
         "han": han,
         "fu": fu,
         "limit": limit,
-        "fu_detail": [[reason, v] for reason, v in parts],  # [(reason, fu), ...]
+        "fu_detail": parts,  # [(reason, fu), ...]
         "wait": r.wait,
         "dealer": i.dealer,
     }
     return ScoreResult(True, fans=fans, total_fan=han, points=points, extra=extra)
 
 
-def value_of_reading(
-    r: Reading, dora: int, ura: int, honba: int, ctx: Mapping[str, ContextValue]
-) -> ScoreResult | None:
+def value_of_reading(r: Reading, dora: int, ura: int, honba: int) -> ScoreResult | None:
     """The result of one given reading (None without a yaku): for tests and tools that compare readings."""
     closed = r.info.closed
     yakuman = [d for d, _, check, _ in HAND_YAKUMAN[closed] + READING_YAKUMAN[closed] if check(r)]
@@ -261,7 +252,6 @@ def value_of_reading(
             dora,
             ura,
             honba,
-            ctx,
         )
     yaku = [(d, h) for d, h, check, _ in HAND_YAKU[closed] + READING_YAKU[closed] if check(r)]
     if not yaku:
@@ -271,28 +261,27 @@ def value_of_reading(
     )
     han = sum(h for _, h in yaku) + dora + ura
     basic, limit = limits.basic_points(han, fu)
-    return _result(r, yaku, fu, han, basic, limit, dora, ura, honba, ctx)
+    return _result(r, yaku, fu, han, basic, limit, dora, ura, honba)
 
 
-def _context_error(hand: Hand, ctx: Mapping[str, ContextValue], info: HandInfo) -> str | None:
-    """Context that cannot happen under these rules (a riichi with an open hand...)."""
-    seat, rnd = ctx_tile(ctx, "seat_wind"), ctx_tile(ctx, "round_wind")
+def _context_error(info: HandInfo) -> str | None:
+    """Context that cannot happen under these rules (a riichi with an open hand...), from the context as
+    ``HandInfo`` read it."""
+    seat, rnd = info.seat_tile, info.round_tile
     if seat is not None and not 27 <= seat <= 30 or rnd is not None and not 27 <= rnd <= 30:
         return "seat_wind and round_wind must be winds (1z-4z)"
-    liable, disc = ctx_tile(ctx, "liable_seat_wind"), ctx_tile(ctx, "discarder_seat_wind")
+    liable, disc = info.liable_wind, info.discarder_wind
     if liable is not None and not 27 <= liable <= 30 or disc is not None and not 27 <= disc <= 30:
         return "liable_seat_wind and discarder_seat_wind must be winds (1z-4z)"
-    dealer = ctx.get("dealer")
+    dealer = info.dealer_given
     if seat is not None and dealer is not None and (seat == 27) != bool(dealer):
         return "dealer must be true exactly when the seat wind is East (1z)"
-    bad = _TABLE.first(present_circumstances(info, hand))
+    bad = _TABLE.answers[info.impossible_key]
     if bad:
         return bad
-    honba = ctx_int(ctx, "honba")
-    if honba is not None and honba < 0:
+    if info.honba < 0:
         return "honba cannot be negative"
-    dora = ctx_tiles(ctx, "dora_indicators")
-    ura = ctx_tiles(ctx, "ura_indicators")
+    dora, ura = info.dora_indicators, info.ura_indicators
     if dora or ura:
         if len(dora) > 5:
             return "at most 5 dora indicators (1 + 4 kans)"
@@ -300,6 +289,8 @@ def _context_error(hand: Hand, ctx: Mapping[str, ContextValue], info: HandInfo) 
             return "more ura indicators than dora indicators"
         seen = list(info.counts)
         for t in (*dora, *ura):
+            if not isinstance(t, Tile):
+                raise TypeError(f"an indicator that is not a tile: {t!r} (not from Profile.context?)")
             k = t if t < 34 else t.kind
             seen[k] += 1
             if seen[k] > 4:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from rules.notation import Hand, MeldKind
-from rules.scoring import ContextValue, ctx_tile
+from rules.scoring import ContextValue
 from rules.shapes import (
     BROKEN,
     WITHPAIR,
@@ -25,7 +25,7 @@ from rules.shapes import (
     is_seven_pairs,
     is_thirteen_orphans,
 )
-from rules.tiles import N_KINDS, TERMINALS_AND_HONORS
+from rules.tiles import N_KINDS, TERMINALS_AND_HONORS, Tile
 
 CHI, PON, KAN = "chi", "pon", "kan"
 
@@ -81,10 +81,27 @@ class HandInfo:
         "hand_yakuman_possible",
         "set_yakuman_possible",
         "plain",
+        # the context of the win, read and type-checked once here (the scorer reads these, never ``ctx``)
+        "seat_tile",
+        "round_tile",
+        "dealer_given",
+        "liable_wind",
+        "discarder_wind",
+        "honba",
+        "dora_indicators",
+        "ura_indicators",
+        "robbed_kan",
+        "impossible_key",
     )
 
     def __init__(self, hand: Hand, ctx: Mapping[str, ContextValue]):
         self.hand = hand
+        self._read_tiles(hand)
+        self._read_context(ctx)
+        self._summarise()
+
+    def _read_tiles(self, hand: Hand) -> None:
+        """Counts per kind, the melds as sets, open or closed."""
         c = [0] * N_KINDS
         plain = True  # only the 34 plain kinds (no red five, flower, joker, unknown tile)
         for t in hand.all_concealed:
@@ -126,22 +143,46 @@ class HandInfo:
         self.n_kans = n_kans
         self.closed = all_concealed_kans
         self.win = hand.winning.kind if hand.winning is not None else -1
+
+    def _read_context(self, ctx: Mapping[str, ContextValue]) -> None:
+        """The context of the win, read and type-checked once (the scorer reads these, never ``ctx``)."""
         g = ctx.get
-        self.self_drawn = bool(g("self_drawn"))
-        self.riichi = bool(g("riichi"))
-        self.ippatsu = bool(g("ippatsu"))
-        self.double_riichi = bool(g("double_riichi"))
-        sw = ctx_tile(ctx, "seat_wind")
-        rw = ctx_tile(ctx, "round_wind")
-        d = g("dealer")
+        self.self_drawn = self_drawn = bool(g("self_drawn"))
+        self.riichi = riichi = bool(g("riichi"))
+        self.ippatsu = ippatsu = bool(g("ippatsu"))
+        self.double_riichi = double_riichi = bool(g("double_riichi"))
+        self.last_tile = last_tile = bool(g("last_tile"))
+        self.kong_replacement = kong_replacement = bool(g("kong_replacement"))
+        self.robbing_kong = robbing_kong = bool(g("robbing_kong"))
+        self.first_go_around = fga = bool(g("first_go_around"))
+        sw, rw, d = g("seat_wind"), g("round_wind"), g("dealer")
+        liable, disc = g("liable_seat_wind"), g("discarder_seat_wind")
+        honba, dora, ura, robbed = g("honba"), g("dora_indicators") or (), g("ura_indicators") or (), g("robbed_kan")
+        if not ((sw is None or isinstance(sw, Tile)) and (rw is None or isinstance(rw, Tile))
+                and (liable is None or isinstance(liable, Tile)) and (disc is None or isinstance(disc, Tile))
+                and (honba is None or isinstance(honba, int)) and isinstance(dora, tuple) and isinstance(ura, tuple)
+                and (robbed is None or isinstance(robbed, str))):
+            raise TypeError(f"a context field of the wrong type (not from Profile.context?): {dict(ctx)!r}")
+        self.seat_tile, self.round_tile, self.dealer_given = sw, rw, d
+        self.liable_wind, self.discarder_wind = liable, disc
+        self.honba = 0 if honba is None else int(honba)  # (bool is an int: True counts 1, as before)
+        self.dora_indicators, self.ura_indicators, self.robbed_kan = dora, ura, robbed
         # defaults: South (a non-dealer), or East when only "dealer" is given; the East round
         self.seat_wind = sw.kind if sw is not None else (27 if d else 28)
         self.round_wind = rw.kind if rw is not None else 27
-        self.dealer = (self.seat_wind == 27) if d is None else bool(d)
-        self.last_tile = bool(g("last_tile"))
-        self.kong_replacement = bool(g("kong_replacement"))
-        self.robbing_kong = bool(g("robbing_kong"))
-        self.first_go_around = fga = bool(g("first_go_around"))
+        self.dealer = dealer = (self.seat_wind == 27) if d is None else bool(d)
+        # the circumstances the impossible table speaks of, as bits (``profile.CIRCUMSTANCES`` order); 0 when
+        # none of ``profile.TRIGGERS`` holds: no entry of the table applies then (tests/rules/test_circumstances)
+        self.impossible_key = (
+            self_drawn | riichi << 1 | ippatsu << 2 | double_riichi << 3 | robbing_kong << 4
+            | kong_replacement << 5 | last_tile << 6 | fga << 7 | dealer << 8 | self.closed << 9
+            | (self.n_kans > 0) << 10 | bool(self.meld_sets) << 11
+        ) if riichi or ippatsu or double_riichi or robbing_kong or kong_replacement or fga else 0
+
+    def _summarise(self) -> None:
+        """What the yaku units and their gates ask of the whole hand: suits, honours, terminals."""
+        c = self.counts
+        n_kans = self.n_kans
         n_m, n_p, n_s = sum(c[0:9]), sum(c[9:18]), sum(c[18:27])
         self.suits = suits = ((0,) if n_m else ()) + ((1,) if n_p else ()) + ((2,) if n_s else ())
         self.suit = suits[0] if len(suits) == 1 else -1
@@ -152,9 +193,9 @@ class HandInfo:
         self.terminals_honors_only = th = n_m + n_p + n_s == edges
         # necessary conditions of the yakuman (a cheap gate; each yakuman unit still decides): situational,
         # four kans, one suit or none (flushes, all green, all honours), terminals and honours only...
-        self.hand_yakuman_possible = fga or n_kans == 4 or len(suits) <= 1 or th
+        self.hand_yakuman_possible = self.first_go_around or n_kans == 4 or len(suits) <= 1 or th
         # ... big dragons or winds need 9 dragon / 11 wind tiles; suuankou and kokushi need no open meld
-        self.set_yakuman_possible = all_concealed_kans or sum(c[31:34]) >= 9 or sum(c[27:31]) >= 11
+        self.set_yakuman_possible = self.closed or sum(c[31:34]) >= 9 or sum(c[27:31]) >= 11
 
 
 class Reading:

@@ -180,34 +180,46 @@ def hand_log(events: Sequence[Event], start_scores: Sequence[int], wins: Sequenc
             discards[e.seat].append(f"r{code}" if e.riichi else code)
             last_drawn[e.seat] = None
         elif isinstance(e, MeldMade):
-            codes = [tile_code(t) for t in e.tiles]
-            if e.kind == "chow":
-                claimed = tile_code(e.claimed_tile) if e.claimed_tile else codes[0]
-                own = list(codes)
-                own.remove(claimed)
-                draws[e.seat].append("c" + str(claimed) + "".join(map(str, own)))
-            elif e.kind in ("pung", "kong_open"):
-                claimed = tile_code(e.claimed_tile) if e.claimed_tile else codes[0]
-                own = list(codes)
-                own.remove(claimed)
-                rel = ((e.from_seat if e.from_seat is not None else e.seat) - e.seat) % 4
-                draws[e.seat].append(_call("p" if e.kind == "pung" else "m", claimed, own, rel))
-                if e.kind == "kong_open":
-                    discards[e.seat].append(0)
-            elif e.kind == "kong_concealed":
-                c = codes[0]
-                discards[e.seat].append(f"{c}{c}{c}a{c}")
-            elif e.kind == "kong_added":
-                c = codes[0]
-                discards[e.seat].append(f"k{c}{c}{c}{c}")
+            _meld(e, draws[e.seat], discards[e.seat])
         elif isinstance(e, DoraRevealed):
             (ura if e.kind == "ura" else dora).append(tile_code(e.indicator))
         elif isinstance(e, Settled):
             settled = e
-    deltas = list(settled.deltas) if settled is not None else [0, 0, 0, 0]
     entry: list[JSONValue] = [[rnd * 4 + dealer, honba, sticks], list(start_scores), list(dora), list(ura)]
     for s in range(4):
         entry += [list(haipai[s]), draws[s], discards[s]]
+    entry.append(_outcome(events, wins, settled, dealer, honba, rnd))
+    return entry
+
+
+def _meld(e: MeldMade, draws: list[JSONValue], discards: list[JSONValue]) -> None:
+    """A call among the caller's draws (chow, pung, open kan), a kan of his own among his discards."""
+    codes = [tile_code(t) for t in e.tiles]
+    if e.kind == "chow":
+        claimed = tile_code(e.claimed_tile) if e.claimed_tile else codes[0]
+        own = list(codes)
+        own.remove(claimed)
+        draws.append("c" + str(claimed) + "".join(map(str, own)))
+    elif e.kind in ("pung", "kong_open"):
+        claimed = tile_code(e.claimed_tile) if e.claimed_tile else codes[0]
+        own = list(codes)
+        own.remove(claimed)
+        rel = ((e.from_seat if e.from_seat is not None else e.seat) - e.seat) % 4
+        draws.append(_call("p" if e.kind == "pung" else "m", claimed, own, rel))
+        if e.kind == "kong_open":
+            discards.append(0)
+    elif e.kind == "kong_concealed":
+        c = codes[0]
+        discards.append(f"{c}{c}{c}a{c}")
+    elif e.kind == "kong_added":
+        c = codes[0]
+        discards.append(f"k{c}{c}{c}{c}")
+
+
+def _outcome(events: Sequence[Event], wins: Sequence[WinRecord], settled: Settled | None, dealer: int,
+             honba: int, rnd: int) -> list[JSONValue]:
+    """The hand's result entry: each valid win with its deltas and points, else a draw with the deltas."""
+    deltas = list(settled.deltas) if settled is not None else [0, 0, 0, 0]
     valid = [w for w in wins if w.valid is not False and w.result is not None and w.result.valid]
     won_events = [e for e in events if isinstance(e, Won)]
     if valid:
@@ -222,12 +234,10 @@ def hand_log(events: Sequence[Event], start_scores: Sequence[int], wins: Sequenc
                 per,
                 [w.seat, src, w.seat, _points_text(res, honba), *_yaku_texts(res, seat_wind, rnd)],
             ]
-        entry.append(result)
-    elif won_events:  # a chombo: not a tenhou result; shown as a draw with the penalty deltas
-        entry.append(["流局", deltas])
-    else:
-        entry.append(["流局", deltas])
-    return entry
+        return result
+    if won_events:  # a chombo: not a tenhou result; shown as a draw with the penalty deltas
+        return ["流局", deltas]
+    return ["流局", deltas]
 
 
 def _win_deltas(settled: Settled, seat: int, first: bool) -> list[int]:

@@ -117,36 +117,13 @@ def ledger_from_state(profile: SichuanGameRules, state: HandState) -> HandLedger
         elif isinstance(ev, Discarded):
             drawn[ev.seat] = None
         elif isinstance(ev, MeldMade) and ev.kind.startswith("kong"):
-            kind = ev.kind.removeprefix("kong_")
-            fresh = True
-            if kind == "added" and ev.drawn_tile is not None:  # seen: taken from the drawn-tile place
-                fresh = ev.drawn_tile
-            elif kind == "added":  # full information: the added tile is the tile just drawn
-                t = Tile.parse(ev.claimed_tile) if ev.claimed_tile else None
-                d = drawn.get(ev.seat)
-                fresh = t is not None and d is not None and t.kind == d.kind  # else delayed (000 §2.7.2.3)
-            led.kong(ev.seat, kind, from_seat=ev.from_seat, fresh=fresh)
+            _ledger_kong(led, ev, drawn)
         elif isinstance(ev, Won):
             w = wins[k] if k < len(wins) else None
             k += 1
             if w is None or ev.seat not in led.active:
                 continue
-            ss = state.seat_state[ev.seat]
-            kd = False
-            if w.from_seat is not None and not w.robbing_kong:
-                j = _offer_index(state, i, w.from_seat)
-                kd = j is not None and discard_after_kong(state, j)
-            result = w.result
-            false_reason = None
-            if w.valid is False:
-                if result is not None and result.valid:
-                    false_reason = params.rule("furiten hu (000 §2.6.1.5)", "hu while passed over (002 §3.4)")
-                else:
-                    false_reason = (result.reason if result is not None else None) or "not a legal win"
-            led.hu(ev.seat, win_hand(ss, w) if w.valid is False else None, discarder=w.from_seat,
-                   self_drawn=w.from_seat is None, kong_replacement=w.kong_replacement, kong_discard=kd,
-                   robbing_kong=w.robbing_kong, last_tile=w.last_tile, false_reason=false_reason,
-                   total_fan=result.total_fan if result is not None and result.valid else 0)
+            _ledger_hu(led, state, i, ev.seat, w)
             key = (w.from_seat, i) if w.from_seat is not None else None
             if key is not None and group and group_key is not None and group_key[0] == w.from_seat:
                 group.append(ev.seat)
@@ -157,13 +134,51 @@ def ledger_from_state(profile: SichuanGameRules, state: HandState) -> HandLedger
     if group:
         led.merge_last_hu(len(group), group_key[0])  # type: ignore[index]
     if state.exhaustive and not led.finished:
-        ends = {}
-        for s in sorted(led.active):
-            ss = state.seat_state[s]
-            hand = ss.hand() if ss.revealed or state.mode == "full" else None
-            ends[s] = EndHand(hand, ss.missing_suit, tuple(t.suit for t in ss.pond), dead_hand=s in led.dead)
-        led.exhaustion(ends)
+        led.exhaustion(_exhaustion_ends(led, state))
     return led
+
+
+def _ledger_kong(led: HandLedger, ev: MeldMade, drawn: dict[int, Tile | None]) -> None:
+    """A kong into the ledger: fresh (its points now) unless an added kong with an older tile (000 §2.7.2.3)."""
+    kind = ev.kind.removeprefix("kong_")
+    fresh = True
+    if kind == "added" and ev.drawn_tile is not None:  # seen: taken from the drawn-tile place
+        fresh = ev.drawn_tile
+    elif kind == "added":  # full information: the added tile is the tile just drawn
+        t = Tile.parse(ev.claimed_tile) if ev.claimed_tile else None
+        d = drawn.get(ev.seat)
+        fresh = t is not None and d is not None and t.kind == d.kind  # else delayed (000 §2.7.2.3)
+    led.kong(ev.seat, kind, from_seat=ev.from_seat, fresh=fresh)
+
+
+def _ledger_hu(led: HandLedger, state: HandState, i: int, seat: int, w: WinRecord) -> None:
+    """One hu (the i-th event) into the ledger, false as the machine judged it (furiten, no legal win)."""
+    params = led.params
+    kd = False
+    if w.from_seat is not None and not w.robbing_kong:
+        j = _offer_index(state, i, w.from_seat)
+        kd = j is not None and discard_after_kong(state, j)
+    result = w.result
+    false_reason = None
+    if w.valid is False:
+        if result is not None and result.valid:
+            false_reason = params.rule("furiten hu (000 §2.6.1.5)", "hu while passed over (002 §3.4)")
+        else:
+            false_reason = (result.reason if result is not None else None) or "not a legal win"
+    led.hu(seat, win_hand(state.seat_state[seat], w) if w.valid is False else None, discarder=w.from_seat,
+           self_drawn=w.from_seat is None, kong_replacement=w.kong_replacement, kong_discard=kd,
+           robbing_kong=w.robbing_kong, last_tile=w.last_tile, false_reason=false_reason,
+           total_fan=result.total_fan if result is not None and result.valid else 0)
+
+
+def _exhaustion_ends(led: HandLedger, state: HandState) -> dict[int, EndHand]:
+    """How each player still in play ends an exhausted wall (hands seen at the reveal or in full information)."""
+    ends = {}
+    for s in sorted(led.active):
+        ss = state.seat_state[s]
+        hand = ss.hand() if ss.revealed or state.mode == "full" else None
+        ends[s] = EndHand(hand, ss.missing_suit, tuple(t.suit for t in ss.pond), dead_hand=s in led.dead)
+    return ends
 
 
 def win_hand(ss: SeatState, w: WinRecord) -> Hand | None:

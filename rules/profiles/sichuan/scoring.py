@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from rules.circumstances import Impossible, impossible, rule
+from rules.circumstances import BitTable, Impossible, rule
 from rules.notation import Hand
 from rules.profiles.sichuan.fans import UNITS, WinFacts
 from rules.profiles.sichuan.params import SichuanParams
@@ -52,6 +52,9 @@ IMPOSSIBLE: tuple[Impossible, ...] = (
     rule({"self_drawn", "robbing_kong"}, "robbing_kong is a win on another player's tile; it cannot be self-drawn"),
     rule({"kong_discard", "robbing_kong"}, "kong_discard and robbing_kong cannot both apply to one win"),
 )
+# the same table as bit masks over the fields of a Situation (bit i: the i-th name), every answer precomputed
+SITUATION_FIELDS = ("self_drawn", "kong_replacement", "kong_discard", "robbing_kong", "last_tile")
+_TABLE = BitTable(IMPOSSIBLE, SITUATION_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,8 @@ class Situation:
 
     def problem(self) -> str | None:
         """Why these circumstances cannot happen together (:data:`IMPOSSIBLE`), or None."""
-        return impossible(IMPOSSIBLE, asdict(self))
+        return _TABLE.answers[self.self_drawn | self.kong_replacement << 1 | self.kong_discard << 2
+                              | self.robbing_kong << 3 | self.last_tile << 4]
 
 
 NO_SITUATION = Situation()

@@ -307,7 +307,17 @@ class HandLedger:
             raise ValueError(f"seat {seat} is not in play")
         missing = missing_suit if missing_suit is not None else self.missing_suits.get(seat)
         sit = Situation(self_drawn or kong_replacement, kong_replacement, kong_discard, robbing_kong, last_tile)
-        # side effects first: they stand whatever the hu turns out to be
+        self._kong_side_effects(discarder, kong_discard, robbing_kong)  # they stand whatever the hu turns out to be
+        problem, fans, total_fan = self._hu_problem(seat, hand, sit, missing, furiten, total_fan, false_reason)
+        if not sit.self_drawn and discarder is None and problem is None:
+            raise ValueError("a win on a discard needs the discarder")
+        if problem is not None:
+            return self._false_hu(seat, hand, problem, tenpai_before, missing, discarder, sit.self_drawn)
+        assert total_fan is not None
+        return self._pay_hu(seat, discarder, sit, robbing_kong, total_fan, fans)
+
+    def _kong_side_effects(self, discarder: int | None, kong_discard: bool, robbing_kong: bool) -> None:
+        """A kong discard refunds the discarder's last kong; a robbed (added) kong is void (000 §2.8.4.3)."""
         if kong_discard and discarder is not None:
             kong = self._last_kong(discarder)
             if kong is not None:
@@ -318,6 +328,11 @@ class HandLedger:
             if kong is not None and kong.kind == "added":
                 self._refund_kong(kong, "robbed", "robbed kong is invalid: its points are returned",
                                   "000 App.1 #9")
+
+    def _hu_problem(self, seat: int, hand: Hand | None, sit: Situation, missing: str | None, furiten: bool,
+                    total_fan: int | None, false_reason: str | None
+                    ) -> tuple[str | None, tuple[tuple[str, int, int], ...], int | None]:
+        """Why the hu is false (None: it stands), its fans and total fan (000 §2.8.4.2-3, §2.6.1)."""
         problem = false_reason or sit.problem()
         if seat in self.dead:
             problem = "hu declared under dead hand (000 §2.8.3)"
@@ -335,11 +350,11 @@ class HandLedger:
                     fans, total_fan = res.fans, res.total_fan
         elif problem is None and total_fan is None:
             raise ValueError("give the winning hand or its total_fan")
-        if not sit.self_drawn and discarder is None and problem is None:
-            raise ValueError("a win on a discard needs the discarder")
-        if problem is not None:
-            return self._false_hu(seat, hand, problem, tenpai_before, missing, discarder, sit.self_drawn)
-        assert total_fan is not None
+        return problem, fans, total_fan
+
+    def _pay_hu(self, seat: int, discarder: int | None, sit: Situation, robbing_kong: bool, total_fan: int,
+                fans: tuple[tuple[str, int, int], ...]) -> HuRecord:
+        """A valid hu: the payments of the base points (000 §2.7.3.4-5), the winner leaves play."""
         base = self.params.base_points(total_fan)
         d = hu_payments(self.params, base, seat, sit.self_drawn, discarder, self.active)
         how = "self-drawn hu" if sit.self_drawn else ("robbing the kong" if robbing_kong else "hu on a discard")

@@ -196,6 +196,6 @@ def test_reading_choice_is_best(seed):
             continue
         c = prof.context(ctx)
         for r in readings(HandInfo(hand, c)):
-            v = value_of_reading(r, res.extra["dora"], res.extra["ura_dora"], c["honba"], c)
+            v = value_of_reading(r, res.extra["dora"], res.extra["ura_dora"], c["honba"])
             if v is not None and res.extra["limit"] != "yakuman":
                 assert v.points["total"] <= res.points["total"]
