@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.circumstances import Impossible, impossible, rule
+from rules.circumstances import Impossible, impossible, robbing_on_the_last_tile, rule
 from rules.notation import Hand
 from rules.profiles.base import Profile
 from rules.profiles.mcr.fan_table import BY_NO, FLOWERS_NO, MIN_FAN
@@ -43,6 +43,7 @@ IMPOSSIBLE: tuple[Impossible, ...] = (
     rule({"kong_replacement"}, "a kong replacement win is self-drawn (003 §Как собрать 2d(1))", none_of={"self_drawn"}),
     rule({"flower_replacement"}, "a flower replacement win is self-drawn (003 §Как собрать 2d(1))",
          none_of={"self_drawn"}),
+    robbing_on_the_last_tile("003 §Как играть конг: a kong takes its replacement from the wall"),
 )
 
 

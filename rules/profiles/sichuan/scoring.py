@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from rules.circumstances import BitTable, Impossible, rule
+from rules.circumstances import BitTable, Impossible, robbing_on_the_last_tile, rule
 from rules.notation import Hand
 from rules.profiles.sichuan.fans import UNITS, WinFacts
 from rules.profiles.sichuan.params import SichuanParams
@@ -51,6 +51,7 @@ IMPOSSIBLE: tuple[Impossible, ...] = (
     rule({"self_drawn", "kong_discard"}, "kong_discard is a win on another player's tile; it cannot be self-drawn"),
     rule({"self_drawn", "robbing_kong"}, "robbing_kong is a win on another player's tile; it cannot be self-drawn"),
     rule({"kong_discard", "robbing_kong"}, "kong_discard and robbing_kong cannot both apply to one win"),
+    robbing_on_the_last_tile("000 §2.5.7; 002 §8: the replacement comes from the wall"),
 )
 # the same table as bit masks over the fields of a Situation (bit i: the i-th name), every answer precomputed
 SITUATION_FIELDS = ("self_drawn", "kong_replacement", "kong_discard", "robbing_kong", "last_tile")

@@ -325,8 +325,8 @@ def random_context(hand: Hand, rng: random.Random) -> dict[str, Any]:
     has_kong = any(m.is_kong for m in hand.melds)
     if ctx["self_drawn"] and has_kong and rng.random() < 0.4:
         ctx["kong_replacement"] = True
-    if not ctx["self_drawn"] and allc[win] == 1 and rng.random() < 0.25:
-        ctx["robbing_kong"] = True
+    if not ctx["self_drawn"] and allc[win] == 1 and rng.random() < 0.25 and not ctx.get("last_tile"):
+        ctx["robbing_kong"] = True  # (never on the last tile: no kong once the wall is empty)
     if allc[win] == 1 and rng.random() < 0.2:
         ctx["last_of_kind"] = True
     return ctx
