@@ -274,9 +274,6 @@ class Referee:
         self.exhausting_since: float | None = None
         self.indicators: list[str] = []  # dora indicators seen, in order
         self.held_indicators: list[IndicatorSeen] = []
-        # unreadable indicators, asked only when a score needs them (an arm over the dead wall at the deal made
-        # a question of every slot; the strip is read again once it changes)
-        self.unread_indicators: dict[tuple[str, int], IndicatorSeen] = {}
         self.ura: list[str] = []
         self.open_question: OpenQuestion | None = None
         self.waiting: list[Event] = []
@@ -511,9 +508,7 @@ class Referee:
 
     def _on_indicator(self, ev: IndicatorSeen) -> None:
         if ev.tile not in TILE_TEXTS:
-            self.unread_indicators[(ev.kind, ev.index)] = ev  # asked when a win is scored (_release_held)
-            return None
-        self.unread_indicators.pop((ev.kind, ev.index), None)
+            return self._ask_tile(ev, "indicator", ev.index)
         if ev.kind == "ura":
             if ev.index >= len(self.ura):
                 self.ura.append(ev.tile)
@@ -1100,9 +1095,6 @@ class Referee:
         if w is not None and w.hu and self._at is not None and self._at.t_mono <= w.deadline:
             return  # other players may still claim the same discard
         self._close_window()
-        if self.unread_indicators and self.open_question is None:  # the score needs them now: asked
-            key = min(self.unread_indicators, key=lambda k: (k[0] != "dora", k[1]))
-            return self._ask_tile(self.unread_indicators.pop(key), "indicator", key[1])
         while self.held and self.open_question is None:
             ev = self.held[0]
             if self._awaits_ura(ev.seat):
