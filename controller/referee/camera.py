@@ -295,7 +295,8 @@ class CameraReader:
         reads = self.reader.read(crops) if crops else []
         for k, r in zip(keys, reads):
             st = self.slots[k]
-            if st.see(r.label, stamp) and st.stable is not None:
+            # read as no tile (the reader's own check for bare cloth is the surer one): an empty slot, not a question
+            if st.see(None if r.label == "none" else r.label, stamp) and st.stable is not None:
                 if st.stable != "unknown":  # (an unreadable one is asked, and read again when it changes)
                     self.seen_slots.add(k)
                 fr, t, tw = st.since

@@ -144,3 +144,30 @@ def test_a_hand_laid_face_up_with_a_tile_out_of_line_is_a_hand_not_two_racks():
         v = cam.pipe.scene.seats[0]
         assert v.standing == 0 and v.revealed == hand, (profile, v.standing, v.revealed)
         cam.close()
+
+
+def test_an_indicator_slot_read_as_bare_cloth_is_an_empty_slot_not_a_question(monkeypatch):
+    """Riichi 12-6: the empty slots of the dead wall were read 'none' (no tile: the reader's own check for
+    bare cloth) and reported as indicators — a question per slot. 'none' is an empty slot, like a slot the
+    strip's own felt check finds empty; the turned indicator is still read."""
+    from controller.referee.camera import CameraReader, _Reading
+    from controller.referee.sim.render import TableFilm
+    from rules.events import IndicatorSeen
+    from vision.calibration import calibrate
+    from vision.scene_model import Scene, SeatView
+
+    film = TableFilm("riichi-ema2016", 4, style="classic", seed=11)
+    cam = CameraReader(calibrate(film.frame()), "riichi-ema2016", ["classic"])
+    film.set_table(Scene("riichi-ema2016", tuple(SeatView(standing=13) for _ in range(4))), indicators=("2z",))
+    real = cam.reader
+
+    class EmptyCloth:  # the real reading of the turned indicator, 'none' for every other slot's crop
+        def read(self, crops, allowed=None):
+            return [r if r.label == "2z" else _Reading(NONE, 0.0) for r in real.read(crops, allowed)]
+
+    cam.reader = EmptyCloth()
+    # a felt the strip's quick check does not take for cloth (light, noise: 12-6's table)
+    monkeypatch.setattr("controller.referee.camera.is_felt", lambda crop, std=20.0: False)
+    seen = [e for k in range(3) for e in cam.process(film.frame(), t_mono=0.1 * k) if isinstance(e, IndicatorSeen)]
+    assert [(e.kind, e.index, e.tile) for e in seen] == [("dora", 0, "2z")]
+    cam.close()
