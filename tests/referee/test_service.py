@@ -158,10 +158,32 @@ def test_kill_9_in_the_middle_of_a_refereed_hand(tmp_path):
     assert "VERDICT" not in out  # a clean hand: no verdict was printed
 
 
-async def _uninterrupted(st: EventStore, hand_id: str) -> list:
-    """The referee's inputs for the same hand and dice, played in one go (an in-memory store)."""
+def _memory_service(mem: EventStore):
+    """The little of the table service a referee session uses, over an in-memory store (sichuan-mpl2025)."""
     from controller import config
     from controller.clock import Clock
+
+    class Svc:
+        cfg = config.defaults()
+        store = mem
+        clock = Clock()
+        profile = "sichuan-mpl2025"
+        players = 4
+
+        def append(self, stream, seq, ev):
+            fut = asyncio.get_running_loop().create_future()
+            mem.append(stream, seq, ev)
+            fut.set_result(True)
+            return fut
+
+        def note(self, text):
+            pass
+
+    return Svc()
+
+
+async def _uninterrupted(st: EventStore, hand_id: str) -> list:
+    """The referee's inputs for the same hand and dice, played in one go (an in-memory store)."""
     from controller.referee.actor import BotActor
     from controller.referee.session import RefereeSession
 
@@ -169,23 +191,7 @@ async def _uninterrupted(st: EventStore, hand_id: str) -> list:
     for i, ev in enumerate(e for e in st.events(hand_id) if isinstance(e, HandStarted | DiceRolled)):
         mem.append(hand_id, i, ev)
 
-    class Svc:
-        cfg = config.defaults()
-        store = mem
-        clock = Clock()
-        profile = "sichuan-mpl2025"
-        players = 4
-
-        def append(self, stream, seq, ev):
-            fut = asyncio.get_running_loop().create_future()
-            mem.append(stream, seq, ev)
-            fut.set_result(True)
-            return fut
-
-        def note(self, text):
-            pass
-
-    session = RefereeSession(Svc(), hand_id, actor=BotActor("exact", 0))
+    session = RefereeSession(_memory_service(mem), hand_id, actor=BotActor("exact", 0))
     await session.run()
     return mem.events(f"{hand_id}/referee")
 
@@ -193,34 +199,16 @@ async def _uninterrupted(st: EventStore, hand_id: str) -> list:
 def test_a_crashed_actor_ends_the_session_without_waiting_for_an_input():
     """The bots (or the camera feed) fail while nothing else comes in: the session raises their error at
     once — it used to wait for the next input, forever at a quiet table."""
-    from controller import config
-    from controller.clock import Clock
     from controller.referee.session import RefereeSession
 
     mem = EventStore(":memory:")
-
-    class Svc:
-        cfg = config.defaults()
-        store = mem
-        clock = Clock()
-        profile = "sichuan-mpl2025"
-        players = 4
-
-        def append(self, stream, seq, ev):
-            fut = asyncio.get_running_loop().create_future()
-            mem.append(stream, seq, ev)
-            fut.set_result(True)
-            return fut
-
-        def note(self, text):
-            pass
 
     class Crashing:
         async def run(self, session):
             await asyncio.sleep(0.05)
             raise RuntimeError("the bots fell over")
 
-    session = RefereeSession(Svc(), "h1", actor=Crashing())
+    session = RefereeSession(_memory_service(mem), "h1", actor=Crashing())
 
     async def go():
         try:
