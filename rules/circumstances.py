@@ -23,9 +23,6 @@ class Impossible:
     reason: str
     none_of: frozenset[str] = frozenset()
 
-    def applies(self, circumstances: Mapping[str, object]) -> bool:
-        return self.meets(_present(circumstances))
-
     def meets(self, present: frozenset[str]) -> bool:
         """Whether it applies to the circumstances ``present`` (the names that hold)."""
         return self.all_of <= present and not (self.none_of & present)
@@ -47,7 +44,7 @@ def impossible(table: Iterable[Impossible], circumstances: Mapping[str, object],
     for entry in table:
         if partial and not (entry.all_of.issubset(circumstances) and entry.none_of.issubset(circumstances)):
             continue
-        if entry.all_of <= present and not (entry.none_of & present):  # (meets, inlined: a hot loop)
+        if entry.meets(present):
             return entry.reason
     return None
 
@@ -59,10 +56,10 @@ class BitTable:
     def __init__(self, table: Iterable[Impossible], names: Iterable[str]):
         self.bit = {name: 1 << i for i, name in enumerate(names)}
         self.rows = tuple((self.mask(e.all_of), self.mask(e.none_of), e.reason) for e in table)
-        # every answer, indexed by the mask (tables of up to 12 circumstances: 4,096 entries at most)
-        self.answers: tuple[str | None, ...] = (
-            tuple(self.first(m) for m in range(1 << len(self.bit))) if len(self.bit) <= 12 else ()
-        )
+        if len(self.bit) > 12:
+            raise ValueError(f"{len(self.bit)} circumstances: a precomputed table holds up to 12")
+        # every answer, indexed by the mask (4,096 entries at most)
+        self.answers: tuple[str | None, ...] = tuple(self.first(m) for m in range(1 << len(self.bit)))
 
     def mask(self, present: Iterable[str]) -> int:
         m = 0
