@@ -800,8 +800,8 @@ class Referee:
             return self._confirm(ev)
         if ev.button not in PANELS or ev.seat is None:
             return None
-        if self.exhausting_since is not None:
-            return None
+        if self.exhausting_since is not None:  # the wall is exhausted and no claim is open: a seat signs, so
+            return self._confirm(ev)  # the hands shown are all that will be (the noten ones are not waited for)
         call = ev.call or "call"
         if call == "hu" and self._own_turn(ev.seat):
             return self._self_drawn(ev)
@@ -1202,7 +1202,7 @@ class Referee:
             self._submit(m.hand_end())
 
     def _confirm(self, ev: ButtonPressed) -> None:
-        if self.exhausting_since is not None and ev.button == "call":
+        if self.exhausting_since is not None and ev.button in PANELS:
             self._finish_exhaustion()
         st = self._st
         if st.settled is None or self._confirmed is not None or any(ev is w for w in self.withdrawn):

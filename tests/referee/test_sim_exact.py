@@ -44,3 +44,20 @@ def test_a_question_the_operator_cannot_settle_fails_the_hand_instead_of_looping
                               t_wall=at.t_wall, hand_id=ref.hand_id)])
     _, rep, _ = exact_hand(registry.get("riichi-ema2016"), 9100, faults=False, unreadable=1)
     assert any("question left open" in m for m in rep.mismatches) and not rep.ok
+
+
+def test_an_exhaustive_draw_with_a_noten_seat_is_settled_and_signed():
+    """Riichi: the wall runs out, the ready hands are shown, the others are not (noten); the seats then sign
+    with their call buttons. Their first press ends the wait for more hands (it was ignored: the hand never
+    settled, and in the service the hand stalled, the bots' clock having stopped exactly at the wait's end)."""
+    p = registry.get("riichi-ema2016")
+    for seed in range(300):
+        ref, rep, truth = exact_hand(p, seed)
+        draw = [e for e in truth.driver.machine.log if e.TYPE == "exhaustive_draw"]
+        if draw and len(draw[0].tenpai) < len(truth.driver.machine.state.seats):
+            break
+    else:
+        pytest.fail("no riichi exhaustive draw with a noten seat in 300 seeds")
+    assert rep.mismatches == [], (seed, rep.mismatches)
+    assert ref.settled and ref.confirmed is not None and ref.confirmed.by == "seats"
+    assert ref.machine.state.settled.deltas == truth.driver.machine.state.settled.deltas
