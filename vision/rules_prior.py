@@ -164,6 +164,11 @@ class RulesPrior:
             j = int(np.argmax(score))
             need = [None if i in down and (i not in shown or lb[i] > a[i, j]) else self._plain[j] for i in range(4)]
             best = (float(score[j]), kind, need)
+            if kind == "kong_concealed" and down and not self.conv.concealed_kong_known:
+                up = a.sum(0)  # (MCR) laid face down in play, turned face up at the reveal: four of one face
+                k = int(np.argmax(up))
+                if up[k] > score[j]:
+                    best = (float(up[k]), kind, [self._plain[k]] * 4)
         if best is None:
             seen = tuple("x" if (lab := CLASS_LABELS[int(np.argmax(p))]) == BACK else lab for p in ps)
             return MeldReading(UNKNOWN, seen)

@@ -49,6 +49,16 @@ def test_concealed_kong_face_down_tiles_follow_the_profile():
     assert (mcr.kind, mcr.tiles) == ("kong_concealed", ("x", "x", "x", "x"))
 
 
+def test_an_mcr_concealed_kong_turned_face_up_at_the_reveal_is_read():
+    """MCR lays a concealed kong all face down and turns it up when the hands are shown: its four faces are
+    read (they were all ``unknown``, a question in mcr seed 12 hand 4); a half-turned one stays a question."""
+    mcr = RulesPrior("mcr")
+    assert mcr.meld([rd(t1p=0.97)] * 4, None, False).tiles == ("1p", "1p", "1p", "1p")
+    assert mcr.meld([rd(t4p=0.9, t5p=0.1)] * 3 + [rd(t5p=0.6, t4p=0.4)], None, False).tiles == ("4p",) * 4
+    assert mcr.meld([rd(back=0.9)] * 3 + [rd(t1p=0.9)], None, False).tiles == ("x", "x", "x", UNKNOWN)
+    assert mcr.meld([rd(t1p=0.95)] * 3 + [rd(back=0.95)], None, False).tiles == ("1p", "1p", "1p", UNKNOWN)
+
+
 def test_sets_the_profile_cannot_have_are_unknown():
     red = RulesPrior("red")  # no kongs in red
     assert red.meld([rd(t3m=0.9)] * 4, None, False).kind == UNKNOWN
