@@ -12,6 +12,7 @@ a fixed strip of the emulated table (:data:`controller.referee.camera.INDICATOR_
 from __future__ import annotations
 
 import dataclasses
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -221,7 +222,9 @@ class TableFilm:
         mask = np.zeros(view.shape[:2], np.uint8)
         cv2.fillConvexPoly(mask, poly, 255)
         stain = view.copy()
-        rng = np.random.default_rng(abs(hash((it.seat, it.zone, it.index))) % (1 << 32))
+        # (a stable seed: Python's str hash changes from process to process, and so did the stain — and
+        # whether a reader could still see a face through it)
+        rng = np.random.default_rng(zlib.crc32(f"{it.seat}/{it.zone}/{it.index}".encode()))
         cx, cy = poly.mean(0)
         ax = 0.5 * min(it.w, it.h) * R
         for _ in range(22):
