@@ -41,9 +41,13 @@ def test_simulate_with_faults_through_the_camera(table):
     assert d["ok"] and t["ok"] and t["hands"] == hands and t["frames"] > 0
     assert t["settlement_mismatches"] == 0 and t["violations"]["missed"] == 0 and t["violations"]["false"] == 0
     assert t["violations"]["flagged"] >= t["violations"]["injected"] and (hands < 3 or t["violations"]["injected"] > 0)
-    assert t["questions_unreadable"] == hands  # each deliberately unreadable tile was asked, never guessed
+    assert t["questions_unreadable"] == hands
+    planned = [q for q in t["questions_asked"] if q["planned"]]
+    assert len(planned) == hands  # each deliberately unreadable tile was asked, never guessed
     other = [q for q in t["questions_asked"] if not q["planned"]]
-    assert t["questions_other"] <= max(1, hands // 10), other  # other questions are rare
+    # other questions in under 1% of hands (the bar), so none under 100 hands: measured none in seed 11
+    # hands 0-4 of the six profiles and hand 0 of the smaller tables, and seed 12 hands 0-9 of the six
+    assert t["questions_other"] == len(other) and len(other) * 100 < max(hands, 100), other
 
 
 def test_simulate_prints_a_table_and_exits_one_on_a_mismatch(monkeypatch, capsys):
