@@ -401,7 +401,10 @@ class WallCursor:
     @property
     def remaining(self) -> int:
         """Tiles that can still be drawn (normal or replacement): the referee's wall count."""
-        return max(0, self.live_end - self.head)
+        spec = self.spec  # live_end - head, inlined: the hand machine asks this on every draw and discard
+        used = self.dead_used if spec.replacement == "dead_wall" else self.tail_used
+        left = spec.n_tiles - spec.dead_wall - used - self.head
+        return left if left > 0 else 0
 
     def draw_position(self) -> int | None:
         if self.remaining <= 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.events import ExhaustiveDraw, HandEnded, HandRevealed, Payment, Settled
 from rules.game.flow import Play, Refusal, build_meld, seat_refusal, tile, tile_refusal, tiles_of
 from rules.game.play import note_copies
+from rules.game.profile_api import GameRules
 from rules.game.state import HandState, Phase, SeatState, WinRecord
 from rules.game.violations import frozen_object
 from rules.notation import Hand, Meld, MeldKind
@@ -55,8 +56,9 @@ def apply_revealed(p: Play, st: HandState, ev: HandRevealed) -> None:
         st.tenpai[ev.seat] = ready
         if ev.seat in st.tenpai_declared and not ready:
             p.note(st, "false_tenpai", ev.seat, deferred=True)
-    for code, msg in rules.reveal_checks(st, ev.seat, ss.hand()):
-        p.note(st, code, ev.seat, msg, deferred=True)
+    if type(rules).reveal_checks is not GameRules.reveal_checks:  # the default checks nothing: no hand to build
+        for code, msg in rules.reveal_checks(st, ev.seat, ss.hand()):
+            p.note(st, code, ev.seat, msg, deferred=True)
 
 
 def _reconcile(p: Play, st: HandState, ss: SeatState, tiles: list[Tile]) -> None:

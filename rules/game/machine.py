@@ -34,11 +34,13 @@ from rules.game.ending import next_dealer_of, settlement_of
 from rules.game.flow import Handler, Play, Variant
 from rules.game.protocols import RuleSet
 from rules.game.state import HandState, Phase
-from rules.game.window import hand_ends_after_wins, proposals, window_outcome
+from rules.game.window import CLOSED_BY, hand_ends_after_wins, proposals, window_outcome
 from rules.tiles import Tile
 from rules.wall import WallSpec
 
 STANDARD = Variant("standard")
+
+_PRE_PLAY = Phase.PRE_PLAY  # a module constant: enum reads are slow on Python 3.11 (rules.game.play)
 
 
 @cache
@@ -79,13 +81,14 @@ class HandMachine:
         Violation instead of it when it is illegal. Observation and device events are ignored (``[]``)."""
         if not isinstance(ev, GameEvent):
             return []
+        typ = type(ev)
         st = self.state
         p = self._play
-        typ = type(ev)
         if typ not in HANDLED:
             return self._record([p.violation("out_of_phase", None, f"{ev.TYPE} is not handled", ev, ev,
                                              hand_id=st.hand_id)])
-        implied(p, st, ev)
+        if typ in CLOSED_BY or st.phase is _PRE_PLAY:  # nothing is implied otherwise (dispatch.implied)
+            implied(p, st, ev)
         handler = self._table.get((st.phase, typ))
         refusal = out_of_phase(p, st, ev) if handler is None else handler.check(p, st, ev)
         if refusal is not None:
@@ -93,13 +96,15 @@ class HandMachine:
                                              hand_id=st.hand_id)])
         assert handler is not None
         p.at = ev
-        notes: list[Violation] = []
-        p.notes = notes
+        if p.notes:  # left by a check (checks are pure: none should be); an event's own are taken below
+            p.notes = []
         handler.apply(p, st, ev)
         st.history.append(ev)
+        notes = p.notes
         if not notes:  # the usual case: the event alone
             self.log.append(ev)
             return [ev]
+        p.notes = []
         return self._record([ev, *notes])
 
     def to_json(self) -> JSONObject:
@@ -139,8 +144,8 @@ class HandMachine:
             return st.current if st.wall_remaining > 0 else None
         if st.window is None:
             return None
-        turn = window_outcome(st, self.profile)
-        return turn.current if turn.phase is Phase.DRAW else None
+        phase, current = window_outcome(st, self.profile)
+        return current if phase is Phase.DRAW else None
 
     def settlement(self) -> Settled:
         """The settlement the machine computes (submit it to close the hand)."""

@@ -107,10 +107,28 @@ def apply_wall_broken(p: Play, st: HandState, ev: WallBroken) -> None:
     st.wall_break = cached_break(st.spec, st.dealer, tuple(st.dice))
 
 
+_DEAL_SIZES: dict[tuple[int, int], tuple[WallSpec, dict[int, int]]] = {}
+
+
+def deal_sizes(spec: WallSpec, dealer: int) -> dict[int, int]:
+    """Tiles the deal gives each seat, by its own steps (the dealer 14, the others 13; Siamese 28 and 27),
+    remembered per wall spec (the profile's, made once) and dealer, as :func:`cached_break`."""
+    hit = _DEAL_SIZES.get((id(spec), dealer))
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    sizes: dict[int, int] = {}
+    for step in deal_steps(spec, dealer):
+        sizes[step.seat] = sizes.get(step.seat, 0) + len(step.positions)
+    if len(_DEAL_SIZES) > 1_000:
+        _DEAL_SIZES.clear()
+    _DEAL_SIZES[(id(spec), dealer)] = (spec, sizes)
+    return sizes
+
+
 def dealt_size(st: HandState, seat: int) -> int:
-    """Tiles dealt to ``seat``: the deal's own steps (the dealer 14, the others 13; Siamese 28 and 27)."""
+    """Tiles dealt to ``seat`` (:func:`deal_sizes`)."""
     assert st.spec is not None
-    return sum(len(s.positions) for s in deal_steps(st.spec, st.dealer) if s.seat == seat)
+    return deal_sizes(st.spec, st.dealer).get(seat, 0)
 
 
 def check_dealt(p: Play, st: HandState, ev: Dealt) -> Refusal | None:
@@ -135,7 +153,7 @@ def apply_dealt(p: Play, st: HandState, ev: Dealt) -> None:
     p.variant.on_dealt(st, ev)
     if len(st.dealt) == len(st.seats):
         assert st.spec is not None
-        dealt = sum(len(s.positions) for s in deal_steps(st.spec, st.dealer))
+        dealt = sum(deal_sizes(st.spec, st.dealer).values())
         st.wall = WallCursor(st.spec, head=dealt)
         needs_pre = st.spec.flowers or bool(p.rules.capabilities.pre_play)
         st.phase = Phase.PRE_PLAY if needs_pre else Phase.TURN

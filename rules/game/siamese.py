@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rules.events import Claimed, Dealt, Event, JSONObject, MeldMade, Won
-from rules.game.flow import Handler, Play, Refusal, Turn, Variant, make_dead, seat_refusal, tile, tile_refusal
+from rules.game.flow import Handler, Play, Refusal, Variant, make_dead, seat_refusal, tile, tile_refusal
 from rules.game.machine import HandMachine, replay, table_view
 from rules.game.play import apply_claimed, apply_meld, check_claimed, check_meld, impossible_win
 from rules.game.protocols import RuleSet
@@ -290,7 +290,7 @@ def _apply_won(p: Play, st: HandState, ev: Won) -> None:
     if both:  # 003 §Сиамский 3: both hands won, the hand is over
         ss.won = True
         st.left_order.append(ev.seat)
-    turn = Turn(Phase.ENDED, st.current) if both else Turn(Phase.TURN, ev.seat)  # §9: the winner keeps the turn
+    turn = (Phase.ENDED, st.current) if both else (Phase.TURN, ev.seat)  # §9: the winner keeps the turn
     if st.window is not None:
         close_window(st, turn)
     else:

@@ -63,6 +63,8 @@ def test_replay_rebuilds_every_field_of_the_state(name):
 
 
 def _fields(cls: type) -> set[str]:
+    if not dataclasses.is_dataclass(cls):  # a NamedTuple (Claim)
+        return set(cls._fields)  # type: ignore[attr-defined]
     return {f.name for f in dataclasses.fields(cls)}
 
 
