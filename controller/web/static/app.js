@@ -400,6 +400,7 @@ function setupConsole() {
     if (r.ok) f.reset();
   });
   $("#judge-btn").addEventListener("click", () => { $("#login-msg").textContent = ""; $("#login").showModal(); });
+  $("#judge-btn").disabled = false;  // the page's buttons are disabled until they work (a click before is lost)
   $("#login-cancel").addEventListener("click", () => $("#login").close());
   $("#login-form").addEventListener("submit", async ev => {
     ev.preventDefault();
@@ -431,6 +432,8 @@ async function main() {
     if (sock && sock.readyState === 1) sock.send(JSON.stringify({camera: cameraOn}));
     applyLang();
   });
+  $("#lang").disabled = false;
+  $("#camera-toggle").disabled = false;
   setupConsole();
   await checkSession();
   if (lang) applyLang();
