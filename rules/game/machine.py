@@ -33,14 +33,12 @@ from rules.game.dispatch import DISPATCH, HANDLED, implied, out_of_phase
 from rules.game.ending import next_dealer_of, settlement_of
 from rules.game.flow import Handler, Play, Variant
 from rules.game.protocols import RuleSet
-from rules.game.state import HandState, Phase
+from rules.game.state import PRE_PLAY, HandState, Phase
 from rules.game.window import CLOSED_BY, hand_ends_after_wins, proposals, window_outcome
 from rules.tiles import Tile
 from rules.wall import WallSpec
 
 STANDARD = Variant("standard")
-
-_PRE_PLAY = Phase.PRE_PLAY  # a module constant: enum reads are slow on Python 3.11 (rules.game.play)
 
 
 @cache
@@ -87,7 +85,7 @@ class HandMachine:
         if typ not in HANDLED:
             return self._record([p.violation("out_of_phase", None, f"{ev.TYPE} is not handled", ev, ev,
                                              hand_id=st.hand_id)])
-        if typ in CLOSED_BY or st.phase is _PRE_PLAY:  # nothing is implied otherwise (dispatch.implied)
+        if typ in CLOSED_BY or st.phase is PRE_PLAY:  # nothing is implied otherwise (dispatch.implied)
             implied(p, st, ev)
         handler = self._table.get((st.phase, typ))
         refusal = out_of_phase(p, st, ev) if handler is None else handler.check(p, st, ev)

@@ -2,7 +2,9 @@
 replacements, the missing suit) that the dealer's first action ends."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import TypeVar
 
 from rules.events import Dealt, DiceRolled, FlowerDeclared, HandStarted, MissingSuitDeclared, WallBroken
 from rules.game.flow import Play, Refusal, seat_refusal, tile, tile_refusal, tiles_of, tiles_refusal
@@ -76,20 +78,26 @@ def apply_dice(p: Play, st: HandState, ev: DiceRolled) -> None:
     st.dice.append(tuple(ev.values))
 
 
-_BREAKS: dict[tuple[int, int, tuple[tuple[int, ...], ...]], tuple[WallSpec, Break]] = {}
+T = TypeVar("T")
+_BY_SPEC: dict[tuple[str, int, object], tuple[WallSpec, object]] = {}
+
+
+def _by_spec(name: str, spec: WallSpec, args: object, make: Callable[[], T]) -> T:
+    """What ``make`` computes from a wall spec (the profile's, made once) and ``args``, remembered."""
+    key = (name, id(spec), args)
+    hit = _BY_SPEC.get(key)
+    if hit is not None and hit[0] is spec:
+        return hit[1]  # type: ignore[return-value]
+    value = make()
+    if len(_BY_SPEC) > 10_000:
+        _BY_SPEC.clear()
+    _BY_SPEC[key] = (spec, value)
+    return value
 
 
 def cached_break(spec: WallSpec, dealer: int, dice: tuple[tuple[int, ...], ...]) -> Break:
-    """``rules.wall.break_wall`` remembered per wall spec (the profile's, made once), dealer and dice."""
-    key = (id(spec), dealer, dice)
-    hit = _BREAKS.get(key)
-    if hit is not None and hit[0] is spec:
-        return hit[1]
-    brk = break_wall(spec, dealer, dice)  # type: ignore[arg-type]
-    if len(_BREAKS) > 10_000:
-        _BREAKS.clear()
-    _BREAKS[key] = (spec, brk)
-    return brk
+    """``rules.wall.break_wall`` remembered per wall spec, dealer and dice."""
+    return _by_spec("break", spec, (dealer, dice), lambda: break_wall(spec, dealer, dice))  # type: ignore[arg-type]
 
 
 def check_wall_broken(p: Play, st: HandState, ev: WallBroken) -> Refusal | None:
@@ -107,22 +115,15 @@ def apply_wall_broken(p: Play, st: HandState, ev: WallBroken) -> None:
     st.wall_break = cached_break(st.spec, st.dealer, tuple(st.dice))
 
 
-_DEAL_SIZES: dict[tuple[int, int], tuple[WallSpec, dict[int, int]]] = {}
-
-
 def deal_sizes(spec: WallSpec, dealer: int) -> dict[int, int]:
     """Tiles the deal gives each seat, by its own steps (the dealer 14, the others 13; Siamese 28 and 27),
-    remembered per wall spec (the profile's, made once) and dealer, as :func:`cached_break`."""
-    hit = _DEAL_SIZES.get((id(spec), dealer))
-    if hit is not None and hit[0] is spec:
-        return hit[1]
-    sizes: dict[int, int] = {}
-    for step in deal_steps(spec, dealer):
-        sizes[step.seat] = sizes.get(step.seat, 0) + len(step.positions)
-    if len(_DEAL_SIZES) > 1_000:
-        _DEAL_SIZES.clear()
-    _DEAL_SIZES[(id(spec), dealer)] = (spec, sizes)
-    return sizes
+    remembered per wall spec and dealer."""
+    def count() -> dict[int, int]:
+        sizes: dict[int, int] = {}
+        for step in deal_steps(spec, dealer):
+            sizes[step.seat] = sizes.get(step.seat, 0) + len(step.positions)
+        return sizes
+    return _by_spec("deal", spec, dealer, count)
 
 
 def dealt_size(st: HandState, seat: int) -> int:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rules.events import Drew, ExhaustiveDraw, GameEvent, HandRevealed, MeldMade, Settled, Won
 from rules.game.flow import Refusal, Turn, build_meld
-from rules.game.state import ClaimWindow, HandState, Phase, WindowKind
+from rules.game.state import CLAIMS, DISCARD_WINDOW, DRAW, ROB, ClaimWindow, HandState, Phase, WindowKind
 from rules.notation import Meld, MeldKind, format_tiles
 from rules.tiles import KIND_OF, Tile
 
@@ -25,10 +25,6 @@ CLAIM_KINDS = ("hu", "kong", "pung", "chow")
 MELD_FOR_CLAIM = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG_OPEN}
 CLAIM_FOR_MELD = {"chow": "chow", "pung": "pung", "kong_open": "kong"}
 
-# Python 3.11 (the Pi's) looks an enum member up through ``EnumType.__getattr__``: ~0.2 us a read of
-# ``Phase.TURN``, against ~0.02 us for a module constant. The per-event paths read these.
-_CLAIMS, _ROB, _DRAW, _DISCARD = Phase.CLAIMS, Phase.ROB, Phase.DRAW, WindowKind.DISCARD
-
 
 def open_window(st: HandState, rules: RuleSet, kind: WindowKind, seat: int, tile: Tile, at: float) -> None:
     """Offer ``tile`` (discarded or added to a kong by ``seat``) to the other players from ``at``."""
@@ -36,8 +32,8 @@ def open_window(st: HandState, rules: RuleSet, kind: WindowKind, seat: int, tile
     wall = st.wall
     assert wall is not None
     st.window = ClaimWindow(kind, seat, tile, at, at + limit if limit is not None else None,  # opened_at, deadline
-                            kind is _DISCARD and wall.remaining == 0)  # last_tile
-    st.phase = _CLAIMS if kind is _DISCARD else Phase.ROB
+                            kind is DISCARD_WINDOW and wall.remaining == 0)  # last_tile
+    st.phase = CLAIMS if kind is DISCARD_WINDOW else Phase.ROB
 
 
 def close_window(st: HandState, turn: Turn) -> None:
@@ -75,14 +71,14 @@ def window_outcome(st: HandState, rules: RuleSet) -> Turn:
     if w.winners:
         order = st.seat_order(w.seat)
         return after_wins(st, rules, max(w.winners, key=order.index))
-    if w.kind is not _DISCARD:  # w.robbing, inlined (asked on every draw)
+    if w.kind is not DISCARD_WINDOW:  # w.robbing, inlined (asked on every draw)
         return (Phase.REPLACE, st.current)
     wall = st.wall
     assert wall is not None
     if wall.remaining == 0:
         return (Phase.EXHAUSTED, st.current)
     nxt = st.next_active(w.seat)
-    return (_DRAW, nxt if nxt is not None else st.current)
+    return (DRAW, nxt if nxt is not None else st.current)
 
 
 def _closed_by_exhaustive_draw(st: HandState) -> bool:
@@ -130,7 +126,7 @@ def claim_refusal(st: HandState, rules: RuleSet, phase: Phase, seat: int, kind: 
     if seat not in st.seat_state:
         return Refusal("bad_event", seat, f"seat {seat} is not at the table")
     w = st.window
-    if phase is _ROB and w is not None:
+    if phase is ROB and w is not None:
         if kind != "hu":
             return Refusal("claim_not_allowed", seat, "an added kong can only be robbed for a win")
         if (from_seat, tile) != (w.seat, w.tile):
@@ -138,7 +134,7 @@ def claim_refusal(st: HandState, rules: RuleSet, phase: Phase, seat: int, kind: 
         if seat == w.seat:
             return Refusal("claim_own_discard", seat)
     else:
-        if phase is not _CLAIMS or w is None:
+        if phase is not CLAIMS or w is None:
             return Refusal("out_of_phase", None, f"not allowed in phase {phase}")
         bad = _discard_claim_refusal(st, rules, w, seat, kind, from_seat, tile)
         if bad is not None:
@@ -176,7 +172,7 @@ def higher_claim(st: HandState, rules: RuleSet, seat: int, kind: str) -> int | N
     """Another claimant whose claim comes before ``seat``'s ``kind`` (priority, then turn order)."""
     w = st.window
     prio = rules.capabilities.claim_priority
-    order = st.seat_order(w.seat) if w is not None and w.kind is _DISCARD else list(st.seats)
+    order = st.seat_order(w.seat) if w is not None and w.kind is DISCARD_WINDOW else list(st.seats)
     mine = (prio.get(kind, 0), -order.index(seat))
     for c in w.claims if w is not None else ():
         if c.seat != seat and (prio.get(c.kind, 0), -order.index(c.seat)) > mine:
@@ -189,7 +185,7 @@ def hu_claim_refusal(st: HandState, rules: RuleSet, phase: Phase, seat: int, fro
     """A win on a discard (or a robbed kong): a legal claim, and the nearest claimant when the profile
     allows one winner only."""
     bad = claim_refusal(st, rules, phase, seat, "hu", from_seat, tile)
-    if bad is None and phase is _CLAIMS and not rules.capabilities.multiple_winners:
+    if bad is None and phase is CLAIMS and not rules.capabilities.multiple_winners:
         other = higher_claim(st, rules, seat, "hu")
         if other is not None:
             return Refusal("claim_priority", seat, f"seat {other} is nearer to the discarder")
