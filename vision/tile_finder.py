@@ -279,6 +279,60 @@ def _trim_sideways(runs: list[tuple[int, int, int]], side_len: float, up_len: fl
     return runs
 
 
+def _cut_runs(runs: list[tuple[int, int, int]], px: float, geo: TableGeometry
+              ) -> tuple[bool, list[int], list[int], list[int]]:
+    """Each run cut into whole tiles of its class: (fits, tile starts, tile ends, tile classes)."""
+    fits = True
+    x0s: list[int] = []
+    x1s: list[int] = []
+    kinds: list[int] = []
+    for s, e, v in runs:
+        along = {1: geo.tile_w, 2: geo.tile_h, 3: geo.tile_w, 4: geo.tile_h}[v]
+        n_f = (e - s) / px / (along + 0.6)
+        n = max(1, int(round(n_f)))
+        if abs(n_f - n) > 0.35 or n_f < 0.6:
+            fits = False
+        step = (e - s) / n  # np.linspace(s, e, n + 1), rounded half to even
+        edges = [int(round(s + k * step)) for k in range(n)] + [int(e)]
+        x0s += edges[:-1]
+        x1s += edges[1:]
+        kinds += [v] * n
+    return fits, x0s, x1s, kinds
+
+
+def _mixed_set(h_mm: np.ndarray, s: int, e: int, px: float, geo: TableGeometry) -> list[tuple[int, int, int]] | None:
+    """A set whose upright tiles read short (a glyph of the felt's colour at the far edge: fluffy's green
+    bamboo on a green cloth, 31-32 mm deep) next to its sideways tile (28-29 mm): the depths alone do not
+    part them. Its length says how many of each (one sideways tile at most, in a set as claimed); the
+    shallowest stretch of a sideways tile's length is the sideways one. None when no such set fits."""
+    if float(h_mm[s:e].max(initial=0.0)) > 45.0:
+        return None  # a sideways tile with the added one on it: not this case
+    up, side = (geo.tile_w + 0.6) * px, (geo.tile_h + 0.6) * px
+    length = e - s
+    best = None
+    for n_side in (0, 1):
+        n_up = int(round((length - n_side * side) / up))
+        err = abs(length - n_side * side - n_up * up)
+        if 1 <= n_up + n_side <= 4 and n_up >= 0 and err < 0.2 * up and (best is None or err < best[0]):
+            best = (err, n_up, n_side)
+    if best is None:
+        return None
+    _, n_up, n_side = best
+    scale = length / (n_up * up + n_side * side)
+    if not n_side:
+        return [(s, e, 3)]
+    placed = []
+    for k in range(n_up + 1):  # the sideways tile after k upright ones
+        a = s + int(round(k * up * scale))
+        b = a + int(round(side * scale))
+        placed.append((float(h_mm[a:b].mean()), a, b))
+    depth, a, b = min(placed)
+    rest = np.concatenate([h_mm[s:a], h_mm[b:e]])
+    if rest.size and float(rest.mean()) < depth + 1.5:  # no shallower stretch: no sideways tile to be seen
+        return None
+    return [r for r in ((s, a, 3), (a, b, 2), (b, e, 3)) if r[1] > r[0]]
+
+
 def _split_band(mask: np.ndarray, y_off: int, x_off: int, kind: str, px: float, geo: TableGeometry,
                 zone: Zone) -> tuple[list[Found], bool]:
     """Cut one row band of one blob into tiles. Returns (tiles, fits)."""
@@ -313,21 +367,11 @@ def _split_band(mask: np.ndarray, y_off: int, x_off: int, kind: str, px: float, 
             joined.append(r)
     joined = _trim_sideways(joined, (geo.tile_h + 0.6) * px, (geo.tile_w + 0.6) * px)
     tiles = [(s, e, v) for s, e, v in joined if v != 0]
-    fits = True
-    x0s: list[int] = []
-    x1s: list[int] = []
-    kinds: list[int] = []
-    for s, e, v in tiles:
-        along = {1: geo.tile_w, 2: geo.tile_h, 3: geo.tile_w, 4: geo.tile_h}[v]
-        n_f = (e - s) / px / (along + 0.6)
-        n = max(1, int(round(n_f)))
-        if abs(n_f - n) > 0.35 or n_f < 0.6:
-            fits = False
-        step = (e - s) / n  # np.linspace(s, e, n + 1), rounded half to even
-        edges = [int(round(s + k * step)) for k in range(n)] + [int(e)]
-        x0s += edges[:-1]
-        x1s += edges[1:]
-        kinds += [v] * n
+    fits, x0s, x1s, kinds = _cut_runs(tiles, px, geo)
+    if not fits and kind == "meld" and tiles:
+        mixed = _mixed_set(h_mm, tiles[0][0], tiles[-1][1], px, geo)
+        if mixed is not None:
+            fits, x0s, x1s, kinds = _cut_runs(mixed, px, geo)
     if not kinds:
         return [], fits
     # each tile's rows: those more than half covered across its columns (column sums from one cumsum)

@@ -93,10 +93,15 @@ TILE_TEXTS = frozenset(str(t) for t in TILES) - {"x"}
 NO_TILE = "none"  # the camera's reader: no tile where the finder cut one (bare cloth)
 CLAIM_OF_MELD = {"chow": "chow", "pung": "pung", "kong_open": "kong"}
 CLAIM_CALLS = ("chow", "pung", "kong", "hu")
+SET_OF_CALL = {"chow": "chow", "pung": "pung", "kong": "kong_open"}  # the set a claim's call makes
 EARLY_PRESS_S = 0.8
 PANELS = {"call": 0, "call2": 1}  # a seat's call panels: the hand they name (Siamese: the second hand's)
 POND_SETTLE_S = 2.5  # a pond unlike the record for this long is asked about
-RACK_SETTLE_S = 3.0  # a rack with the wrong count for this long (while its owner waits) is a wrong tile count  # a call pressed this long before the frame in which its discard settled still claims it
+RACK_SETTLE_S = 3.0  # a rack with the wrong count for this long (while its owner waits) is a wrong tile count
+#: an unreadable new pond tile is asked about once it stayed so this long: an arm over it moves on, a blurred
+#: frame is followed by a sharp one (the camera films on at 10 frames a second)
+UNREAD_WAIT_S = 0.5
+TICK_S = 0.2  # the table service ticks the referee this often while nothing is seen (what became due is acted on)
 
 
 @dataclass
@@ -327,8 +332,7 @@ class Referee:
             for seat in self._stale_reveals(ev.t_mono):
                 self.reveal_due.pop(seat, None)
                 return self._ask_tile(self.unread_reveals.pop(seat), "hand", None)
-        if self.unread and (isinstance(ev, RefereeTick) or any(
-                getattr(ev, "frame", None) != u.frame or ev.t_mono != u.t_mono for u in self.unread.values())):
+        if self._unread_due(ev.t_mono):
             self._ask_unread()
             if self.open_question is not None:
                 self.waiting.insert(0, ev)
@@ -460,7 +464,7 @@ class Referee:
             return True
         if self.exhausting_since is not None and t > self.exhausting_since + self.reveal_wait_s:
             return True
-        if self.unread:  # an unreadable new tile: its frame is read by now
+        if self._unread_due(t):  # an unreadable new tile: still so
             return True
         if self._stale_reveals(t):
             return True
@@ -695,19 +699,24 @@ class Referee:
         if new and len(seen) == len(tiles) + 1 and self._same_pond(seen[:-1], tiles):
             self.pond_odd.pop(seat, None)
             if ev.tile not in TILE_TEXTS:
-                if self.conv.pond_layout == "rows6":  # in rows: the new tile at the end is the discard
-                    return self._ask_tile(ev, "pond", ev.index)
-                # a free pond: asked once the rest of its frame is read (a tile read there may be the
-                # discard, this one no tile at all)
+                # asked once it stayed unreadable a while (UNREAD_WAIT_S; a free pond: a tile read there
+                # meanwhile may be the discard, this one no tile at all)
                 self.unread[seat] = ev  # type: ignore[assignment]
                 return None
-            return self._discard(ev)
+            u = self.unread.get(seat)
+            if u is not None and u.index == ev.index:  # read at last (the arm moved on): laid when first seen
+                del self.unread[seat]
+                ev = dataclasses.replace(ev, t_mono=u.t_mono, t_wall=u.t_wall, frame=u.frame)  # type: ignore[assignment]
+            return self._discard(ev)  # type: ignore[arg-type]
         if len(seen) == len(tiles) - 1 and self._same_pond(seen, tiles[:-1]):
             if self._pond_lost_last(seat, ev.t_mono):
                 self.pond_odd.pop(seat, None)
                 return None
         self.pond_odd.setdefault(seat, ev.t_mono)  # left to settle: asked about if it stays
         return None
+
+    def _unread_due(self, t: float) -> bool:
+        return any(t - u.t_mono >= UNREAD_WAIT_S for u in self.unread.values())
 
     def _ask_unread(self) -> None:
         """The unreadable new tiles of the frame just read: still one more than the record, each is asked."""
@@ -766,6 +775,8 @@ class Referee:
         seat = ev.seat
         pond = self.ponds[seat]
         st = self._st
+        if self._set_unseen(ev):
+            return
         if not self._bring_turn(seat):
             self._flag("out_of_turn", seat, f"seat {st.current} plays now")
             pond.append(PondEntry(ev.tile, False))
@@ -778,6 +789,25 @@ class Referee:
             return
         pond.append(PondEntry(ev.tile, True))
         self._open_window(seat, ev.tile, ev.t_mono)
+
+    def _set_unseen(self, ev: PondTileSeen) -> bool:
+        """``ev``'s seat called a set by its button, the discard it called left the pond, and it plays on — but
+        the camera has not seen the set (an arm over it, tiles it took for felt): its tiles are asked, never
+        guessed (neither the set nor its absence); the discard waits for the answer."""
+        w = self.window
+        seat = ev.seat
+        press = w.presses.get(seat) if w is not None and self._st.phase == Phase.CLAIMS else None
+        if w is None or press is None or press[0] not in SET_OF_CALL or seat in w.late:
+            return False
+        rec = self.ponds.get(w.discarder)
+        if not rec or len(self._real_seen(w.discarder)) >= len(rec):
+            return False  # the discard still lies in its pond: the call was not acted on
+        kind = SET_OF_CALL[press[0]]
+        probe = MeldSeen(seat=seat, kind=kind, tiles=("unknown",) * (4 if kind == "kong_open" else 3),
+                         t_mono=ev.t_mono, t_wall=ev.t_wall, frame=ev.frame)
+        self.waiting.insert(0, ev)  # the discard, again once the set is known
+        self._ask_tile(probe, "meld", None)
+        return True
 
     def _leaves_pond(self, seat: int) -> None:
         """The record's last discard of ``seat`` was taken (a set, a win): gone from the pond when the camera
@@ -1295,8 +1325,12 @@ class Referee:
                 self._learn_wmsg(ev)
                 return
         handler = HANDLERS.get(type(ev))
-        if handler is not None:
-            handler(self, ev)
+        if handler is not None:  # what it shows happened when the camera saw it, not when the answer came
+            at, self._at = self._at, ev
+            try:
+                handler(self, ev)
+            finally:
+                self._at = at
 
     def _on_answer(self, ev: QuestionAnswered) -> None:
         q = self.open_question

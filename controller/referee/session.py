@@ -24,7 +24,7 @@ import logging
 from typing import Any
 
 from controller.referee import web as _web  # noqa: F401  (the judge's actions and the public notices)
-from controller.referee.core import Referee
+from controller.referee.core import TICK_S, Referee
 from controller.referee.verdicts import verdict_lines
 from controller.referee.view import public_view
 from controller.service import PlaySource
@@ -42,7 +42,6 @@ from rules.events import (
 
 log = logging.getLogger("mahjong_table.referee")
 
-TICK_S = 0.2
 
 
 def record_stream(hand_id: str, revision: int) -> str:

@@ -2,6 +2,7 @@
 answer, which is an input like any other (and a question is not a violation)."""
 from __future__ import annotations
 
+from controller.referee.core import UNREAD_WAIT_S
 from rules.events import PondTileRemoved, PondTileSeen, QuestionAnswered, QuestionAsked
 from tests.referee.helpers import Table
 
@@ -11,8 +12,9 @@ RIICHI = "riichi-ema2016"
 def test_an_unreadable_discard_is_asked_and_the_hand_waits_for_the_answer():
     t = Table(RIICHI)
     t.discard(0, "1z")
-    out = t.feed(PondTileSeen(seat=1, index=0, tile="unknown"), dt=4.0)
-    q = out[-1]
+    assert t.feed(PondTileSeen(seat=1, index=0, tile="unknown"), dt=4.0) == []  # the next frames may read it
+    assert t.wait(0.4) == []
+    q = t.wait(0.2)[-1]  # unreadable for UNREAD_WAIT_S: asked
     assert isinstance(q, QuestionAsked) and (q.kind, q.seat, q.subject["zone"], q.subject["index"]) == ("tile", 1,
                                                                                                       "pond", 0)
     assert "cannot read" in q.message and q.message_ru
@@ -24,9 +26,36 @@ def test_an_unreadable_discard_is_asked_and_the_hand_waits_for_the_answer():
     assert [str(x) for x in t.ref.machine.state.seat_state[1].pond] == ["2z"]
 
 
+def test_a_discard_read_once_an_arm_moved_off_it_is_no_question():
+    t = Table(RIICHI)
+    t.discard(0, "1z")
+    t.feed(PondTileSeen(seat=1, index=0, tile="unknown"), dt=4.0)  # read under the arm that laid it
+    out = t.feed(PondTileSeen(seat=1, index=0, tile="2z"), dt=0.2)  # the arm moved on: read in its place
+    assert [(e.TYPE, e.seat, e.tile) for e in out if e.TYPE == "discarded"] == [("discarded", 1, "2z")]
+    assert t.ref.window.t_open == 8.0  # its claim window opened with the frame that first showed it
+    assert t.wait(3.0) == [] and not t.ref.questions() and t.verdicts() == []
+
+
+def test_a_set_called_and_taken_that_the_camera_does_not_see_is_asked_before_the_next_discard():
+    t = Table(RIICHI)
+    t.discard(0, "1z")
+    t.call(2, "pung")
+    t.feed(PondTileRemoved(seat=0, index=0, tile="1z"), dt=0.3)  # taken; the set lies where the camera fails
+    out = t.feed(PondTileSeen(seat=2, index=0, tile="9m"), dt=2.0)  # the caller plays on
+    q = out[-1]
+    assert isinstance(q, QuestionAsked) and (q.kind, q.seat, q.subject["zone"]) == ("tile", 2, "meld")
+    assert not any(e.TYPE == "discarded" for e in out)  # not a draw from the wall, not a discard out of turn
+    out = t.answer("1z 1z 1z")
+    made = [e for e in out if e.TYPE == "meld_made"]
+    assert [(m.seat, m.kind, m.from_seat) for m in made] == [(2, "pung", 0)]
+    assert [(e.TYPE, e.seat, e.tile) for e in out if e.TYPE == "discarded"] == [("discarded", 2, "9m")]
+    assert t.verdicts() == []
+
+
 def test_an_answer_that_does_not_fit_is_asked_again():
     t = Table(RIICHI)
     t.feed(PondTileSeen(seat=0, index=0, tile="unknown"), dt=1.0)
+    t.wait(UNREAD_WAIT_S)
     out = t.answer("banana")
     assert isinstance(out[-1], QuestionAsked) and t.ref.open_question is not None
     t.answer("1z")
@@ -36,6 +65,7 @@ def test_an_answer_that_does_not_fit_is_asked_again():
 def test_a_stale_answer_is_ignored():
     t = Table(RIICHI)
     t.feed(PondTileSeen(seat=0, index=0, tile="unknown"), dt=1.0)
+    t.wait(UNREAD_WAIT_S)
     assert t.feed(QuestionAnswered(question_id=99, answer="1z")) == []
     assert t.ref.open_question is not None
 
@@ -76,8 +106,8 @@ def test_an_unreadable_tile_that_is_no_tile_is_answered_none_and_play_goes_on():
     t = Table(RED, dice=RED_DICE)
     t.discard(0, "1m")
     t.feed(PondTileSeen(seat=0, index=1, tile="unknown"), dt=2.0)  # the finder cut a "tile" out of bare cloth
-    out = t.wait(0.2)  # asked once its frame is read
-    q = out[-1]
+    assert t.wait(0.2) == []  # the next frames may read it
+    q = t.wait(UNREAD_WAIT_S)[-1]  # unreadable so long: asked
     assert isinstance(q, QuestionAsked) and q.kind == "tile" and "'none'" in q.message and "нет" in q.message_ru
     assert t.answer("none") == [] and t.ref.open_question is None
     t.discard(1, "2m")  # play goes on: seat 1 is next, the "tile" is not a discard of seat 0's
@@ -100,7 +130,7 @@ def test_an_unreadable_tile_read_with_the_discard_in_one_frame_is_asked_after_th
     assert t.ref.feed(PondTileSeen(seat=1, index=0, tile="unknown", **stamp)) == []
     out = t.ref.feed(PondTileSeen(seat=1, index=1, tile="2m", **stamp))
     assert [(e.TYPE, e.tile) for e in out if e.TYPE == "discarded"] == [("discarded", "2m")]
-    q = t.wait(0.1)[-1]
+    q = t.wait(UNREAD_WAIT_S)[-1]
     assert isinstance(q, QuestionAsked) and q.kind == "tile" and q.seat == 1
     t.answer("none")
     t.discard(2, "3m")

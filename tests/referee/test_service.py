@@ -95,7 +95,7 @@ def test_a_question_shown_and_answered_from_the_judge_console(tmp_path):
         run(rig, scenario, timeout=60)
         hand = rig.store.unfinished_hands()[-1]
         kinds = [e.TYPE for e in rig.store.events(f"{hand}/referee")]
-        assert kinds[-2:] == ["pond_tile_seen", "answer"]
+        assert kinds[-3:] == ["pond_tile_seen", "referee_tick", "answer"]  # asked once unread for a while
         assert any(isinstance(e, QuestionAsked) for e in rig.store.events(f"{hand}/game"))  # the page sees it
         assert not any(isinstance(e, Violation) for e in rig.store.events(f"{hand}/verdicts"))
     finally:

@@ -75,6 +75,23 @@ def test_a_later_misread_of_a_lying_tile_is_not_a_new_discard():
     assert [p.tile for p in tr.stable.seats[0].pond] == ["3s", "9m", "1z"]
 
 
+def test_a_tile_read_unknown_under_an_arm_is_told_in_its_place_once_read():
+    """Two frames with an arm over the new discard both read it ``unknown`` (confirmed); the arm moves on and
+    the tile reads: that tile, seen at its place — no tile removed, none laid after it."""
+    tr = Tracker("sichuan-mpl2025", debounce=2)
+    for f in (0, 1):
+        tr.update(scene(["3s"]), frame=f, t_mono=0.1 * f)
+    tr.update(scene(["3s", "unknown"]), frame=2, t_mono=0.2)
+    ev = tr.update(scene(["3s", "unknown"]), frame=3, t_mono=0.3)
+    assert [(e.tile, e.index) for e in ev] == [("unknown", 1)]
+    tr.update(scene(["3s", "8s"]), frame=4, t_mono=0.4)
+    ev = tr.update(scene(["3s", "8s"]), frame=5, t_mono=0.5)
+    assert ev == [PondTileSeen(seat=0, index=1, tile="8s", t_mono=0.4, frame=4)]
+    # a face once read stays (a later misread of a lying tile is no change)
+    tr.update(scene(["3s", "9s"]), frame=6, t_mono=0.6)
+    assert tr.update(scene(["3s", "9s"]), frame=7, t_mono=0.7) == []
+
+
 def test_an_unread_tile_is_confirmed_only_by_reading_it_again():
     tr = Tracker("riichi-ema2016", debounce=2)
     tr.update(scene(["3s"]), frame=0, t_mono=0.0)

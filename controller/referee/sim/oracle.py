@@ -70,7 +70,7 @@ def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
             return " ".join(t for t, o in zip(scene.seats[seat].revealed, obs.get("tiles", ())) if o == "unknown")
         if zone == "meld":
             tiles = tuple(obs.get("tiles", ()))
-            for m in scene.seats[seat].melds:
+            for m in reversed(scene.seats[seat].melds):  # the latest set of that size
                 if len(m.tiles) == len(tiles):
                     return " ".join(t for t, o in zip(m.tiles, tiles) if o == "unknown")
     return "ignore"

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from controller.referee.core import Referee
+from controller.referee.core import TICK_S, Referee
 from controller.referee.sim.compare import HandReport, compare_payments, compare_violations
 from controller.referee.sim.observe import ExactObserver, Observer
 from controller.referee.sim.oracle import respond
@@ -102,15 +102,27 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
                 for reply in replies:
                     pending += ref.feed(reply)
 
+    clock = [0.0]
+
+    def ticks_to(t: float) -> None:
+        while clock[0] + TICK_S < t:  # the table service ticks the referee while nothing is seen
+            clock[0] += TICK_S
+            tick = RefereeTick(t_mono=clock[0], t_wall=clock[0])
+            settle(ref.tick(tick.t_mono), tick)
+        clock[0] = max(clock[0], t)
+
     def feed(ev: Event) -> None:
+        ticks_to(ev.t_mono)
         settle(ref.feed(ev), ev)
 
     for m in truth.timeline.moments:
         if m.kind == "input":
             feed(m.event)  # type: ignore[arg-type]
         else:
+            seen = observer.observe(m)
+            ticks_to(min([m.t, *(ev.t_mono for ev in seen)]))  # (answered from the table as it was till then)
             scene = m.scene
-            for ev in observer.observe(m):
+            for ev in seen:
                 feed(ev)
         settle(ref.tick(m.t), RefereeTick(t_mono=m.t, t_wall=m.t))
     for ev in observer.settle(truth.timeline.end):

@@ -132,6 +132,8 @@ class TableFilm:
                 items.append(Placed(t, 0, "dead", 10 * row + i, 0, a, b + row * (GEO.tile_h + 4.0), GEO.tile_w,
                                     GEO.tile_h))
         items = [self._pushed(it) for it in items]
+        here = {(it.seat, it.zone, it.index, it.label) for it in items}  # a smudge goes with its tile (a tile
+        self.smudged = {k: v for k, v in self.smudged.items() if (*k, v) in here}  # laid there later is clean)
         old, new = set(self.items), set(items)
         dirty = [it for it in old ^ new]
         self.items = items

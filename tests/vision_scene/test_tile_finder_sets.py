@@ -1,0 +1,43 @@
+"""Cutting a set into tiles where the depths alone do not part its upright tiles from its sideways one."""
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.geometry import DEFAULT_GEOMETRY as GEO
+from vision.tile_finder import _split_band
+from vision.zones import table_zones
+
+PX = 1.2
+MELD = next(z for z in table_zones() if z.kind == "meld")
+#: the mask of a pung of fluffy's 6s on a green cloth as the camera saw it (simulate sichuan-mpl2025, seed 11,
+#: hand 63): upright, sideways (claimed from opposite), upright
+GREEN_PUNG = Path(__file__).parent / "data" / "green_pung_meld_mask.png"
+
+
+def _band(depths_mm: list[float]) -> np.ndarray:
+    """A set's mask from its column depths (mm), laid on the near edge."""
+    cols = [int(round(d * PX)) for d in depths_mm]
+    mask = np.zeros((max(cols) + 2, len(cols)), np.uint8)
+    for x, d in enumerate(cols):
+        mask[mask.shape[0] - d:, x] = 255
+    return mask
+
+
+def test_a_pung_whose_upright_tiles_read_short_is_two_upright_tiles_and_a_sideways_one():
+    """Fluffy's green bamboo on a green cloth: the upright tiles' far-edge glyphs look like felt, so they read
+    31-33 mm deep (not 36), hardly deeper than the sideways tile (28-29): the set's length tells the
+    tiles, the shallow stretch the sideways one (the zone was untrusted, the set never seen)."""
+    mask = cv2.imread(str(GREEN_PUNG), cv2.IMREAD_GRAYSCALE)
+    found, fits = _split_band(mask, 0, 0, "meld", PX, GEO, MELD)
+    assert fits and [f.turns for f in found] == [0, 1, 0]
+    xs = [(f.box[0], f.box[2]) for f in found]
+    assert 40 <= xs[1][1] - xs[1][0] <= 48 and xs[0][1] == xs[1][0] and xs[1][1] == xs[2][0]
+
+
+def test_a_set_of_clear_depths_is_cut_as_before():
+    w, h = int(round((GEO.tile_w + 0.6) * PX)), int(round((GEO.tile_h + 0.6) * PX))
+    found, fits = _split_band(_band([36.0] * w + [27.0] * h + [36.0] * w), 0, 0, "meld", PX, GEO, MELD)
+    assert fits and [f.turns for f in found] == [0, 1, 0]
+    found, fits = _split_band(_band([36.0] * (3 * w)), 0, 0, "meld", PX, GEO, MELD)
+    assert fits and [f.turns for f in found] == [0, 0, 0]
