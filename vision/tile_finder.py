@@ -300,6 +300,12 @@ def _cut_runs(runs: list[tuple[int, int, int]], px: float, geo: TableGeometry
     return fits, x0s, x1s, kinds
 
 
+def _uneven(x0s: list[int], x1s: list[int], kinds: list[int], px: float, geo: TableGeometry) -> bool:
+    """Whether a tile of the cut is 3 mm or more off its width (upright) or length (sideways)."""
+    along = {1: geo.tile_w, 2: geo.tile_h, 3: geo.tile_w, 4: geo.tile_h}
+    return any(abs((b - a) / px - along[v] - 0.6) >= 3.0 for a, b, v in zip(x0s, x1s, kinds))
+
+
 def _mixed_set(h_mm: np.ndarray, s: int, e: int, px: float, geo: TableGeometry) -> list[tuple[int, int, int]] | None:
     """A set whose upright tiles read short (a glyph of the felt's colour at the far edge: fluffy's green
     bamboo on a green cloth, 31-32 mm deep) next to its sideways tile (28-29 mm): the depths alone do not
@@ -368,7 +374,8 @@ def _split_band(mask: np.ndarray, y_off: int, x_off: int, kind: str, px: float, 
     joined = _trim_sideways(joined, (geo.tile_h + 0.6) * px, (geo.tile_w + 0.6) * px)
     tiles = [(s, e, v) for s, e, v in joined if v != 0]
     fits, x0s, x1s, kinds = _cut_runs(tiles, px, geo)
-    if not fits and kind == "meld" and tiles:
+    if kind == "meld" and tiles and (not fits or _uneven(x0s, x1s, kinds, px, geo)):
+        # the depths cut the set badly (a glyph of the felt's colour at a tile's edge): cut it by its length
         mixed = _mixed_set(h_mm, tiles[0][0], tiles[-1][1], px, geo)
         if mixed is not None:
             fits, x0s, x1s, kinds = _cut_runs(mixed, px, geo)

@@ -35,6 +35,16 @@ def test_a_pung_whose_upright_tiles_read_short_is_two_upright_tiles_and_a_sidewa
     assert 40 <= xs[1][1] - xs[1][0] <= 48 and xs[0][1] == xs[1][0] and xs[1][1] == xs[2][0]
 
 
+def test_a_set_cut_unevenly_by_its_depths_is_cut_by_its_length():
+    """The same tiles where the depths do fit a cut — 29, 44 and 39 px — but the upright tile's glyph at its
+    outer edge left it 4 px short, its neighbours' shares too long (sichuan-mpl2025, seed 11, hand 95: the
+    5s cut so read unknown): two upright tiles and a sideways one of their own sizes."""
+    mask = cv2.imread(str(GREEN_PUNG.with_name("green_pung_uneven_mask.png")), cv2.IMREAD_GRAYSCALE)
+    found, fits = _split_band(mask, 0, 0, "meld", PX, GEO, MELD)
+    widths = [f.box[2] - f.box[0] for f in found]
+    assert fits and [f.turns for f in found] == [0, 1, 0] and all(abs(w - 33) <= 2 for w in widths[::2]), widths
+
+
 def test_a_set_of_clear_depths_is_cut_as_before():
     w, h = int(round((GEO.tile_w + 0.6) * PX)), int(round((GEO.tile_h + 0.6) * PX))
     found, fits = _split_band(_band([36.0] * w + [27.0] * h + [36.0] * w), 0, 0, "meld", PX, GEO, MELD)
