@@ -475,7 +475,7 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
             how = "upright" if kind == "pond" and not sideways else kind
             tiles, fits = _split_band(sub[b0:b1], y + b0, x, how, px, geo, zi.zone)
             if kind == "pond":
-                tiles = [_on_pond_grid(f, zi.zone, px, geo) for f in tiles]
+                tiles = [_to_depth(_on_pond_grid(f, zi.zone, px, geo), zi.image, px, geo) for f in tiles]
             if not fits:
                 why.append(f"blob at x={x} of {w / px:.0f} mm fits no tile row")
             if touches:
@@ -497,6 +497,27 @@ def _on_pond_grid(f: Found, zone: Zone, px: float, geo: TableGeometry) -> Found:
     if abs(y0 - top) <= abs(y1 - (top + depth)):
         return Found(f.zone, (x0, y0, x1, y0 + depth), f.turns, f.layer, f.shape)
     return Found(f.zone, (x0, y1 - depth, x1, y1), f.turns, f.layer, f.shape)
+
+
+def _to_depth(f: Found, img: np.ndarray, px: float, geo: TableGeometry) -> Found:
+    """An upright pond tile found deeper than a tile (a tile pushed against the row behind it: the shaded gap
+    between them is no felt, the mask takes it with the tile) keeps a tile's depth without the gap's rows —
+    even, darker than a face — (the template reader allows ~1 px of crop error, not 4: a 二 was read 三 from
+    the edge above it). Left as found where no such row shows."""
+    x0, y0, x1, y1 = f.box
+    depth = int(round(geo.tile_h * px))
+    extra = (y1 - y0) - depth
+    if f.turns or f.shape != "tile" or extra < 2 or extra > int(6 * px):
+        return f
+    q = (x1 - x0) // 4
+    core = img[y0:y1, x0 + q:x1 - q].astype(np.float32).mean(axis=2)
+    gap = (core.std(axis=1) < 20.0) & (core.mean(axis=1) < 200.0)
+    if not gap.any():
+        return f
+    cg = np.concatenate([[0], np.cumsum(gap)])
+    inside = cg[depth:depth + extra + 1] - cg[:extra + 1]
+    k = min(np.flatnonzero(inside == inside.min()).tolist(), key=lambda k: abs(k - extra / 2))
+    return Found(f.zone, (x0, y0 + k, x1, y0 + k + depth), f.turns, f.layer, f.shape)
 
 
 def _card_a0() -> float:

@@ -51,3 +51,20 @@ def test_a_set_of_clear_depths_is_cut_as_before():
     assert fits and [f.turns for f in found] == [0, 1, 0]
     found, fits = _split_band(_band([36.0] * (3 * w)), 0, 0, "meld", PX, GEO, MELD)
     assert fits and [f.turns for f in found] == [0, 0, 0]
+
+
+def test_a_pond_tile_pushed_against_the_row_behind_is_cut_without_the_gap():
+    """A 二萬 pushed against the tile behind it (sichuan-mpl2025, seed 11, hand 25): the shaded gap between
+    them is no felt, so the mask took 3 rows of it with the tile, the template reader saw a third stroke
+    (三萬) and the tile was asked. Cut to a tile's depth, without the gap."""
+    from vision.tile_finder import Found, _to_depth
+
+    img = cv2.imread(str(GREEN_PUNG.with_name("pond_2m_pushed.png")))  # the tile with 8 px all round
+    pond = next(z for z in table_zones() if z.kind == "pond")
+    depth = int(round(GEO.tile_h * PX))
+    f = _to_depth(Found(pond, (8, 5, 42, 52), 0), img, PX, GEO)  # as found: 3 rows of the gap above it
+    assert f.box == (8, 8, 42, 8 + depth)
+    # a tile with no gap in its box (bare cloth below it) is left as found
+    flat = np.full_like(img, 235)
+    flat[:, :4] = 60
+    assert _to_depth(Found(pond, (8, 8, 42, 55), 0), flat, PX, GEO).box == (8, 8, 42, 55)
