@@ -806,7 +806,12 @@ class Referee:
         probe = MeldSeen(seat=seat, kind=kind, tiles=("unknown",) * (4 if kind == "kong_open" else 3),
                          t_mono=ev.t_mono, t_wall=ev.t_wall, frame=ev.frame)
         self.waiting.insert(0, ev)  # the discard, again once the set is known
-        self._ask_tile(probe, "meld", None)
+        n = len(probe.tiles)
+        self._ask_tile(probe, "meld", None, (
+            f"seat {seat} called {press[0]} on seat {w.discarder}'s {w.tile} and took it, but the camera does not "
+            f"see the set: its {n} tiles?",
+            f"место {seat} объявило {press[0]} на {w.tile} и взяло её, но камера не видит комбинацию: какие "
+            f"{n} кости?"))
         return True
 
     def _leaves_pond(self, seat: int) -> None:
@@ -1249,7 +1254,9 @@ class Referee:
         self._emit(self._confirmed)
 
     # --- questions ----------------------------------------------------------------------------------
-    def _ask_tile(self, ev: Event, zone: str, index: int | None) -> None:
+    def _ask_tile(self, ev: Event, zone: str, index: int | None, why: tuple[str, str] | None = None) -> None:
+        """Which tiles the ``unknown`` ones of ``ev`` are (``why``: the question's own words, English and
+        Russian, where it is not a tile the camera saw and could not read)."""
         seat = getattr(ev, "seat", None)
         tiles = getattr(ev, "tiles", None) or (getattr(ev, "tile", ""),)
         unknown = sum(1 for t in tiles if t not in TILE_TEXTS and t != "x")
@@ -1265,20 +1272,22 @@ class Referee:
                 return None  # (racks seen from above, an empty slot of the dead wall): dropped
             given = answer.split()
             if len(given) != unknown or any(t not in TILE_TEXTS for t in given):
-                return self._ask_tile(ev, zone, index)  # not an answer to this question: asked again
+                return self._ask_tile(ev, zone, index, why)  # not an answer to this question: asked again
             it = iter(given)
             if hasattr(ev, "tiles"):
                 fixed = tuple(next(it) if t not in TILE_TEXTS and t != "x" else t for t in ev.tiles)  # type: ignore[attr-defined]
                 return self._redo(ev, dataclasses.replace(ev, tiles=fixed))
             return self._redo(ev, dataclasses.replace(ev, tile=given[0]))
 
+        en, ru = why or (
+            f"the camera cannot read {unknown} tile(s) in {where}: which?"
+            + (" ('none': there is no tile)" if zone in ("pond", "indicator") else " ('none': no hand is shown)"
+               if zone == "hand" else ""),
+            f"камера не может прочитать кость ({unknown}) — какая?"
+            + (" ('none': кости там нет)" if zone in ("pond", "indicator") else " ('none': руку не открывали)"
+               if zone == "hand" else ""))
         self._ask("tile", seat, {"observation": ev.to_json(), "zone": zone, "index": index, "unknown": unknown},
-                  (), f"the camera cannot read {unknown} tile(s) in {where}: which?"
-                  + (" ('none': there is no tile)" if zone in ("pond", "indicator") else " ('none': no hand is shown)"
-                     if zone == "hand" else ""),
-                  f"камера не может прочитать кость ({unknown}) — какая?"
-                  + (" ('none': кости там нет)" if zone in ("pond", "indicator") else " ('none': руку не открывали)"
-                     if zone == "hand" else ""), resume)
+                  (), en, ru, resume)
 
     def _ask_kong_tile(self, seat: int) -> None:
         def resume(answer: str) -> None:

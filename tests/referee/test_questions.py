@@ -44,6 +44,7 @@ def test_a_set_called_and_taken_that_the_camera_does_not_see_is_asked_before_the
     out = t.feed(PondTileSeen(seat=2, index=0, tile="9m"), dt=2.0)  # the caller plays on
     q = out[-1]
     assert isinstance(q, QuestionAsked) and (q.kind, q.seat, q.subject["zone"]) == ("tile", 2, "meld")
+    assert "called pung" in q.message and "does not see the set" in q.message and "не видит" in q.message_ru
     assert not any(e.TYPE == "discarded" for e in out)  # not a draw from the wall, not a discard out of turn
     out = t.answer("1z 1z 1z")
     made = [e for e in out if e.TYPE == "meld_made"]
