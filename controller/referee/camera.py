@@ -33,7 +33,8 @@ APART_GAP_MM = 5.0  # a gap this wide before the last standing tile(s): they sta
 MIN_SCORE = 0.7  # template reader: a reading below this is "unknown" (clean tiles score above 0.8)
 MIN_MARGIN = 0.0  # and one this close to the next face
 PX_PER_MM = 1.2
-CONFIRM_SCORE = 0.6  # the template matcher's best face confirms the classifier's from this score
+CONFIRM_SCORE = 0.6  # the template matcher's best face confirms the classifier's from this score ...
+CONFIRM_FIRST = 0.9  # ... where the classifier is this sure of it (from the matcher's own minimum: however sure)
 #: the second reader takes the first one's face as well when it scores it this close to its own best (and
 #: above its own minimum): it cannot tell the two apart, the first one can ...
 AGREE_MARGIN = 0.02
@@ -62,9 +63,10 @@ class AgreeingReader:
     names a smudged tile with full confidence (a 七萬 under a smear read 白 at 1.0), so a second reader that
     cannot tell is no confirmation. The second one (a template matcher) confirms a face
 
-    * naming it as its best, with a score of at least ``confirm`` (:data:`CONFIRM_SCORE`: below its own
-      ``min_score`` for a reading of its own — kai's 8s at 0.66 — but above what it gives a smudge: at most
-      0.51 over 140 smudged faces of four styles);
+    * naming it as its best, with a score of at least its own ``min_score``, or of at least ``confirm``
+      (:data:`CONFIRM_SCORE`: kai's 8s at 0.66) where the first reader is sure of it (:data:`CONFIRM_FIRST`):
+      two unsure readers agreeing are no reading (a stain like kai's big red 1p: 0.58 and 0.64 — the matcher
+      gave smudges at most 0.51 over 140 smudged faces of four styles, this one more);
     * or, where the first reader is sure (:data:`AGREE_FIRST`), scoring it within :data:`AGREE_MARGIN` of
       its own best reading (at least ``min_score``): it takes both faces, the first one tells them apart.
 
@@ -83,7 +85,7 @@ class AgreeingReader:
         a = self.first.read(crops, allowed)
         b = self.second.read(crops, allowed)
         out = [x if x.label in ("back", "unknown", "none")
-               or (x.label == y.label and getattr(y, "score", 1.0) >= self.confirm) else None for x, y in zip(a, b)]
+               or (x.label == y.label and self._confirms(x, y)) else None for x, y in zip(a, b)]
         split = [i for i, o in enumerate(out) if o is None]
         if split:  # does the second reader take the first one's face as well as its own best?
             again = self.second.read([crops[i] for i in split], [frozenset({a[i].label}) for i in split])
@@ -95,6 +97,11 @@ class AgreeingReader:
                 else:
                     out[i] = self._undecided(a[i], b[i], crops[i])
         return out
+
+    def _confirms(self, x: Any, y: Any) -> bool:
+        """Whether the second reader's reading ``y`` of the first one's face confirms the first one's ``x``."""
+        score = getattr(y, "score", 1.0)
+        return score >= self.min_score or (score >= self.confirm and x.score >= CONFIRM_FIRST)
 
     @staticmethod
     def _undecided(x: Any, y: Any, crop: np.ndarray) -> _Reading:

@@ -271,6 +271,7 @@ class Referee:
         self.seen: dict[int, list[str]] = {}  # each pond as the camera shows it
         self.pond_odd: dict[int, float] = {}  # seat -> since when its pond is unlike the record
         self.phantoms: dict[int, int] = {}  # seat -> unreadable "tiles" in its pond the operator said are none
+        self.named: dict[int, set[int]] = {}  # seat -> places in its pond of unreadable tiles the operator named
         self.unread: dict[int, PondTileSeen] = {}  # seat -> an unreadable new pond tile, asked once its frame is read
         self.unread_reveals: dict[int, TilesRevealed] = {}  # unreadable "hands" shown when none was due
         self.reveal_due: dict[int, float] = {}  # seat -> since when its hand is due while only that was seen
@@ -350,6 +351,8 @@ class Referee:
             return False
         if self.open_question is not None:
             return True
+        if self.unread and isinstance(ev, AFTER_THE_DISCARD):
+            return True  # a call or a set is about the discard not read yet: it waits for that tile
         return self._suits_pending() and isinstance(ev, PLAY_INPUTS)
 
     # --- Sichuan WMSG: the missing suit shows with each player's first discard (002 §5.2-5.3) --------
@@ -625,7 +628,9 @@ class Referee:
         if seen is None:
             return None
         if ev.index < len(seen):
-            seen[ev.index] = ev.tile
+            # an unreadable tile the operator named keeps the name (a stain read later is no evidence against it)
+            named = ev.index in self.named.get(ev.seat, ()) and ev.tile in TILE_TEXTS
+            seen[ev.index] = seen[ev.index] if named else ev.tile
         else:
             seen.extend(["?"] * (ev.index - len(seen)))
             seen.append(ev.tile)
@@ -653,6 +658,8 @@ class Referee:
         i = ev.index if ev.index < len(seen) and (seen[ev.index] == ev.tile or answered) else (
             max((k for k, t in enumerate(seen) if t == ev.tile), default=min(ev.index, len(seen) - 1)))
         seen.pop(i)
+        self.named[ev.seat] = {k for k in self.named.get(ev.seat, ()) if k < i} | {
+            k - 1 for k in self.named.get(ev.seat, ()) if k > i}
         if ev.tile not in TILE_TEXTS and self.phantoms.get(ev.seat) and not any(t not in TILE_TEXTS for t in seen):
             self.phantoms[ev.seat] -= 1  # the tile that was none is gone from the camera's view too
         self._reconcile_pond(ev.seat, ev)
@@ -1274,6 +1281,8 @@ class Referee:
             if len(given) != unknown or any(t not in TILE_TEXTS for t in given):
                 return self._ask_tile(ev, zone, index, why)  # not an answer to this question: asked again
             it = iter(given)
+            if zone == "pond" and seat is not None and index is not None:
+                self.named.setdefault(seat, set()).add(index)
             if hasattr(ev, "tiles"):
                 fixed = tuple(next(it) if t not in TILE_TEXTS and t != "x" else t for t in ev.tiles)  # type: ignore[attr-defined]
                 return self._redo(ev, dataclasses.replace(ev, tiles=fixed))
@@ -1492,6 +1501,9 @@ def _tiles(texts: tuple[str, ...]) -> list[Any]:
 
 
 #: Inputs of play, held while the hand waits for what the table has not shown yet.
+#: inputs that follow a discard (a call on it, the set or the hand that takes it): they wait while a new pond tile
+#: is not read yet (UNREAD_WAIT_S), else a call would be judged on the discard before it
+AFTER_THE_DISCARD = (ButtonPressed, MeldSeen, TilesRevealed)
 PLAY_INPUTS = (PondTileSeen, PondTileRemoved, MeldSeen, FlowerSeen, TilesRevealed, ButtonPressed, RefereeTick,
                IndicatorSeen, RackCounted, StickSeen)
 
