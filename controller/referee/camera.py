@@ -33,8 +33,8 @@ APART_GAP_MM = 5.0  # a gap this wide before the last standing tile(s): they sta
 MIN_SCORE = 0.7  # template reader: a reading below this is "unknown" (clean tiles score above 0.8)
 MIN_MARGIN = 0.0  # and one this close to the next face
 PX_PER_MM = 1.2
-CONFIRM_SCORE = 0.6  # the template matcher's best face confirms the classifier's from this score ...
-CONFIRM_FIRST = 0.9  # ... where the classifier is this sure of it (from the matcher's own minimum: however sure)
+CONFIRM_SCORE = 0.6  # the template matcher's best face confirms the classifier's from this score, where the
+# classifier is sure of it (AGREE_FIRST; from the matcher's own minimum: however sure)
 #: the second reader takes the first one's face as well when it scores it this close to its own best (and
 #: above its own minimum): it cannot tell the two apart, the first one can ...
 AGREE_MARGIN = 0.02
@@ -64,9 +64,9 @@ class AgreeingReader:
     cannot tell is no confirmation. The second one (a template matcher) confirms a face
 
     * naming it as its best, with a score of at least its own ``min_score``, or of at least ``confirm``
-      (:data:`CONFIRM_SCORE`: kai's 8s at 0.66) where the first reader is sure of it (:data:`CONFIRM_FIRST`):
-      two unsure readers agreeing are no reading (a stain like kai's big red 1p: 0.58 and 0.64 — the matcher
-      gave smudges at most 0.51 over 140 smudged faces of four styles, this one more);
+      (:data:`CONFIRM_SCORE`: kai's 8s at 0.66) where the first reader is sure of it (:data:`AGREE_FIRST`):
+      two unsure readers agreeing are no reading (stains like kai's big red 1p, 0.58 and 0.64, or kai's
+      plain 5z, 0.94 and 0.63 — the matcher scores anything flat 0.6-0.8 as that 5z);
     * or, where the first reader is sure (:data:`AGREE_FIRST`), scoring it within :data:`AGREE_MARGIN` of
       its own best reading (at least ``min_score``): it takes both faces, the first one tells them apart.
 
@@ -101,7 +101,7 @@ class AgreeingReader:
     def _confirms(self, x: Any, y: Any) -> bool:
         """Whether the second reader's reading ``y`` of the first one's face confirms the first one's ``x``."""
         score = getattr(y, "score", 1.0)
-        return score >= self.min_score or (score >= self.confirm and x.score >= CONFIRM_FIRST)
+        return score >= self.min_score or (score >= self.confirm and x.score >= AGREE_FIRST)
 
     @staticmethod
     def _undecided(x: Any, y: Any, crop: np.ndarray) -> _Reading:

@@ -99,13 +99,14 @@ def test_a_matcher_below_its_own_minimum_confirms_the_same_face_not_a_smudge():
 
 def test_two_unsure_readers_naming_the_same_face_are_no_reading():
     """A stain over a kai tile (sichuan-mpl2025, seed 11, hand 3): the classifier 1p at 0.58, the matcher 1p at
-    0.64 — both unsure, agreeing by chance (a big red blob is kai's 1p). Under the matcher's own minimum its
-    agreement confirms only a sure classifier; from its minimum, any."""
-    crops = [_face(), _face(), _face()]
-    first = Scoring(crops, [{"1p": 0.58}, {"8s": 0.97}, {"1p": 0.58}])
-    second = Scoring(crops, [{"1p": 0.64}, {"8s": 0.66}, {"1p": 0.75}])
+    0.64 — both unsure, agreeing by chance (a big red blob is kai's 1p); a stain on a riichi discard (hand 6)
+    read kai's plain 5z at 0.94 and 0.63. Under the matcher's own minimum its agreement confirms only a sure
+    classifier; from its minimum, any."""
+    crops = [_face(), _face(), _face(), _face()]
+    first = Scoring(crops, [{"1p": 0.58}, {"5z": 0.94}, {"8s": 0.97}, {"1p": 0.58}])
+    second = Scoring(crops, [{"1p": 0.64}, {"5z": 0.63}, {"8s": 0.66}, {"1p": 0.75}])
     out = AgreeingReader(first, second).read(crops)
-    assert [x.label for x in out] == ["unknown", "8s", "1p"]
+    assert [x.label for x in out] == ["unknown", "unknown", "8s", "1p"]
 
 
 def test_a_plain_matcher_is_held_to_its_minimum_score():
