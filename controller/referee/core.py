@@ -715,6 +715,12 @@ class Referee:
                 del self.unread[seat]
                 ev = dataclasses.replace(ev, t_mono=u.t_mono, t_wall=u.t_wall, frame=u.frame)  # type: ignore[assignment]
             return self._discard(ev)  # type: ignore[arg-type]
+        n = len(tiles)
+        if (self.conv.pond_layout == "rows6" and isinstance(ev, PondTileSeen) and ev.index == n and len(seen) > n + 1
+                and self._same_pond(seen[:n], tiles) and seen[n] in TILE_TEXTS
+                and all(t not in TILE_TEXTS for t in seen[n + 1:])):
+            self.pond_odd[seat] = ev.t_mono  # (an answer: the rest is asked in turn)
+            return self._discard(ev)
         if len(seen) == len(tiles) - 1 and self._same_pond(seen, tiles[:-1]):
             if self._pond_lost_last(seat, ev.t_mono):
                 self.pond_odd.pop(seat, None)
@@ -763,10 +769,18 @@ class Referee:
         for seat, since in sorted(self.pond_odd.items()):
             if t - since >= POND_SETTLE_S and self.open_question is None:
                 del self.pond_odd[seat]
-                self._ask_pond(seat)
+                self._ask_pond(seat, since)
 
-    def _ask_pond(self, seat: int) -> None:
+    def _ask_pond(self, seat: int, since: float) -> None:
         seen, rec = list(self.seen[seat]), [e.tile for e in self.ponds[seat]]
+        real, n = self._real_seen(seat), len(rec)
+        if (self.conv.pond_layout == "rows6" and len(real) > n and self._same_pond(real[:n], rec)
+                and all(t not in TILE_TEXTS for t in real[n:])):
+            # the record's pond and more than one tile after it, none readable (a discard the finder cut in
+            # two, a stain): each is asked in turn, the first one's face the discard ('none': no tile)
+            wall = self._at.t_wall if self._at is not None else since
+            return self._ask_tile(PondTileSeen(seat=seat, index=n, tile="unknown", t_mono=since, t_wall=wall),
+                                  "pond", n)
 
         def resume(answer: str) -> None:
             if answer == "ignore":  # the record stands: the camera misread (the judge may correct the record)
@@ -933,6 +947,8 @@ class Referee:
             # a set seen only once play is over: the camera saw it late (the judge puts it in its place)
             return self._ask_impossible(ev, f"seat {ev.seat}'s {ev.kind} {' '.join(ev.tiles)} was seen after play "
                                         "ended: the camera saw it late", "комбинация замечена после конца игры")
+        if ev.kind in CLAIM_OF_MELD and self._seen_before(ev):
+            return None  # a set the record holds, read again (the camera regrouped the seat's sets)
         if ev.kind in CLAIM_OF_MELD:
             self._claim_meld(ev)
         elif ev.kind == "kong_concealed":
@@ -945,6 +961,15 @@ class Referee:
         elif ev.kind == "kong_added":
             self._added_kong(ev)
         return None
+
+    def _seen_before(self, ev: MeldSeen) -> bool:
+        """A claimed set the seat already made, seen again: the same set in the record, and no discard on
+        offer it could take (a new set alike, chow for chow, comes only with such a discard)."""
+        shown = (ev.kind, sorted(_kind(t) for t in ev.tiles))
+        if not any((k, sorted(_kind(t) for t in tiles)) == shown for k, tiles in self.melds.get(ev.seat, ())):
+            return False
+        w = self.window
+        return w is None or self._st.phase != Phase.CLAIMS or _kind(w.tile) not in shown[1]
 
     def _shows_kong(self, ev: MeldSeen) -> bool:
         """A concealed kong laid face down (MCR: all four) turned face up at the reveal: the record learns its
@@ -1281,12 +1306,13 @@ class Referee:
             if len(given) != unknown or any(t not in TILE_TEXTS for t in given):
                 return self._ask_tile(ev, zone, index, why)  # not an answer to this question: asked again
             it = iter(given)
-            if zone == "pond" and seat is not None and index is not None:
-                self.named.setdefault(seat, set()).add(index)
             if hasattr(ev, "tiles"):
                 fixed = tuple(next(it) if t not in TILE_TEXTS and t != "x" else t for t in ev.tiles)  # type: ignore[attr-defined]
                 return self._redo(ev, dataclasses.replace(ev, tiles=fixed))
-            return self._redo(ev, dataclasses.replace(ev, tile=given[0]))
+            self._redo(ev, dataclasses.replace(ev, tile=given[0]))
+            if zone == "pond" and seat is not None and index is not None:
+                self.named.setdefault(seat, set()).add(index)  # (a later read of it does not overrule the answer)
+            return None
 
         en, ru = why or (
             f"the camera cannot read {unknown} tile(s) in {where}: which?"

@@ -53,6 +53,42 @@ def test_a_set_called_and_taken_that_the_camera_does_not_see_is_asked_before_the
     assert t.verdicts() == []
 
 
+def test_a_set_the_record_holds_seen_again_is_no_new_set():
+    """The camera regroups a seat's sets (two touching sets read as one, then apart again): a set the record
+    holds, seen again with no discard on offer it could take, is the same set — not a question."""
+    t = Table(RIICHI)
+    t.discard(0, "2m")
+    t.call(1, "chow")
+    t.feed(PondTileRemoved(seat=0, index=0, tile="2m"), dt=0.3)
+    t.meld(1, "chow", "2m 1m 3m", source="left", claimed=0)
+    t.discard(1, "9p", dt=2.0)
+    t.discard(2, "9s")
+    out = t.meld(1, "chow", "1m 2m 3m", source="left", claimed=0)  # the same set, read again
+    assert out == [] and not t.ref.questions() and t.verdicts() == []
+    assert len([m for m in t.ref.machine.state.seat_state[1].melds]) == 1
+
+
+def test_two_unreadable_tiles_after_the_record_are_asked_in_turn():
+    """A discard the finder cut in two (a stain): the pond shows two unreadable tiles after the record's. Each
+    is asked in turn: the first one's face is the discard, the other is no tile."""
+    t = Table(RIICHI)
+    t.discard(0, "1z")
+    t.feed(PondTileSeen(seat=1, index=0, tile="unknown"), dt=4.0)
+    t.feed(PondTileSeen(seat=1, index=1, tile="unknown"))
+    out = t.wait(3.0) + t.wait(0.2)  # (the table service ticks every 0.2 s)
+    q = [e for e in out if isinstance(e, QuestionAsked)]
+    assert [(e.kind, e.subject["zone"], e.subject["index"]) for e in q] == [("tile", "pond", 0)]
+    out = t.answer("2z")
+    assert [(e.TYPE, e.seat, e.tile) for e in out if e.TYPE == "discarded"] == [("discarded", 1, "2z")]
+    out = t.wait(3.0)
+    q = [e for e in out if isinstance(e, QuestionAsked)]
+    assert [(e.kind, e.subject["zone"], e.subject["index"]) for e in q] == [("tile", "pond", 1)]
+    t.answer("none")
+    t.discard(2, "3z")
+    assert t.verdicts() == [] and t.ref.open_question is None
+    assert [str(x) for x in t.ref.machine.state.seat_state[1].pond] == ["2z"]
+
+
 def test_an_answer_that_does_not_fit_is_asked_again():
     t = Table(RIICHI)
     t.feed(PondTileSeen(seat=0, index=0, tile="unknown"), dt=1.0)
