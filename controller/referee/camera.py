@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from rules.events import IndicatorSeen, ObservationEvent, RackCounted
+from vision.tile_labels import BACK
 
 #: Where the emulated table shows riichi's dead-wall indicators: slot centres (a, b) in East's frame (mm),
 #: the dora row; the ura row lies one tile further from the centre. Free of every vision zone.
@@ -52,10 +53,15 @@ def make_reader(styles: Sequence[str], kind: str = "auto") -> Any:
     return AgreeingReader(_reader(tuple(styles), "auto"), _reader(tuple(styles), "template"))
 
 
-def is_felt(crop: np.ndarray, std: float = 20.0) -> bool:
+def is_felt(crop: np.ndarray, std: float = 20.0, inner: bool = False) -> bool:
     """An even, darker-than-a-face patch: the table's cloth, no tile on it (a tile's face and its symbols
-    vary far more)."""
-    return bool(crop.size) and float(crop.std(axis=(0, 1)).max()) < std and float(crop.mean()) < 150
+    vary far more). ``inner``: judged on the middle of the crop (the edge of a neighbouring tile at its
+    border is no tile) — where no back can lie (a back of a set's colour is even too: a pond); there an even
+    patch darker than any face colour (light: value 0.75 and up) is cloth, a light grey one included."""
+    if inner and crop.size:
+        h, w = crop.shape[:2]
+        crop = crop[int(0.15 * h):int(0.85 * h) + 1, int(0.15 * w):int(0.85 * w) + 1]
+    return bool(crop.size) and float(crop.std(axis=(0, 1)).max()) < std and float(crop.mean()) < (175 if inner else 150)
 
 
 class AgreeingReader:
@@ -86,6 +92,9 @@ class AgreeingReader:
         b = self.second.read(crops, allowed)
         out = [x if x.label in ("back", "unknown", "none")
                or (x.label == y.label and self._confirms(x, y)) else None for x, y in zip(a, b)]
+        for i, o in enumerate(out):  # the first reader's own unknown: bare cloth (a "tile" cut from a shade) is none
+            if o is not None and o.label == "unknown":
+                out[i] = self._undecided(o, b[i], crops[i], self._no_back(allowed, i))
         split = [i for i, o in enumerate(out) if o is None]
         if split:  # does the second reader take the first one's face as well as its own best?
             again = self.second.read([crops[i] for i in split], [frozenset({a[i].label}) for i in split])
@@ -95,8 +104,12 @@ class AgreeingReader:
                 if sure and r.label == a[i].label and r.score >= max(self.min_score, best - AGREE_MARGIN):
                     out[i] = a[i]  # (a template matcher that cannot tell 六 from 八 in one style: 0.912/0.908)
                 else:
-                    out[i] = self._undecided(a[i], b[i], crops[i])
+                    out[i] = self._undecided(a[i], b[i], crops[i], self._no_back(allowed, i))
         return out
+
+    @staticmethod
+    def _no_back(allowed: Sequence[frozenset[str] | None] | None, i: int) -> bool:
+        return allowed is not None and allowed[i] is not None and BACK not in allowed[i]  # type: ignore[operator]
 
     def _confirms(self, x: Any, y: Any) -> bool:
         """Whether the second reader's reading ``y`` of the first one's face confirms the first one's ``x``."""
@@ -104,9 +117,11 @@ class AgreeingReader:
         return score >= self.min_score or (score >= self.confirm and x.score >= AGREE_FIRST)
 
     @staticmethod
-    def _undecided(x: Any, y: Any, crop: np.ndarray) -> _Reading:
-        """No reading: bare cloth is ``none``, else ``unknown``."""
-        return _no_reading(min(getattr(x, "score", 0.0), getattr(y, "score", 0.0)), x.upside_down, is_felt(crop))
+    def _undecided(x: Any, y: Any, crop: np.ndarray, no_back: bool = False) -> _Reading:
+        """No reading: bare cloth is ``none``, else ``unknown`` (``no_back``: where no back may lie, the middle
+        of the crop tells)."""
+        return _no_reading(min(getattr(x, "score", 0.0), getattr(y, "score", 0.0)), x.upside_down,
+                           is_felt(crop, inner=no_back))
 
 
 @lru_cache(maxsize=8)

@@ -43,6 +43,21 @@ def test_felt_and_faces():
     assert is_felt(_felt()) and not is_felt(_face())
 
 
+def test_cloth_with_a_neighbour_tile_s_edge_is_cloth_where_no_back_may_lie():
+    """Red's free pond (seed 11, hands 37 and 66): a "tile" the finder cut from bare cloth, the edge of the
+    next tile along its border, or a light grey cloth: none (no tile), not a question — in a pond, where no
+    back lies; in a set (a back of a set's colour is even too) it stays unknown."""
+    edge = _felt(1)
+    edge[:, -3:] = 235  # the edge of the neighbouring tile
+    grey = np.clip(np.random.default_rng(2).normal(160, 3, (45, 34, 3)), 0, 255).astype(np.uint8)
+    assert not is_felt(edge) and is_felt(edge, inner=True) and is_felt(grey, inner=True)
+    assert not is_felt(_face(), inner=True) and not is_felt(np.full((45, 34, 3), 225, np.uint8), inner=True)
+    pond, meld = frozenset({"1m", "2m"}), frozenset({"1m", "back"})
+    r = AgreeingReader(Fixed(["1m", "2m", "unknown", "1m"], score=0.3), Fixed(["5z", "5z", "5z", "5z"], score=0.75))
+    out = r.read([edge, grey, grey, edge], [pond, pond, pond, meld])
+    assert [x.label for x in out] == [NONE, NONE, NONE, "unknown"]
+
+
 def test_readers_that_agree_give_the_face_and_disagree_give_unknown_or_none():
     r = AgreeingReader(Fixed(["9s", "9s", "4s", "back", "3p"]), Fixed(["9s", "7s", "5z", "1m", "unknown"]))
     out = r.read([_face(), _face(), _felt(), _face(), _face()])
