@@ -28,7 +28,9 @@ from rules.events import (
 )
 from vision.conventions import conventions
 from vision.scene_model import Scene, SeatView
-from vision.tile_labels import UNKNOWN
+from vision.tile_labels import NONE, UNKNOWN
+
+UNREAD = (UNKNOWN, NONE)  # a place the reader gave no face: it takes the face a later reading gives
 
 #: The part of a seat's view each zone kind holds.
 ZONE_FIELDS = {"pond": ("pond",), "meld": ("melds",), "side": ("flowers", "card"),
@@ -81,7 +83,7 @@ def diff_events(profile: str, zone: str, old: tuple, new: tuple, *, t_mono: floa
         o, n = list(old[0]), list(new[0])
         if conv.pond_layout == "rows6":
             k = 0
-            while k < min(len(o), len(n)) and (o[k] == n[k] or (o[k].tile == UNKNOWN and o[k].sideways == n[k].sideways)):
+            while k < min(len(o), len(n)) and (o[k] == n[k] or (o[k].tile in UNREAD and o[k].sideways == n[k].sideways)):
                 if o[k] != n[k]:  # an unread tile read at last, in its place
                     out.append(PondTileSeen(seat=seat, index=k, tile=n[k].tile, sideways=n[k].sideways, **st))
                 k += 1
@@ -170,15 +172,16 @@ class Tracker:
         """A tile lying in a pond, a set or among the flowers set aside does not change face: where a
         re-reading differs only in the labels of tiles already there (same places, same sideways flags),
         keep the stable labels, so one misread in a later frame is not a removal and a new discard (or a
-        new flower: an 8f read 5f later on would be a flower replaced out of turn). A stable ``unknown`` in a
-        pond takes the face a new reading gives it (read under an arm, the tile shows once the arm moved on:
+        new flower: an 8f read 5f later on would be a flower replaced out of turn). A stable ``unknown`` (or
+        ``none``: an arm's even brown read as cloth) in a pond takes the face a new reading gives it (read
+        under an arm, the tile shows once the arm moved on:
         :func:`diff_events` tells it as that tile seen in its place)."""
         kind = zone[:-1]
         if kind == "pond" and conventions(self.profile).pond_layout == "rows6":
             o, n = old[0], cur[0]
             k = min(len(o), len(n))
             if [p.sideways for p in o[:k]] == [p.sideways for p in n[:k]]:
-                kept = tuple(b if a.tile == UNKNOWN and b.tile != UNKNOWN else a for a, b in zip(o[:k], n[:k]))
+                kept = tuple(b if a.tile in UNREAD and b.tile not in UNREAD else a for a, b in zip(o[:k], n[:k]))
                 return (kept + tuple(n[k:]),)
         if kind == "side":  # flowers set aside stay as they lie (a card may still turn up)
             o, n = old[0], cur[0]

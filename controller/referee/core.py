@@ -394,9 +394,9 @@ class Referee:
             self.wmsg_suits[seat] = ev.tile[-1]
             self._declare_suits()
         elif seat not in self.wmsg_suits and ((isinstance(ev, ButtonPressed) and ev.call == "hu")
-                                              or isinstance(ev, TilesRevealed)
-                                              or (isinstance(ev, MeldSeen) and ev.kind not in CLAIM_OF_MELD)):
-            self._ask_suit(seat)  # a win or a kong before the first discard: the set-aside tile is not shown
+                                              or isinstance(ev, TilesRevealed)):
+            self._ask_suit(seat)  # a win before the first discard: the set-aside tile is not shown
+        # (a kong before it: the first discard follows its replacement draw, and names the suit)
 
     def _wmsg_after(self, seat: int) -> int:
         order = self._st.seat_order(seat)

@@ -262,3 +262,22 @@ def test_an_unreadable_indicator_where_none_lies_is_answered_none_and_dropped():
     assert t.ref.open_question is None and not any(isinstance(e, DoraRevealed) for e in t.ref.game_log)
     t.discard(0, "1z")  # play goes on
     assert t.ref.open_question is None and t.verdicts() == []
+
+
+def test_a_kong_before_the_first_discard_waits_for_that_discard_to_name_the_missing_suit():
+    """Sichuan WMSG: each player's first discard (the tile set aside) names his missing suit (002 §5.2-5.3). A
+    concealed kong before it is no reason to ask: the first discard follows its replacement draw (seed 11,
+    hands 29, 32, 194 asked). The play held until all four suits are known then goes through in order."""
+    from rules.events import MeldSeen
+
+    t = Table("sichuan-wmsg")
+    assert t.discard(0, "3m") == []
+    assert t.feed(MeldSeen(seat=1, kind="kong_concealed", tiles=("6p",) * 4), dt=2.0) == []
+    t.discard(1, "2s")
+    t.discard(2, "4m")
+    out = t.discard(3, "7p")
+    assert [(e.seat, e.suit) for e in out if e.TYPE == "missing_suit_declared"] == [(0, "m"), (1, "s"), (2, "m"),
+                                                                                   (3, "p")]
+    kinds = [(e.TYPE, e.seat) for e in out if e.TYPE in ("discarded", "meld_made")]
+    assert kinds == [("discarded", 0), ("meld_made", 1), ("discarded", 1), ("discarded", 2), ("discarded", 3)]
+    assert not t.ref.questions() and t.verdicts() == []

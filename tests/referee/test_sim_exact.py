@@ -22,7 +22,7 @@ def test_refereed_hands_equal_the_truth(profile, players):
         assert rep.mismatches == [], (i, rep.mismatches)
         assert rep.missed == [] and rep.false == [], (i, rep.missed, rep.false)
         # besides the tile made unreadable, only what the table cannot show: the missing suit of a player who
-        # won (or made a kong) before his first discard showed it (Sichuan WMSG, 002 §5.2-5.3)
+        # won before his first discard showed it (Sichuan WMSG, 002 §5.2-5.3)
         asked = [q for q in ref.questions() if not (q.kind == "missing_suit" and not any(
             e.TYPE == "discarded" and e.seat == q.seat and e.t_mono <= q.t_mono for e in ref.game_log))]
         assert len(asked) == rep.questions_planned == 1, (i, [q.message for q in ref.questions()])

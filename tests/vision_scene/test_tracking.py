@@ -90,6 +90,12 @@ def test_a_tile_read_unknown_under_an_arm_is_told_in_its_place_once_read():
     # a face once read stays (a later misread of a lying tile is no change)
     tr.update(scene(["3s", "9s"]), frame=6, t_mono=0.6)
     assert tr.update(scene(["3s", "9s"]), frame=7, t_mono=0.7) == []
+    # an arm's even brown read as bare cloth ("none", sichuan-wmsg seed 11 hand 169): the same
+    tr.update(scene(["3s", "8s", "none"]), frame=8, t_mono=0.8)
+    tr.update(scene(["3s", "8s", "none"]), frame=9, t_mono=0.9)
+    tr.update(scene(["3s", "8s", "2s"]), frame=10, t_mono=1.0)
+    ev = tr.update(scene(["3s", "8s", "2s"]), frame=11, t_mono=1.1)
+    assert ev == [PondTileSeen(seat=0, index=2, tile="2s", t_mono=1.0, frame=10)]
 
 
 def test_an_unread_tile_is_confirmed_only_by_reading_it_again():
