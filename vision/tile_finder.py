@@ -279,6 +279,12 @@ def _trim_sideways(runs: list[tuple[int, int, int]], side_len: float, up_len: fl
     return runs
 
 
+def _along(v: int, geo: TableGeometry) -> float:
+    """A tile's size along its row (mm) for a column class: standing and upright tiles their width, sideways
+    ones their length."""
+    return geo.tile_w if v in (1, 3) else geo.tile_h
+
+
 def _cut_runs(runs: list[tuple[int, int, int]], px: float, geo: TableGeometry
               ) -> tuple[bool, list[int], list[int], list[int]]:
     """Each run cut into whole tiles of its class: (fits, tile starts, tile ends, tile classes)."""
@@ -287,7 +293,7 @@ def _cut_runs(runs: list[tuple[int, int, int]], px: float, geo: TableGeometry
     x1s: list[int] = []
     kinds: list[int] = []
     for s, e, v in runs:
-        along = {1: geo.tile_w, 2: geo.tile_h, 3: geo.tile_w, 4: geo.tile_h}[v]
+        along = _along(v, geo)
         n_f = (e - s) / px / (along + 0.6)
         n = max(1, int(round(n_f)))
         if abs(n_f - n) > 0.35 or n_f < 0.6:
@@ -302,8 +308,7 @@ def _cut_runs(runs: list[tuple[int, int, int]], px: float, geo: TableGeometry
 
 def _uneven(x0s: list[int], x1s: list[int], kinds: list[int], px: float, geo: TableGeometry) -> bool:
     """Whether a tile of the cut is 3 mm or more off its width (upright) or length (sideways)."""
-    along = {1: geo.tile_w, 2: geo.tile_h, 3: geo.tile_w, 4: geo.tile_h}
-    return any(abs((b - a) / px - along[v] - 0.6) >= 3.0 for a, b, v in zip(x0s, x1s, kinds))
+    return any(abs((b - a) / px - _along(v, geo) - 0.6) >= 3.0 for a, b, v in zip(x0s, x1s, kinds))
 
 
 def _mixed_set(h_mm: np.ndarray, s: int, e: int, px: float, geo: TableGeometry) -> list[tuple[int, int, int]] | None:
