@@ -84,6 +84,7 @@ def zone_slice(zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMET
 #: tile pushed out of line)
 TWO_RACKS_MM = (41.0, 50.0)
 MARGIN_PX = 5  # felt ring (outer 2 px) and morphology margin around a zone
+SPILL_MM = 8.0  # a blob at a zone's edge no deeper than this is the edge of a tile of the next zone (no tile is)
 
 
 def zone_image(top: np.ndarray, zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> ZoneImage:
@@ -425,6 +426,14 @@ def _blobs(mask: np.ndarray, min_area: float):
         yield x, y, w, h, sub
 
 
+def _spill(x: int, y: int, w: int, h: int, wid: int, hgt: int, px: float) -> bool:
+    """A blob along one edge of the zone image and shallow across it: the edge of a tile lying in the next zone,
+    seen through the margin (a fifth pond row's near edge in the meld zone's view)."""
+    s = SPILL_MM * px
+    return ((y <= 1 or y + h >= hgt - 1) and h < s and 1 < x and x + w < wid - 1) or (
+        (x <= 1 or x + w >= wid - 1) and w < s and 1 < y and y + h < hgt - 1)
+
+
 def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY, *,
                  two_racks: bool = False, sideways: bool = True) -> tuple[list[Found], list[str]]:
     """Tiles of one seat zone (pond, meld, side, hand). Returns (tiles, why the zone is not trusted).
@@ -442,6 +451,8 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
             out.append(Found(zi.zone, (x, y, x + w, y + h), 0, 0, "card"))
             continue
         touches = x <= 1 or y <= 1 or x + w >= wid - 1 or y + h >= hgt - 1  # runs out of the zone
+        if touches and _spill(x, y, w, h, wid, hgt, px):
+            continue
         max_depth = {"meld": 56.0, "hand": 40.0}.get(kind, 39.0)
         if kind == "pond":
             n_rows = max(1, int(round(h / row_pitch)))
@@ -486,7 +497,21 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
             if touches:
                 why.append(f"blob at x={x} touches the zone edge")
             out += tiles
-    return out, why
+    return (_one_per_place(out) if kind == "pond" else out), why
+
+
+def _one_per_place(found: list[Found]) -> list[Found]:
+    """Two pond tiles cannot lie one on the other: a box mostly (over half of it) inside a larger one is the same
+    tile found twice (a stain of the felt's colour cut its mask in two: mcr seed 11 hand 38)."""
+    def area(b: tuple[int, int, int, int]) -> int:
+        return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
+
+    kept: list[Found] = []
+    for f in sorted(found, key=lambda f: -area(f.box)):
+        if all(2 * area((max(f.box[0], k.box[0]), max(f.box[1], k.box[1]), min(f.box[2], k.box[2]),
+                         min(f.box[3], k.box[3]))) <= area(f.box) for k in kept):
+            kept.append(f)
+    return [f for f in found if f in kept]
 
 
 def _on_pond_grid(f: Found, zone: Zone, px: float, geo: TableGeometry) -> Found:

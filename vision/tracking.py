@@ -31,6 +31,9 @@ from vision.scene_model import Scene, SeatView
 from vision.tile_labels import NONE, UNKNOWN
 
 UNREAD = (UNKNOWN, NONE)  # a place the reader gave no face: it takes the face a later reading gives
+#: The last tiles of a pond read as bare cloth this long are gone (a tile put down out of turn and taken back,
+#: the finder still cutting its empty place); shorter, an arm over them taken for cloth: they keep their faces.
+CLOTH_GONE_S = 1.0
 
 #: The part of a seat's view each zone kind holds.
 ZONE_FIELDS = {"pond": ("pond",), "meld": ("melds",), "side": ("flowers", "card"),
@@ -136,12 +139,13 @@ def diff_events(profile: str, zone: str, old: tuple, new: tuple, *, t_mono: floa
 
 
 def unsure(zone: str, state: tuple) -> bool:
-    """Whether a zone's reading holds a tile the reader could not read (``unknown``)."""
+    """Whether a zone's reading holds a tile the reader could not read (``unknown``) or a set the rules cannot
+    make of its tiles."""
     kind = zone[:-1]
     if kind == "pond":
         return any(p.tile == UNKNOWN for p in state[0])
-    if kind == "meld":
-        return any(UNKNOWN in m.tiles for m in state[0])
+    if kind == "meld":  # (a set of no kind: tiles the rules cannot make a set — two touching sets in a blur)
+        return any(UNKNOWN in m.tiles or m.kind == UNKNOWN for m in state[0])
     if kind == "side":
         return UNKNOWN in state[0]
     if kind == "hand":
@@ -167,22 +171,41 @@ class Tracker:
         self._cand: dict[str, _Candidate | None] = {z: None for z in self.zones}
         self._pond_order: dict[int, list[str]] = {s: [] for s in range(n_seats)}
         self._last_removed: tuple[int, str] | None = None
+        self._cloth_since: dict[str, float] = {}  # pond zone -> since when its last known tiles read as cloth
+        self._cloth_now: set[str] = set()  # ponds whose last tiles are gone by that time this frame
 
-    def _keep_identities(self, zone: str, cur: tuple, old: tuple) -> tuple:
+    def _cloth_gone(self, zone: str, o: tuple, n: tuple, t: float) -> int:
+        """How many of the last known tiles of a pond have read as bare cloth for :data:`CLOTH_GONE_S`: they are
+        gone (their places keep no face)."""
+        k, j = min(len(o), len(n)), min(len(o), len(n))
+        while j > 0 and n[j - 1].tile == NONE and o[j - 1].tile not in UNREAD:
+            j -= 1
+        if j == k or k < len(o):
+            self._cloth_since.pop(zone, None)
+            return 0
+        since = self._cloth_since.setdefault(zone, t)
+        if t - since < CLOTH_GONE_S:
+            return 0
+        self._cloth_now.add(zone)
+        return k - j
+
+    def _keep_identities(self, zone: str, cur: tuple, old: tuple, t: float = 0.0) -> tuple:
         """A tile lying in a pond, a set or among the flowers set aside does not change face: where a
         re-reading differs only in the labels of tiles already there (same places, same sideways flags),
         keep the stable labels, so one misread in a later frame is not a removal and a new discard (or a
         new flower: an 8f read 5f later on would be a flower replaced out of turn). A stable ``unknown`` (or
         ``none``: an arm's even brown read as cloth) in a pond takes the face a new reading gives it (read
         under an arm, the tile shows once the arm moved on:
-        :func:`diff_events` tells it as that tile seen in its place)."""
+        :func:`diff_events` tells it as that tile seen in its place). The last tiles of a pond read as bare
+        cloth a while are gone (:meth:`_cloth_gone`)."""
         kind = zone[:-1]
         if kind == "pond" and conventions(self.profile).pond_layout == "rows6":
             o, n = old[0], cur[0]
             k = min(len(o), len(n))
             if [p.sideways for p in o[:k]] == [p.sideways for p in n[:k]]:
                 kept = tuple(b if a.tile in UNREAD and b.tile not in UNREAD else a for a, b in zip(o[:k], n[:k]))
-                return (kept + tuple(n[k:]),)
+                gone = self._cloth_gone(zone, o, n, t)
+                return (kept[:k - gone] + tuple(n[k - gone:]),)
         if kind == "side":  # flowers set aside stay as they lie (a card may still turn up)
             o, n = old[0], cur[0]
             k = min(len(o), len(n))
@@ -212,17 +235,20 @@ class Tracker:
         """Feed one frame's parse. ``read``: zones re-read this frame (None = all); zones not re-read and
         trusted confirm their candidate; ``untrusted`` zones reset theirs."""
         events: list[ObservationEvent] = []
+        self._cloth_now.clear()
         for z in self.zones:
             if z in untrusted:
                 self._cand[z] = None
                 continue
-            cur = self._keep_identities(z, zone_state(scene, z), zone_state(self.stable, z))
+            cur = self._keep_identities(z, zone_state(scene, z), zone_state(self.stable, z), t_mono)
             c = self._cand[z]
             if read is None or z in read:
                 if c is not None and c.state == cur:
                     c.count += 1
                 else:
                     c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall)
+            elif c is not None and c.state != cur and z in self._cloth_now:  # confirmed by the time it read so
+                c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall, count=self.debounce)
             elif c is not None:
                 if not (c.state != zone_state(self.stable, z) and unsure(z, c.state)):
                     c.count += 1  # (an unread tile is confirmed by a second reading only: see unsettled)

@@ -10,7 +10,7 @@ zone   extent (a; b)                what lies there
 ====== ============================ =========================================================
 centre |a|,|b| < 65 (shared)        dice, hu cards "1/2/3" before they are taken, honba sticks
 stick  |a| < 60; 68..92             the seat's riichi stick
-pond   |a| < 95; 95..284            discards, rows of 6, first row nearest the centre
+pond   |a| < 95; 95..287.5          discards, rows of 6, first row nearest the centre (five rows)
 meld   |a| < 286; 288..348          declared sets, laid from the player's right end leftwards
 side   |a| < 286; 352..394          flowers set aside (left), missing-suit / hu card (right end)
 hand   |a| < 286; 398..446          standing tiles (their tops), or the hand laid face up at a reveal
@@ -29,7 +29,7 @@ ZONE_KINDS = ("centre", "stick", "pond", "meld", "side", "hand")
 #: kind -> (a0, a1, b0, b1) in the seat's local frame (mm).
 _LOCAL_RECTS: dict[str, tuple[float, float, float, float]] = {
     "stick": (-60.0, 60.0, 68.0, 92.0),
-    "pond": (-95.0, 95.0, 95.0, 284.0),
+    "pond": (-95.0, 95.0, 95.0, 287.5),  # a 5th row (three players) ends at 284 ± 2 (pushed)
     "meld": (-286.0, 286.0, 288.0, 348.0),
     "side": (-286.0, 286.0, 352.0, 394.0),
     "hand": (-286.0, 286.0, 398.0, 446.0),

@@ -10,6 +10,7 @@ from tests.vision_scene.helpers import feature_scene, parse_frame, render_and_pa
 from vision.conventions import conventions
 from vision.scene_eval import label_errors, rates, structure
 from vision.scene_game import scenes_from_events
+from vision.scene_model import PondTile, SeatView
 from vision.scene_model import Scene as Scene_
 from vision.scene_render import render_scene
 from vision.tile_render import available_styles, load_style
@@ -126,3 +127,18 @@ def test_pond_tiles_whose_edge_glyphs_look_like_felt_are_cut_as_upright_tiles():
     assert not why and len(found) == 14 and len(rows) == 3
     assert all(f.turns == 0 and abs((f.box[2] - f.box[0]) - 27 * 1.2) <= 3 for f in found), \
         [(f.turns, f.box) for f in found]
+
+
+
+@pytest.mark.parametrize("style", ["fluffy", "classic"])
+def test_ponds_of_five_rows_are_read_whole(style):
+    """A three-player hand fills a fifth pond row (sichuan-mpl2025@3 seed 11 hand 23: the 25th discard lay on
+    the pond zone's far edge — the zone was untrusted for the rest of the hand, every later discard unseen)."""
+    faces = [f"{d}{s}" for s in "mps" for d in range(1, 10)] * 4
+    faces = [faces[(k * 37) % 108] for k in range(108)]  # four copies of each face at most
+    ponds = [tuple(PondTile(t) for t in faces[30 * s:30 * s + 30]) for s in range(3)]
+    scene = Scene_("sichuan-mpl2025", tuple(SeatView(pond=p) for p in ponds))
+    for seed in range(4):
+        _, _, got, info = render_and_parse(scene, seed, style)
+        assert not info.occluded, info.why
+        assert [[p.tile for p in v.pond] for v in got.seats[:3]] == [[p.tile for p in q] for q in ponds]

@@ -68,3 +68,16 @@ def test_a_pond_tile_pushed_against_the_row_behind_is_cut_without_the_gap():
     flat = np.full_like(img, 235)
     flat[:, :4] = 60
     assert _to_depth(Found(pond, (8, 8, 42, 55), 0), flat, PX, GEO).box == (8, 8, 42, 55)
+
+
+def test_one_pond_tile_found_twice_is_one_tile():
+    """A stain of the felt's colour cut a pond tile's mask in two (mcr seed 11 hand 38): the finder gave the tile
+    and a second box 7 px to its right, mostly on it — two questions, one of them about no tile at all. Two
+    pond tiles cannot lie one on the other; neighbours that touch (or overlap a pixel or two) stay."""
+    from vision.tile_finder import Found, _one_per_place
+
+    pond = next(z for z in table_zones() if z.kind == "pond")
+    row = [Found(pond, (115, 53, 149, 96), 0), Found(pond, (149, 52, 183, 95), 0), Found(pond, (156, 56, 183, 99), 0)]
+    assert _one_per_place(row) == row[:2]
+    touching = [Found(pond, (k * 33, 10, k * 33 + 35, 53), 0) for k in range(6)]  # 2 px over each neighbour
+    assert _one_per_place(touching) == touching

@@ -163,3 +163,46 @@ def test_a_later_misread_of_a_flower_set_aside_is_not_a_new_flower():
     ev = tr.update(flowers("1f", "3f", "5f", "2f"), frame=4, t_mono=0.4) + tr.update(
         flowers("1f", "3f", "5f", "2f"), frame=5, t_mono=0.5)
     assert [e.tile for e in ev if isinstance(e, FlowerSeen)] == ["2f"]  # a new flower set aside: that one only
+
+
+def test_the_last_pond_tile_read_as_cloth_a_while_is_gone_and_its_place_takes_the_next_face():
+    """mcr-siamese seed 11 hand 162: a tile put down out of turn and taken back, the finder still cutting its
+    empty place (read 'none'): held a moment (an arm taken for cloth) it keeps its face; read so for
+    CLOTH_GONE_S it is removed — and the seat's own discard later laid there is told, not kept as the old face."""
+    from vision.tracking import CLOTH_GONE_S
+
+    tr = Tracker("mcr", debounce=2)
+    for f in (0, 1):
+        tr.update(scene(["3s", "7z"]), frame=f, t_mono=0.1 * f)
+    assert tr.update(scene(["3s", "none"]), frame=2, t_mono=0.2) == []
+    assert tr.update(scene(["3s", "none"]), frame=3, t_mono=0.3) == []  # a moment: an arm, perhaps
+    assert tr.update(scene(["3s", "7z"]), frame=4, t_mono=0.4) == []  # it was: the face is back, no event
+    tr.update(scene(["3s", "none"]), frame=5, t_mono=0.5)
+    t = 0.5 + CLOTH_GONE_S
+    ev = tr.update(scene(["3s", "none"]), frame=6, t_mono=t, read=set())  # not re-read: the time confirms it
+    assert PondTileRemoved(seat=0, index=1, tile="7z", t_mono=t, frame=6) in ev
+    tr.update(scene(["3s", "2m"]), frame=7, t_mono=t + 0.1)
+    ev = tr.update(scene(["3s", "2m"]), frame=8, t_mono=t + 0.2)
+    assert ev == [PondTileSeen(seat=0, index=1, tile="2m", t_mono=t + 0.1, frame=7)]
+    # a known tile read as cloth in the middle of the row stays (tiles leave a pond from its end)
+    for f in (9, 10):
+        tr.update(scene(["none", "2m"]), frame=f, t_mono=t + 2 + f)
+    assert [p.tile for p in tr.stable.seats[0].pond] == ["3s", "2m"]
+
+
+def test_a_set_the_rules_cannot_make_is_confirmed_only_by_reading_it_again():
+    """mcr seed 11 hand 131: a blurred frame ran a new chow into the pung beside it — six tiles of no kind; the
+    next frames looked the same to the change detector and confirmed it, the chow was never seen. Like an
+    unreadable tile, such a reading waits for a real second reading (the sharp frame: two sets)."""
+    pung = MeldView("pung", ("5z",) * 3, 2, "right")
+    tr = Tracker("mcr", debounce=2)
+    tr.update(scene(melds1=[pung]), frame=0, t_mono=0.0)
+    tr.update(scene(melds1=[pung]), frame=1, t_mono=0.1)
+    blur = MeldView("unknown", ("2m", "1m", "1m", "5z", "5z", "5z"), 0, "left")
+    assert tr.update(scene(melds1=[blur]), frame=2, t_mono=0.2, read={"meld1"}) == []
+    assert tr.unsettled() == {"meld1"}
+    assert tr.update(scene(melds1=[blur]), frame=3, t_mono=0.3, read=set()) == []  # not read again: no repeat
+    chow = MeldView("chow", ("2m", "1m", "3m"), 0, "left")
+    tr.update(scene(melds1=[pung, chow]), frame=4, t_mono=0.4, read={"meld1"})
+    ev = tr.update(scene(melds1=[pung, chow]), frame=5, t_mono=0.5, read=set())
+    assert [(e.kind, e.tiles) for e in ev] == [("chow", ("2m", "1m", "3m"))]
