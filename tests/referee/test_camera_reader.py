@@ -221,3 +221,21 @@ def test_a_smudged_tile_is_the_same_stain_in_every_process():
     digests = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout.strip() for h in (1, 10)}
     assert len(digests) == 1 and len(next(iter(digests))) == len(hashlib.sha256().hexdigest())
+
+
+def test_a_moment_the_camera_already_filmed_past_is_filmed_after_it():
+    """red@3 seed 11 hand 7/9: a discard 0.2 s after a flower set aside — the flower's frames (a dropped one, a
+    reading confirmed) ran past the discard's time, so the discard got no frame of its own and the next moment
+    took the tile away unseen. Its frames follow the last one filmed."""
+    from controller.referee.sim.observe import CameraObserver
+    from controller.referee.sim.timeline import Moment
+    from rules.events import PondTileSeen
+    from vision.scene_model import PondTile, Scene, SeatView
+
+    obs = CameraObserver("mcr", 4, style="classic", seed=11, nuisances=False)
+    empty = Scene("mcr", tuple(SeatView() for _ in range(4)))
+    obs.observe(Moment(t=49.97, kind="scene", scene=empty))
+    obs.last_t = 50.27  # filmed on past 50.17
+    laid = Scene("mcr", (SeatView(pond=(PondTile("9p"),)),) + tuple(SeatView() for _ in range(3)))
+    ev = [e for e in obs.observe(Moment(t=50.17, kind="scene", scene=laid, note="discard")) if isinstance(e, PondTileSeen)]
+    assert [(e.seat, e.tile) for e in ev] == [(0, "9p")] and ev[0].t_mono > 50.27

@@ -81,3 +81,22 @@ def test_one_pond_tile_found_twice_is_one_tile():
     assert _one_per_place(row) == row[:2]
     touching = [Found(pond, (k * 33, 10, k * 33 + 35, 53), 0) for k in range(6)]  # 2 px over each neighbour
     assert _one_per_place(touching) == touching
+
+
+def test_a_cell_of_cloth_enclosed_by_tiles_is_no_tile():
+    """Red's free pond (red@3 seed 11 hand 7): an empty cell with tiles on all four sides is a hole the mask
+    fills as it fills a glyph's, so the finder cut a tile there — read 'none', later '5z': a discard out of
+    turn. Hardly any of its pixels differ from the felt before the filling: no tile. Tiles stay."""
+    from vision.tile_finder import Found, _on_cloth_left_out
+
+    pond = next(z for z in table_zones() if z.kind == "pond")
+    raw = np.zeros((140, 110), np.uint8)
+    boxes = [(0, 0, 34, 43), (35, 0, 69, 43), (70, 0, 104, 43), (0, 45, 34, 88), (35, 45, 69, 88),
+             (70, 45, 104, 88), (0, 90, 34, 133), (35, 90, 69, 133), (70, 90, 104, 133)]
+    for k, (x0, y0, x1, y1) in enumerate(boxes):
+        if k != 4:  # the middle cell is cloth
+            raw[y0:y1, x0:x1] = 255
+            raw[y0 + 12:y0 + 30, x0 + 8:x0 + 26] = 0  # a glyph of the felt's colour: still a tile
+    found = [Found(pond, b, 0) for b in boxes]
+    assert [f.box for f in _on_cloth_left_out(found, raw)] == boxes[:4] + boxes[5:]
+    assert _on_cloth_left_out(found, None) == found  # (no mask before the filling: as found)

@@ -111,6 +111,11 @@ class CameraObserver:
         hands = m.zones if self.nuisances else ()
         n_arm = self.rng.randint(1, 3) if hands else 0
         times = [m.t - (n_arm - j) / FPS for j in range(n_arm)] + [m.t + j / FPS for j in range(2)]
+        # the camera filmed the moment before past this one's time (a dropped frame, a reading confirmed late):
+        # this moment's own frames follow those (red@3 seed 11 hand 9: a discard 0.2 s after a flower set
+        # aside was never filmed — the next moment took the tile away)
+        late = max(0.0, self.last_t + 1 / FPS - m.t)
+        times = [tf + late for tf in times]
         shots = [(tf, hands if j < n_arm else ()) for j, tf in enumerate(times) if tf > self.last_t]
         j = 0
         while j < len(shots):
