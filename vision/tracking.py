@@ -206,10 +206,10 @@ class Tracker:
                 kept = tuple(b if a.tile in UNREAD and b.tile not in UNREAD else a for a, b in zip(o[:k], n[:k]))
                 gone = self._cloth_gone(zone, o, n, t)
                 return (kept[:k - gone] + tuple(n[k - gone:]),)
-        if kind == "side":  # flowers set aside stay as they lie (a card may still turn up)
-            o, n = old[0], cur[0]
+        if kind == "side":  # flowers set aside stay as they lie (a card may still turn up); bare cloth after
+            o, n = old[0], cur[0]  # them is no flower (an arm over the row taken for cloth: mcr seed 11 hand 87)
             k = min(len(o), len(n))
-            return (tuple(o[:k]) + tuple(n[k:]),) + tuple(cur[1:])
+            return (tuple(o[:k]) + tuple(t for t in n[k:] if t != NONE),) + tuple(cur[1:])
         if kind == "meld":
             o, n = old[0], cur[0]
             out = []

@@ -142,3 +142,4 @@ def test_ponds_of_five_rows_are_read_whole(style):
         _, _, got, info = render_and_parse(scene, seed, style)
         assert not info.occluded, info.why
         assert [[p.tile for p in v.pond] for v in got.seats[:3]] == [[p.tile for p in q] for q in ponds]
+

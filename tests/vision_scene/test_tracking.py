@@ -206,3 +206,24 @@ def test_a_set_the_rules_cannot_make_is_confirmed_only_by_reading_it_again():
     tr.update(scene(melds1=[pung, chow]), frame=4, t_mono=0.4, read={"meld1"})
     ev = tr.update(scene(melds1=[pung, chow]), frame=5, t_mono=0.5, read=set())
     assert [(e.kind, e.tiles) for e in ev] == [("chow", ("2m", "1m", "3m"))]
+
+
+def test_bare_cloth_after_the_flowers_set_aside_is_no_flower():
+    """An arm over a seat's flower row (mcr seed 11 hand 87: seat 3 reaching for seat 1's discard) was cut as a
+    tile and read as bare cloth: a flower 'none' was reported and asked. Cloth after the flowers is no flower;
+    the flowers there keep their faces, a real one laid later is told."""
+    from rules.events import FlowerSeen
+
+    def flowers(*tiles):
+        seats = [SeatView() for _ in range(4)]
+        seats[1] = SeatView(flowers=tuple(tiles))
+        return Scene("mcr", tuple(seats))
+
+    tr = Tracker("mcr", debounce=2)
+    for f in (0, 1):
+        tr.update(flowers("1f", "3f"), frame=f, t_mono=0.1 * f)
+    for f in (2, 3):
+        assert tr.update(flowers("1f", "none", "none"), frame=f, t_mono=0.1 * f) == []
+    ev = tr.update(flowers("1f", "3f", "6f"), frame=4, t_mono=0.4) + tr.update(flowers("1f", "3f", "6f"), frame=5,
+                                                                                t_mono=0.5)
+    assert [e.tile for e in ev if isinstance(e, FlowerSeen)] == ["6f"]
