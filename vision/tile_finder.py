@@ -508,19 +508,20 @@ def _on_cloth_left_out(found: list[Found], raw: np.ndarray | None) -> list[Found
     if raw is None:
         return found
     return [f for f in found if f.shape != "tile" or np.count_nonzero(
-        raw[f.box[1]:f.box[3], f.box[0]:f.box[2]]) >= CLOTH_PLACE * max(1, (f.box[2] - f.box[0]) * (f.box[3] - f.box[1]))]
+        raw[f.box[1]:f.box[3], f.box[0]:f.box[2]]) >= CLOTH_PLACE * max(1, _area(f.box))]
+
+
+def _area(b: tuple[int, int, int, int]) -> int:
+    return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
 
 
 def _one_per_place(found: list[Found]) -> list[Found]:
     """Two pond tiles cannot lie one on the other: a box mostly (over half of it) inside a larger one is the same
     tile found twice (a stain of the felt's colour cut its mask in two: mcr seed 11 hand 38)."""
-    def area(b: tuple[int, int, int, int]) -> int:
-        return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
-
     kept: list[Found] = []
-    for f in sorted(found, key=lambda f: -area(f.box)):
-        if all(2 * area((max(f.box[0], k.box[0]), max(f.box[1], k.box[1]), min(f.box[2], k.box[2]),
-                         min(f.box[3], k.box[3]))) <= area(f.box) for k in kept):
+    for f in sorted(found, key=lambda f: -_area(f.box)):
+        if all(2 * _area((max(f.box[0], k.box[0]), max(f.box[1], k.box[1]), min(f.box[2], k.box[2]),
+                          min(f.box[3], k.box[3]))) <= _area(f.box) for k in kept):
             kept.append(f)
     return [f for f in found if f in kept]
 
