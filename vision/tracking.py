@@ -172,24 +172,25 @@ class Tracker:
         self._pond_order: dict[int, list[str]] = {s: [] for s in range(n_seats)}
         self._last_removed: tuple[int, str] | None = None
         self._cloth_since: dict[str, float] = {}  # pond zone -> since when its last known tiles read as cloth
-        self._cloth_now: set[str] = set()  # ponds whose last tiles are gone by that time this frame
 
     def _cloth_gone(self, zone: str, o: tuple, n: tuple, t: float) -> int:
         """How many of the last known tiles of a pond have read as bare cloth for :data:`CLOTH_GONE_S`: they are
         gone (their places keep no face)."""
-        k, j = min(len(o), len(n)), min(len(o), len(n))
+        k = j = min(len(o), len(n))
         while j > 0 and n[j - 1].tile == NONE and o[j - 1].tile not in UNREAD:
             j -= 1
         if j == k or k < len(o):
             self._cloth_since.pop(zone, None)
             return 0
-        since = self._cloth_since.setdefault(zone, t)
-        if t - since < CLOTH_GONE_S:
-            return 0
-        self._cloth_now.add(zone)
-        return k - j
+        self._cloth_since.setdefault(zone, t)
+        return k - j if self._cloth_due(zone, t) else 0
 
-    def _keep_identities(self, zone: str, cur: tuple, old: tuple, t: float = 0.0) -> tuple:
+    def _cloth_due(self, zone: str, t: float) -> bool:
+        """Whether a pond's last tiles have read as bare cloth for :data:`CLOTH_GONE_S` by ``t``."""
+        since = self._cloth_since.get(zone)
+        return since is not None and t - since >= CLOTH_GONE_S
+
+    def _keep_identities(self, zone: str, cur: tuple, old: tuple, t: float) -> tuple:
         """A tile lying in a pond, a set or among the flowers set aside does not change face: where a
         re-reading differs only in the labels of tiles already there (same places, same sideways flags),
         keep the stable labels, so one misread in a later frame is not a removal and a new discard (or a
@@ -235,7 +236,6 @@ class Tracker:
         """Feed one frame's parse. ``read``: zones re-read this frame (None = all); zones not re-read and
         trusted confirm their candidate; ``untrusted`` zones reset theirs."""
         events: list[ObservationEvent] = []
-        self._cloth_now.clear()
         for z in self.zones:
             if z in untrusted:
                 self._cand[z] = None
@@ -247,7 +247,7 @@ class Tracker:
                     c.count += 1
                 else:
                     c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall)
-            elif c is not None and c.state != cur and z in self._cloth_now:  # confirmed by the time it read so
+            elif c is not None and c.state != cur and self._cloth_due(z, t_mono):  # confirmed by the time it read so
                 c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall, count=self.debounce)
             elif c is not None:
                 if not (c.state != zone_state(self.stable, z) and unsure(z, c.state)):
