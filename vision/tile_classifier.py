@@ -178,15 +178,15 @@ class TileClassifier:
         for k in range(1, n):
             lg, _, e = self.run_prepared(np.ascontiguousarray(np.rot90(x, k, axes=(1, 2))))
             p += self.probabilities(lg, e, tileset)
-        return self._results(p / n, orient, tileset)
+        return self._results(p / n, orient, tileset, n)
 
     def results(self, logits: np.ndarray, orient: np.ndarray, emb: np.ndarray,
                 tileset: TileSet | None = None) -> list[Result]:
         """Results of one pass's raw outputs (no test-time turns)."""
         return self._results(self.probabilities(logits, emb, tileset), orient, tileset)
 
-    def _results(self, p: np.ndarray, orient: np.ndarray, tileset: TileSet | None) -> list[Result]:
-        thr = (tileset.threshold or self.fusion.threshold) if tileset is not None else self.threshold
+    def _results(self, p: np.ndarray, orient: np.ndarray, tileset: TileSet | None, turns: int = 1) -> list[Result]:
+        thr = (tileset.threshold_for(turns) or self.fusion.threshold) if tileset is not None else self.threshold
         best = p.argmax(1)
         conf = p[np.arange(len(p)), best]
         o = orient.argmax(1)

@@ -11,7 +11,9 @@ Files are ``.npz`` with ``labels`` (P,), ``prototypes`` (P, M, D), ``counts`` (P
 sets enrolled since vision III also hold ``faces`` (P, FACE_H, FACE_W, 3): each class's mean upright crop
 (the template second opinion reads with it, so templates only ever come from the table's own photos),
 ``colours`` (2, 3): the set's face and back colours (BGR; -1 where unknown), and ``threshold``: the
-confidence threshold calibrated on the enrolled crops themselves (leave-one-out; 0 = the model's).
+confidence threshold calibrated on the enrolled crops themselves (leave-one-out; 0 = the model's); since
+the fourth round ``turns_threshold``: the threshold of a photo read in its four quarter turns (``tiles
+classify``), calibrated on camera-degraded copies of the enrolled crops (0 = ``threshold``).
 """
 from __future__ import annotations
 
@@ -32,6 +34,9 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 ROTATION_PROTOTYPES = 4  # prototypes per class and enrolled set: one per quarter turn
 FACE_H, FACE_W = 40, 30  # the stored mean crop of each class (template second opinion)
 NO_COLOUR = (-1, -1, -1)
+CALIBRATION_COPIES = 10  # camera-degraded copies of each enrolled crop read (leave-one-out) to set turns_threshold
+TURNS_MAX_ERROR = 0.002  # turns_threshold: accepted answers of those reads wrong at most this often (bound below)
+MIN_THRESHOLD = 0.5  # a calibrated threshold never accepts an answer the model holds less likely than not
 
 
 class TileSetError(ValueError):
@@ -53,6 +58,11 @@ class TileSet:
     threshold: float = 0.0  # calibrated on the enrolled crops (leave-one-out); 0: the model's tile-set threshold
     match_level: float = 0.0  # median similarity of an enrolled crop to its nearest prototype (leave-one-out)
     loo_accuracy: float = float("nan")  # leave-one-out accuracy of the enrolled crops (four turns)
+    turns_threshold: float = 0.0  # for reads averaged over the quarter turns (single photos); 0: ``threshold``
+
+    def threshold_for(self, turns: int) -> float:
+        """The set's threshold for a read averaged over ``turns`` quarter turns (0: the model's)."""
+        return self.turns_threshold if turns > 1 and self.turns_threshold else self.threshold
 
     def colour(self, which: str) -> tuple[int, int, int] | None:
         """``face`` or ``back`` colour (BGR), None where the set does not know it."""
@@ -77,6 +87,7 @@ class TileSet:
                                 counts=self.counts.astype(np.int32), model_id=np.array(self.model_id),
                                 name=np.array(self.name), colours=np.array([self.face_colour, self.back_colour], np.int16),
                                 threshold=np.array(self.threshold, np.float32),
+                                turns_threshold=np.array(self.turns_threshold, np.float32),
                                 calibration=np.array([self.match_level, self.loo_accuracy], np.float32), **extra)
 
     @classmethod
@@ -115,8 +126,12 @@ class TileSet:
         cols = z["colours"] if "colours" in z.files else np.array([NO_COLOUR, NO_COLOUR])
         thr = float(z["threshold"]) if "threshold" in z.files else 0.0
         level, loo = (float(v) for v in z["calibration"]) if "calibration" in z.files else (0.0, float("nan"))
+        turns_thr = float(z["turns_threshold"]) if "turns_threshold" in z.files else 0.0
+        if not (0.0 <= thr <= 1.0 and 0.0 <= turns_thr <= 1.0):
+            raise TileSetError(f"tile set {path}: thresholds out of range ({thr}, {turns_thr})")
         return cls(labels, protos, z["counts"], str(z["model_id"]), str(z["name"]), faces,
-                   tuple(int(v) for v in cols[0]), tuple(int(v) for v in cols[1]), thr, level, loo)  # type: ignore[arg-type]
+                   tuple(int(v) for v in cols[0]), tuple(int(v) for v in cols[1]), thr, level, loo,  # type: ignore[arg-type]
+                   turns_thr)
 
     @classmethod
     def merge(cls, sets: Sequence[TileSet]) -> TileSet:
@@ -147,8 +162,8 @@ class TileSet:
         faces = {s.face_colour for s in sets}
         levels = [s.match_level for s in sets if s.match_level > 0]
         return cls(tuple(labels), protos, counts, sets[0].model_id, "+".join(s.name for s in sets), None,
-                   faces.pop() if len(faces) == 1 else NO_COLOUR, NO_COLOUR, max(s.threshold for s in sets),
-                   min(levels) if levels else 0.0)
+                   faces.pop() if len(faces) == 1 else NO_COLOUR, NO_COLOUR, _strictest(s.threshold for s in sets),
+                   min(levels) if levels else 0.0, turns_threshold=_strictest(s.threshold_for(2) for s in sets))
 
 
 def _jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -164,6 +179,35 @@ def _jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def _strictest(thresholds: Iterable[float]) -> float:
+    """The highest of some sets' thresholds, 0 (the model's own) where any set has none of its own."""
+    ts = list(thresholds)
+    return 0.0 if not ts or min(ts) == 0.0 else max(ts)
+
+
+def _camera_copy(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A copy of an enrolled crop as another photo of the tile may show it: framed a little wider or
+    tighter, smaller (36-64 px long side), another white balance and exposure, blur, sensor noise, JPEG --
+    and turned a random number of quarter turns. The calibration reads these, not the clean crop: a set
+    read only on its own clean crops is surer of itself than of a new photo."""
+    h, w = crop.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2 + rng.normal(0, 0.03 * w), h / 2 + rng.normal(0, 0.03 * h)),
+                                rng.normal(0, 2.0), rng.uniform(0.9, 1.1))
+    out = cv2.warpAffine(crop, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    f = min(1.0, rng.uniform(36, 64) / max(h, w))
+    if f < 1.0:
+        out = cv2.resize(out, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
+    img = out.astype(np.float32) * rng.uniform(0.85, 1.15, 3) + rng.uniform(-12, 12)
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
+    img += rng.normal(0, rng.uniform(1, 4), img.shape)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 90))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+    return np.ascontiguousarray(np.rot90(out, int(rng.integers(4))))
+
+
 def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarray]], *, jitters: int = 3,
            seed: int = 0, name: str = "", progress: Callable[[Iterable], Iterable] | None = None) -> TileSet:
     """Build a tile set from upright BGR crops per label (``{"1m": [crop, ...], ...}``): prototypes per
@@ -173,6 +217,7 @@ def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarra
     if bad:
         raise ValueError(f"unknown tile labels: {', '.join(sorted(bad))}")
     rng = np.random.default_rng(seed)
+    cam_rng = np.random.default_rng([seed, 1])  # its own stream: the prototypes do not depend on it
     labels = [lab for lab in CLASS_LABELS if lab in examples and len(examples[lab])]
     protos, counts, held = [], [], []
     items: Iterable[str] = progress(labels) if progress else labels
@@ -189,8 +234,13 @@ def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarra
         mean = sums.sum(axis=1)
         protos.append(mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6))
         counts.append(n)
-        # each example as read (no jitter), in its four turns: for the leave-one-out calibration
-        held.append((sums, emb[:, :, 0], logits.reshape(4, n, c, -1)[:, :, 0]))
+        # each example as read (no jitter), in its four turns, and its camera copies each in four turns:
+        # for the leave-one-out calibration
+        cams = [_camera_copy(crop, cam_rng) for crop in examples[lab] for _ in range(CALIBRATION_COPIES)]
+        cam_logits, _, cam_emb = classifier.run_prepared(classifier.prepare(
+            [np.ascontiguousarray(np.rot90(cc, k)) for k in range(4) for cc in cams]))
+        held.append((sums, emb[:, :, 0], logits.reshape(4, n, c, -1)[:, :, 0],
+                     cam_emb.reshape(4, n, CALIBRATION_COPIES, -1), cam_logits.reshape(4, n, CALIBRATION_COPIES, -1)))
     d = protos[0].shape[1] if protos else 0
     arr = np.array(protos, np.float32).reshape(len(protos), ROTATION_PROTOTYPES, d)
     faces = np.stack([mean_face(examples[lab]) for lab in labels]) if labels else None
@@ -205,17 +255,26 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6)
 
 
-def calibrate_set(classifier: TileClassifier, ts: TileSet, held: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]],
-                  max_error: float = 0.0) -> TileSet:
-    """The set's own match level and confidence threshold, from its enrolled crops by leave-one-out: each
-    crop (in its four quarter turns) is read against prototypes built without it. The match level is
-    the median similarity of a crop to its nearest prototype (what a tile of this set scores); the
-    threshold is the model's tile-set threshold, lowered to the 5th percentile of the right answers'
-    confidences where this set's answers are less confident (an unusual-looking set is not answered
-    ``unknown`` wholesale) -- but never to or below a wrong answer's confidence. Classes with one crop
-    cannot be left out; a set without any two-crop class keeps the model's settings."""
+Held = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""One class's enrolled crops as :func:`enroll` read them: per quarter turn what each crop adds to the
+prototypes, each crop's embedding and logits, and its camera copies' embeddings and logits (turn, crop,
+copy, ...)."""
+
+
+def calibrate_set(classifier: TileClassifier, ts: TileSet, held: Sequence[Held]) -> TileSet:
+    """The set's own match level and confidence thresholds, from its enrolled crops by leave-one-out: each
+    crop is read against prototypes built without it. The match level is the median similarity of a crop
+    (in its four quarter turns) to its nearest prototype (what a tile of this set scores). ``threshold``
+    (one read, as the table pipeline reads) is the model's tile-set threshold, lowered to the 5th
+    percentile of the crops' right answers' confidences where this set's answers are less confident (an
+    unusual-looking set is not answered ``unknown`` wholesale) -- but never to or below a wrong answer's
+    confidence. ``turns_threshold`` (a photo read in its four turns, averaged) comes from the crops'
+    camera copies (:func:`_camera_copy`): the lowest confidence above which those reads were right but for
+    at most :data:`TURNS_MAX_ERROR` of them, counting one more error than seen (so a few hundred reads with
+    none wrong are needed), never under :data:`MIN_THRESHOLD` nor over the model's threshold. Classes with
+    one crop cannot be left out; a set without any two-crop class keeps the model's settings."""
     sims, rows = [], []
-    for ci, (sums, emb, _) in enumerate(held):
+    for ci, (sums, emb, *_) in enumerate(held):
         n = sums.shape[1]
         if n < 2:
             continue
@@ -228,18 +287,37 @@ def calibrate_set(classifier: TileClassifier, ts: TileSet, held: Sequence[tuple[
         return ts
     level = float(np.median(sims))
     ts = replace(ts, match_level=level)
-    confs, right = [], []
+    confs, right, cam_confs, cam_right = [], [], [], []
     for ci, i, loo in rows:
-        _, emb, logits = held[ci]
+        _, emb, logits, cam_emb, cam_logits = held[ci]
+        truth = CLASS_LABELS.index(ts.labels[ci])
         p = classifier.probabilities(logits[:, i], emb[:, i], replace(ts, prototypes=loo))
         confs += p.max(1).tolist()
-        right += (p.argmax(1) == CLASS_LABELS.index(ts.labels[ci])).tolist()
+        right += (p.argmax(1) == truth).tolist()
+        turns, copies = cam_logits.shape[0], cam_logits.shape[2]
+        pc = classifier.probabilities(cam_logits[:, i].reshape(turns * copies, -1),
+                                      cam_emb[:, i].reshape(turns * copies, -1), replace(ts, prototypes=loo))
+        pc = pc.reshape(turns, copies, -1).mean(axis=0)  # as classify() reads a photo: the turns averaged
+        cam_confs += pc.max(1).tolist()
+        cam_right += (pc.argmax(1) == truth).tolist()
     conf, ok = np.array(confs), np.array(right)
     model_thr = classifier.fusion.threshold
     thr = float(np.percentile(conf[ok], 5)) if ok.any() else model_thr
     if (~ok).any():
         thr = max(thr, float(conf[~ok].max()) + 0.01)
-    return replace(ts, threshold=round(min(model_thr, thr), 4), loo_accuracy=float(ok.mean()))
+    return replace(ts, threshold=round(min(model_thr, thr), 4), loo_accuracy=float(ok.mean()),
+                   turns_threshold=round(_lowest_safe(np.array(cam_confs), np.array(cam_right), model_thr), 4))
+
+
+def _lowest_safe(conf: np.ndarray, ok: np.ndarray, cap: float) -> float:
+    """The lowest threshold whose accepted reads (``conf`` >= it) are wrong at most :data:`TURNS_MAX_ERROR` of
+    the time counting one error more than seen; ``cap`` where none is (too few reads, or wrong at the top)."""
+    order = np.argsort(-conf)
+    wrong = np.cumsum(~ok[order])
+    fine = np.nonzero(wrong + 1 <= TURNS_MAX_ERROR * np.arange(1, len(order) + 1))[0]
+    if not len(fine):
+        return cap
+    return float(min(cap, max(MIN_THRESHOLD, conf[order][fine[-1]])))
 
 
 def mean_face(crops: Sequence[np.ndarray]) -> np.ndarray:

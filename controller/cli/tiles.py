@@ -7,8 +7,8 @@
 ``enroll`` reads labelled crops from DIR (sub-folders named by label, ``DIR/1m/a.png``, or files named
 ``<label>_<anything>.png``) -- or one photo of the calibration layout: a frame of the table's own camera
 with the layout in the table's centre (the markers in view), or any overhead photo of the layout -- and
-writes the set (prototypes, the faces as templates, colours and a confidence threshold calibrated on
-the crops themselves). Name the set in the table's config (``camera.tilesets``) and the table reads
+writes the set (prototypes, the faces as templates, colours and the confidence thresholds calibrated on
+the crops themselves: one for the table pipeline's single reads, one for a photo read in four turns). Name the set in the table's config (``camera.tilesets``) and the table reads
 with it. ``classify`` prints one line per image:
 ``<path>\\t<label>\\t<confidence>`` where label is a notation label, ``back``, ``unknown`` or ``none``;
 with ``--best`` an ``unknown`` line has the best guess as a fourth column.
@@ -99,7 +99,10 @@ def enroll_handler(args: argparse.Namespace) -> int:
     for lab, n in zip(tileset.labels, tileset.counts):
         print(f"{lab}\t{int(n)}")
     total = int(sum(tileset.counts))
-    print(f"enrolled {len(tileset.labels)} classes from {total} crops into {args.out}", file=sys.stderr)
+    thr = clf.fusion.threshold
+    print(f"enrolled {len(tileset.labels)} classes from {total} crops into {args.out} (answers from confidence "
+          f"{tileset.threshold_for(1) or thr:.2f} in the table pipeline, {tileset.threshold_for(4) or thr:.2f} for a "
+          f"photo; calibrated on the crops themselves)", file=sys.stderr)
     return 0
 
 
