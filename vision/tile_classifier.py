@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import onnxruntime as ort
 
-from vision.tile_labels import BACK, CLASS_LABELS, NONE, ORIENTATIONS, UNKNOWN
+from vision.tile_labels import BACK, CLASS_LABELS, NONE, ORIENTATIONS, UNKNOWN, WHITE_DRAGON
 from vision.tile_preprocess import preprocess
 
 if TYPE_CHECKING:
@@ -166,6 +166,24 @@ class TileClassifier:
         out[:, kept] = p_kept
         return out
 
+    def trust_blank_faces(self, p: np.ndarray, crops: Sequence[np.ndarray], tileset: TileSet | None) -> np.ndarray:
+        """Probabilities ``p`` (N, classes) of ``crops`` with the set's blank white dragon made sure where a crop
+        is one (:meth:`TileSet.blank_faces`): the network has nothing to go by on an inkless face and calls
+        some of them "not a tile", but no other face is inkless and nothing else is the face's colour. The
+        whole row but ``back`` goes to the white dragon."""
+        if tileset is None or not len(crops):
+            return p
+        blank = tileset.blank_faces(crops)
+        if not blank.any():
+            return p
+        p = p.copy()
+        back, white = self.classes.index(BACK), self.classes.index(WHITE_DRAGON)
+        keep = p[blank, back]
+        p[blank] = 0.0
+        p[blank, back] = keep
+        p[blank, white] = 1.0 - keep
+        return p
+
     def classify(self, crops: Sequence[np.ndarray], tileset: TileSet | None = None,
                  turns: int | None = None) -> list[Result]:
         """Read a batch of BGR crops (any size and aspect, any of the four orientations). Each crop is read
@@ -178,7 +196,7 @@ class TileClassifier:
         for k in range(1, n):
             lg, _, e = self.run_prepared(np.ascontiguousarray(np.rot90(x, k, axes=(1, 2))))
             p += self.probabilities(lg, e, tileset)
-        return self._results(p / n, orient, tileset, n)
+        return self._results(self.trust_blank_faces(p / n, crops, tileset), orient, tileset, n)
 
     def results(self, logits: np.ndarray, orient: np.ndarray, emb: np.ndarray,
                 tileset: TileSet | None = None) -> list[Result]:

@@ -14,6 +14,7 @@ JOKER = "j"
 BACK = "back"
 NONE = "none"
 UNKNOWN = "unknown"
+WHITE_DRAGON = "5z"  # blank in many sets: the one face with no ink
 
 #: Tile faces (what an enrolled set may hold, besides ``back``).
 FACE_LABELS: tuple[str, ...] = tuple(SUITED + HONOURS + RED_FIVES + FLOWERS + [JOKER])

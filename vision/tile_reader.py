@@ -75,7 +75,8 @@ class SetReader:
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) with the sets, and orientation logits (N, 4), one pass a crop."""
         logits, orient, emb = self.clf.run_prepared(self.clf.prepare(list(crops)))
-        return self.clf.probabilities(logits, emb, self.tileset), orient
+        p = self.clf.probabilities(logits, emb, self.tileset)
+        return self.clf.trust_blank_faces(p, crops, self.tileset), orient
 
     def similarity(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Each crop's cosine similarity to its nearest enrolled prototype (N,): how much it looks like a face

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.tile_labels import BACK, CLASS_LABELS, is_label
+from vision.tile_labels import BACK, CLASS_LABELS, WHITE_DRAGON, is_label
 
 if TYPE_CHECKING:
     from vision.tile_classifier import TileClassifier
@@ -37,6 +37,8 @@ NO_COLOUR = (-1, -1, -1)
 CALIBRATION_COPIES = 10  # camera-degraded copies of each enrolled crop read (leave-one-out) to set turns_threshold
 TURNS_MAX_ERROR = 0.002  # turns_threshold: accepted answers of those reads wrong at most this often (bound below)
 MIN_THRESHOLD = 0.5  # a calibrated threshold never accepts an answer the model holds less likely than not
+BLANK_STD = 6.0  # grey standard deviation inside a crop (its inner 60 %) under which it holds no ink
+BLANK_COLOUR = 60  # L1 distance (BGR) from the set's face colour within which an inkless crop is its face
 
 
 class TileSetError(ValueError):
@@ -68,6 +70,28 @@ class TileSet:
         """``face`` or ``back`` colour (BGR), None where the set does not know it."""
         c = self.face_colour if which == "face" else self.back_colour
         return None if c[0] < 0 else c
+
+    def blank_white_dragon(self) -> bool:
+        """Whether the set's white dragon is a blank face (its enrolled mean crop holds no ink)."""
+        if self.faces is None or WHITE_DRAGON not in self.labels or self.colour("face") is None:
+            return False
+        return inner_look(self.faces[self.labels.index(WHITE_DRAGON)])[0] < BLANK_STD
+
+    def blank_faces(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """Which crops are the set's blank white dragon: no ink inside and the set's face colour (bare felt,
+        a back, an arm are other colours; every other face has ink). All False where the set's white
+        dragon is not blank."""
+        out = np.zeros(len(crops), bool)
+        face, back = self.colour("face"), self.colour("back")
+        if face is None or not self.blank_white_dragon():
+            return out
+        for i, c in enumerate(crops):
+            std, colour = inner_look(c)
+            to_face = float(np.abs(colour - np.array(face)).sum())
+            # a back of about the face's colour (a dark set's) is inkless too: then nearer the face by a margin
+            to_back = float(np.abs(colour - np.array(back)).sum()) if back is not None else np.inf
+            out[i] = std < BLANK_STD and to_face < BLANK_COLOUR and to_back > to_face + BLANK_COLOUR
+        return out
 
     def similarities(self, emb: np.ndarray) -> np.ndarray:
         """Cosine similarity (N, classes) of embeddings to each class's closest prototype; NaN for classes
@@ -328,6 +352,18 @@ def mean_face(crops: Sequence[np.ndarray]) -> np.ndarray:
     for c in crops:
         acc += cv2.resize(to_bgr(np.asarray(c)), (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
     return np.clip(acc / max(1, len(crops)) + 0.5, 0, 255).astype(np.uint8)
+
+
+def inner_look(crop: np.ndarray) -> tuple[float, np.ndarray]:
+    """The grey standard deviation and the median colour (BGR) of a crop's inner 60 % (past its edges and
+    the table): how much ink it holds, and its body colour."""
+    from vision.tile_preprocess import to_bgr
+
+    c = to_bgr(np.asarray(crop))
+    h, w = c.shape[:2]
+    inner = c[int(0.2 * h):h - int(0.2 * h) or h, int(0.2 * w):w - int(0.2 * w) or w]
+    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
+    return float(grey.std()), np.median(inner.reshape(-1, 3), axis=0)
 
 
 def inner_colour(crop: np.ndarray) -> np.ndarray:

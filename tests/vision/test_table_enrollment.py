@@ -146,3 +146,58 @@ def test_templates_come_from_the_sets_own_photos(kai_table):
     test = table_crops("kai", 1, seed=88_000)
     got = [r.label for r in reader.read(test.crops)]
     assert len(test.crops) > 30 and np.mean([g == t for g, t in zip(got, test.labels)]) >= 0.95
+
+
+def _plain(colour, h: int = 43, w: int = 33, rim=(70, 70, 70)) -> np.ndarray:
+    """A tile-sized crop of one colour with a darker rim (the tile's edge and the table showing round it)."""
+    c = np.full((h, w, 3), rim, np.uint8)
+    c[2:-2, 2:-2] = colour
+    return c
+
+
+def test_an_inkless_crop_of_the_face_colour_is_the_blank_white_dragon(kai_table):
+    """The network has nothing to go by on a blank face and calls some "not a tile" (kai table crops:
+    3 of 8 white dragons); the set knows its white dragon is blank and its face colour: such a crop is 5z.
+    Felt, a back, an arm, a dark thing are other colours: the rule leaves them as the network reads them."""
+    assert kai_table.blank_white_dragon()
+    face, back = np.array(kai_table.face_colour), np.array(kai_table.back_colour)
+    tinted = [np.clip(face + d, 0, 255) for d in ((6, -8, 4), (-10, 5, 2), (0, 0, 0), (12, 10, -4))]
+    crops = [_plain(c) for c in tinted]
+    crops[0] = np.clip(crops[0] + np.random.default_rng(0).normal(0, 2, crops[0].shape), 0, 255).astype(np.uint8)
+    others = [_plain((60, 120, 40)), _plain(back), _plain((150, 170, 215)), _plain((35, 35, 35))]
+    inked = _plain(face)
+    inked[15:28, 10:22] = (40, 40, 160)  # a glyph: any other face has ink
+    reader = SetReader([kai_table])
+    assert list(kai_table.blank_faces(crops + others + [inked])) == [True] * 4 + [False] * 5
+    got = reader.read(crops + others + [inked])
+    assert [r.label for r in got[:4]] == ["5z"] * 4 and min(r.score for r in got[:4]) > 0.9
+    unruled = SetReader([replace(kai_table, faces=None)]).read(others + [inked])  # the same set, no rule
+    assert [r.label for r in got[4:]] == [r.label for r in unruled]
+    res = pipeline_classifier().classify(crops, tileset=kai_table)  # a photo read by `tiles classify` too
+    assert [r.label for r in res] == ["5z"] * 4
+
+
+def test_the_blank_rule_is_off_where_the_set_cannot_tell(kai_table):
+    # a framed white dragon (classic) has ink: the rule never applies
+    classic = TileSet.load("vision/tilesets/classic.npz")
+    assert not classic.blank_white_dragon()
+    assert not classic.blank_faces([_plain(classic.face_colour)]).any()
+    # a dark set whose backs are about its face colour: an inkless crop may be either
+    dark = replace(kai_table, face_colour=(34, 35, 36), back_colour=(40, 42, 44),
+                   faces=np.full_like(kai_table.faces, 34))
+    assert dark.blank_white_dragon() and not dark.blank_faces([_plain((36, 36, 38))]).any()
+    # a set enrolled without its white dragon, or an old file without faces
+    assert not replace(kai_table, faces=None).blank_faces([_plain(kai_table.face_colour)]).any()
+
+
+def test_the_white_dragons_of_a_held_out_table_are_read(kai_table):
+    """kai's blank white dragons as the pipeline cuts them from a rendered table (the network alone calls
+    the first frame's "not a tile" at 0.99)."""
+    from vision.tile_eval import table_crops
+
+    test = table_crops("kai", 1)
+    white = [c for c, lab in zip(test.crops, test.labels) if lab == "5z"]
+    got = [r.label for r in SetReader([kai_table]).read(white)]
+    unruled = [r.label for r in SetReader([replace(kai_table, faces=None)]).read(white)]
+    assert white, "no white dragon in the frame"
+    assert got == ["5z"] * len(white), (got, unruled)
