@@ -518,12 +518,16 @@ def _area(b: tuple[int, int, int, int]) -> int:
 def _one_per_place(found: list[Found]) -> list[Found]:
     """Two pond tiles cannot lie one on the other: a box mostly (over half of it) inside a larger one is the same
     tile found twice (a stain of the felt's colour cut its mask in two: mcr seed 11 hand 38)."""
-    kept: list[Found] = []
-    for f in sorted(found, key=lambda f: -_area(f.box)):
-        if all(2 * _area((max(f.box[0], k.box[0]), max(f.box[1], k.box[1]), min(f.box[2], k.box[2]),
-                          min(f.box[3], k.box[3]))) <= _area(f.box) for k in kept):
-            kept.append(f)
-    return [f for f in found if f in kept]
+    if len(found) < 2:
+        return found
+    b = np.array([f.box for f in found], np.int64)
+    area = np.clip(b[:, 2] - b[:, 0], 0, None) * np.clip(b[:, 3] - b[:, 1], 0, None)
+    inter = (np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+             * np.clip(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None))
+    keep = np.zeros(len(found), bool)
+    for i in np.argsort(-area, kind="stable"):  # the larger first
+        keep[i] = not (2 * inter[i, keep] > area[i]).any()
+    return [f for f, k in zip(found, keep) if k]
 
 
 def _on_pond_grid(f: Found, zone: Zone, px: float, geo: TableGeometry) -> Found:
