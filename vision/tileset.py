@@ -264,7 +264,8 @@ def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarra
         cam_logits, _, cam_emb = classifier.run_prepared(classifier.prepare(
             [np.ascontiguousarray(np.rot90(cc, k)) for k in range(4) for cc in cams]))
         held.append((sums, emb[:, :, 0], logits.reshape(4, n, c, -1)[:, :, 0],
-                     cam_emb.reshape(4, n, CALIBRATION_COPIES, -1), cam_logits.reshape(4, n, CALIBRATION_COPIES, -1)))
+                     cam_emb.reshape(4, n, CALIBRATION_COPIES, -1), cam_logits.reshape(4, n, CALIBRATION_COPIES, -1),
+                     cams))
     d = protos[0].shape[1] if protos else 0
     arr = np.array(protos, np.float32).reshape(len(protos), ROTATION_PROTOTYPES, d)
     faces = np.stack([mean_face(examples[lab]) for lab in labels]) if labels else None
@@ -279,10 +280,10 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6)
 
 
-Held = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Held = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]
 """One class's enrolled crops as :func:`enroll` read them: per quarter turn what each crop adds to the
-prototypes, each crop's embedding and logits, and its camera copies' embeddings and logits (turn, crop,
-copy, ...)."""
+prototypes, each crop's embedding and logits, its camera copies' embeddings and logits (turn, crop, copy,
+...), and the copies themselves (crop by crop)."""
 
 
 def calibrate_set(classifier: TileClassifier, ts: TileSet, held: Sequence[Held]) -> TileSet:
@@ -313,7 +314,7 @@ def calibrate_set(classifier: TileClassifier, ts: TileSet, held: Sequence[Held])
     ts = replace(ts, match_level=level)
     confs, right, cam_confs, cam_right = [], [], [], []
     for ci, i, loo in rows:
-        _, emb, logits, cam_emb, cam_logits = held[ci]
+        _, emb, logits, cam_emb, cam_logits, cams = held[ci]
         truth = CLASS_LABELS.index(ts.labels[ci])
         p = classifier.probabilities(logits[:, i], emb[:, i], replace(ts, prototypes=loo))
         confs += p.max(1).tolist()
@@ -322,6 +323,7 @@ def calibrate_set(classifier: TileClassifier, ts: TileSet, held: Sequence[Held])
         pc = classifier.probabilities(cam_logits[:, i].reshape(turns * copies, -1),
                                       cam_emb[:, i].reshape(turns * copies, -1), replace(ts, prototypes=loo))
         pc = pc.reshape(turns, copies, -1).mean(axis=0)  # as classify() reads a photo: the turns averaged
+        pc = classifier.trust_blank_faces(pc, cams[i * copies:(i + 1) * copies], ts)
         cam_confs += pc.max(1).tolist()
         cam_right += (pc.argmax(1) == truth).tolist()
     conf, ok = np.array(confs), np.array(right)
