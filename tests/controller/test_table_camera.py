@@ -15,7 +15,7 @@ from controller.backends.gpio_direct import GpioBackend, GpioTableSim
 from controller.event_store import EventStore
 from controller.play_sources import BotPlay
 from controller.service import TableService
-from controller.table_camera import describe, differences, move_pond_tile, open_table_camera
+from controller.table_camera import SEAT_NAMES, describe, differences, move_pond_tile, open_table_camera
 from controller.table_machine import S
 from rules.events import DiceRolled, TableReconciled, TableStateChanged
 from vision.scene_model import MeldView, PondTile, Scene, SeatView
@@ -177,9 +177,23 @@ def _down_in_play(tmp_path, events_before_stop=25) -> str:
     return down_in[0]
 
 
+def _moved_across(sc: Scene) -> Scene:
+    """The last discard of the first seat (from East) with one pushed into the opposite seat's pond while
+    nobody watched (East's discards may all have been claimed when the service went down)."""
+    seat = next((i for i, v in enumerate(sc.seats) if v.pond), None)
+    return sc if seat is None else move_pond_tile(seat, (seat + 2) % 4)(sc)
+
+
+def test_the_move_takes_a_discard_where_there_is_one():
+    a = Scene("basic", (SeatView(), SeatView(pond=(PondTile("1m"), PondTile("9p"))), SeatView(), SeatView()))
+    b = _moved_across(a)  # East's discards all claimed: South's last goes to North
+    assert [[p.tile for p in v.pond] for v in b.seats] == [[], ["1m"], [], ["9p"]]
+    assert {(d["seat"], d["zone"]) for d in differences(a, b)} == {(1, "pond"), (3, "pond")}
+
+
 def test_a_tile_moved_while_down_holds_the_table_paused(tmp_path):
     hand = _down_in_play(tmp_path)
-    moved = move_pond_tile(0, 2)  # East's last discard pushed into West's pond while nobody watched
+    moved = _moved_across
     rig = Rig(tmp_path, play=BotPlay(event_delay=0), moves=[moved])
 
     async def scenario(svc):
@@ -187,9 +201,10 @@ def test_a_tile_moved_while_down_holds_the_table_paused(tmp_path):
         assert svc.machine.state is S.PAUSED
         chk = svc.table_check
         assert chk["result"] == "mismatch" and chk["hold"]
-        assert {(d["seat"], d["zone"]) for d in chk["differences"]} == {(0, "pond"), (2, "pond")}
+        seats = sorted(d["seat"] for d in chk["differences"])
+        assert {d["zone"] for d in chk["differences"]} == {"pond"} and len(seats) == 2 and seats[1] == seats[0] + 2
         snap = svc.snapshot()
-        assert "East pond" in snap.fault and "West pond" in snap.fault and "JUDGE" in snap.prompt
+        assert all(f"{SEAT_NAMES[s]} pond" in snap.fault for s in seats) and "JUDGE" in snap.prompt
         await asyncio.sleep(0.3)  # demo mode does not resume a table that differs from the record
         assert svc.machine.state is S.PAUSED
         svc.press("judge")  # re-read: still moved
@@ -217,7 +232,7 @@ def test_a_tile_moved_while_down_holds_the_table_paused(tmp_path):
 
 def test_the_judge_may_accept_a_table_that_differs(tmp_path):
     hand = _down_in_play(tmp_path)
-    rig = Rig(tmp_path, play=BotPlay(event_delay=0), moves=[move_pond_tile(0, 2)])
+    rig = Rig(tmp_path, play=BotPlay(event_delay=0), moves=[_moved_across])
 
     async def scenario(svc):
         await until(lambda: svc.table_check is not None)
