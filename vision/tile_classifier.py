@@ -170,10 +170,14 @@ class TileClassifier:
         """Probabilities ``p`` (N, classes) of ``crops`` with the set's blank white dragon made sure where a crop
         is one (:meth:`TileSet.blank_faces`): the network has nothing to go by on an inkless face and calls
         some of them "not a tile", but no other face is inkless and nothing else is the face's colour. The
-        whole row but ``back`` goes to the white dragon."""
-        if tileset is None or not len(crops):
+        whole row but ``back`` goes to the white dragon. Only crops read as ``none`` or below the threshold
+        are looked at (a frame's others cost nothing)."""
+        if tileset is None or not len(crops) or not tileset.blank_white_dragon():
             return p
-        blank = tileset.blank_faces(crops)
+        doubt = np.flatnonzero((p.argmax(1) == self.classes.index(NONE)) | (p.max(1) < self.fusion.threshold))
+        blank = np.zeros(len(p), bool)
+        if len(doubt):
+            blank[doubt] = tileset.blank_faces([crops[i] for i in doubt])
         if not blank.any():
             return p
         p = p.copy()

@@ -71,11 +71,14 @@ class TileSet:
         c = self.face_colour if which == "face" else self.back_colour
         return None if c[0] < 0 else c
 
+    def __post_init__(self) -> None:
+        blank = (self.faces is not None and WHITE_DRAGON in self.labels and self.colour("face") is not None
+                 and inner_look(self.faces[self.labels.index(WHITE_DRAGON)])[0] < BLANK_STD)
+        object.__setattr__(self, "_blank_white", blank)  # frozen: set once, here
+
     def blank_white_dragon(self) -> bool:
         """Whether the set's white dragon is a blank face (its enrolled mean crop holds no ink)."""
-        if self.faces is None or WHITE_DRAGON not in self.labels or self.colour("face") is None:
-            return False
-        return inner_look(self.faces[self.labels.index(WHITE_DRAGON)])[0] < BLANK_STD
+        return bool(self._blank_white)  # type: ignore[attr-defined]
 
     def blank_faces(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Which crops are the set's blank white dragon: no ink inside and the set's face colour (bare felt,
@@ -357,15 +360,15 @@ def mean_face(crops: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def inner_look(crop: np.ndarray) -> tuple[float, np.ndarray]:
-    """The grey standard deviation and the median colour (BGR) of a crop's inner 60 % (past its edges and
-    the table): how much ink it holds, and its body colour."""
+    """The grey standard deviation and the mean colour (BGR) of a crop's inner 60 % (past its edges and the
+    table): how much ink it holds, and its body colour."""
     from vision.tile_preprocess import to_bgr
 
     c = to_bgr(np.asarray(crop))
     h, w = c.shape[:2]
-    inner = c[int(0.2 * h):h - int(0.2 * h) or h, int(0.2 * w):w - int(0.2 * w) or w]
-    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
-    return float(grey.std()), np.median(inner.reshape(-1, 3), axis=0)
+    inner = np.ascontiguousarray(c[int(0.2 * h):h - int(0.2 * h) or h, int(0.2 * w):w - int(0.2 * w) or w])
+    _, sd = cv2.meanStdDev(cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY))
+    return float(sd[0, 0]), np.array(cv2.mean(inner)[:3])
 
 
 def inner_colour(crop: np.ndarray) -> np.ndarray:
