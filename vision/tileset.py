@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,14 +72,14 @@ class TileSet:
         c = self.face_colour if which == "face" else self.back_colour
         return None if c[0] < 0 else c
 
-    def __post_init__(self) -> None:
-        blank = (self.faces is not None and WHITE_DRAGON in self.labels and self.colour("face") is not None
-                 and inner_look(self.faces[self.labels.index(WHITE_DRAGON)])[0] < BLANK_STD)
-        object.__setattr__(self, "_blank_white", blank)  # frozen: set once, here
+    @cached_property
+    def _blank_white(self) -> bool:  # looked at once per set, and only where asked (not on every replace())
+        return (self.faces is not None and WHITE_DRAGON in self.labels and self.colour("face") is not None
+                and inner_look(self.faces[self.labels.index(WHITE_DRAGON)])[0] < BLANK_STD)
 
     def blank_white_dragon(self) -> bool:
         """Whether the set's white dragon is a blank face (its enrolled mean crop holds no ink)."""
-        return bool(self._blank_white)  # type: ignore[attr-defined]
+        return self._blank_white
 
     def blank_faces(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Which crops are the set's blank white dragon: no ink inside and the set's face colour (bare felt,
