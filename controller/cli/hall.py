@@ -9,6 +9,9 @@ the tables' identities and the broker, the hall database's backup and restore.
                                      identities, passwords, ACL, certificates, configs for the hall and tables
   hall backup --config F --out FILE  /  hall restore --config F --from FILE
   hall director-password NAME        a director login line for the hall config
+  hall players import FILE           register players from the EMA list or mahjong-portal's CSV
+  hall export --format ema|portal|penalties [--session N] --out FILE
+                                     results for MERS, mahjong-portal; penalties and the zero-sum check
 """
 from __future__ import annotations
 
@@ -70,6 +73,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", help="the director's login name")
     p.add_argument("--password", default=None, help="the password (default: asked without echo)")
     p.set_defaults(func=director_password)
+
+    from controller.cli.hall_exports import register as register_exports
+
+    register_exports(hs)
 
     from controller.cli.hall_provision import register as register_provision
 
