@@ -4,6 +4,10 @@
       registers the players of the EMA player list (EMA_NUMBER,LAST_NAME,FIRST_NAME,COUNTRY) or of
       mahjong-portal's CSV (name or first_name,last_name; ema, pantheon_id, country, id where known);
       a malformed row: one line each with its row number, exit 2, nothing imported
+  hall export --format ema|portal|penalties [--session N] --out FILE [--config F] [--db DB]
+      ema: the EMA (MERS) results table; portal: mahjong-portal's upload CSV (--portal-names first-last:
+      its EMA mode); penalties: the penalties and chombo list per session, and the check that every
+      table's scores sum to zero (one line per table that does not, exit 1)
 """
 from __future__ import annotations
 
@@ -28,6 +32,33 @@ def register(hs: argparse._SubParsersAction) -> None:
     p.add_argument("--config", "-c", default=None, help="hall config (TOML) naming the database")
     p.add_argument("--db", default=None, help="the hall database (overrides hall.db)")
     p.set_defaults(func=players_import)
+    register_export(hs)
+
+
+def register_export(hs: argparse._SubParsersAction) -> None:
+    p = hs.add_parser("export", help="results for the EMA (MERS), mahjong-portal; penalties and the zero-sum check",
+                      description="Write the tournament's results in the formats organisers upload elsewhere. "
+                      "ema: Position,EMA Number,Last Name,First Name,Nationality,Points,Score (MERS). portal: "
+                      "mahjong-portal's place,name,scores,games,ema (or place,first_name,last_name,scores,games,ema "
+                      "with --portal-names first-last). penalties: every penalty and chombo per session and one "
+                      "line per table with the sum of its scores; a table whose scores do not sum to zero is "
+                      "reported on stderr, one line each, and the exit code is 1. Each rule set ranks by its own "
+                      "seed (the profile's standings).")
+    p.add_argument("--format", required=True, choices=("ema", "portal", "penalties"), help="what to write")
+    p.add_argument("--session", type=_session, default=None,
+                   help="ema/portal: the standings after sessions 1..N; penalties: session N only")
+    p.add_argument("--out", required=True, help="the file to write ('-': standard output)")
+    p.add_argument("--portal-names", choices=("full", "first-last"), default="full",
+                   help="portal: one name column (default) or first and last name apart (the portal's EMA mode)")
+    p.add_argument("--config", "-c", default=None, help="hall config (TOML) naming the database and the profile")
+    p.add_argument("--db", default=None, help="the hall database (overrides hall.db)")
+    p.set_defaults(func=export)
+
+
+def _session(text: str) -> int:
+    from controller.cli.hall import positive_int
+
+    return positive_int(text)
 
 
 def _open_db(args: argparse.Namespace):
@@ -55,3 +86,43 @@ def players_import(args: argparse.Namespace) -> int:
         db.close()
     print(rep.line(args.file))
     return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from hall import exports
+    from rules.profiles import registry
+
+    cfg, db = _open_db(args)
+    try:
+        if not db.q("SELECT 1 FROM seating LIMIT 1"):
+            raise CliError(f"{cfg['hall.db']}: no session has been seated: nothing to export")
+        profile = registry.get(db.get_meta("profile") or cfg["hall.profile"])
+        if args.session is not None and not db.q("SELECT 1 FROM seating WHERE session=?", (args.session,)):
+            raise CliError(f"session {args.session} has no seating in {cfg['hall.db']}")
+        bad: list[exports.TableSum] = []
+        if args.format == "ema":
+            text = exports.ema_table(db, profile, args.session)
+        elif args.format == "portal":
+            text = exports.portal_csv(db, profile, args.session,
+                                      "first_last" if args.portal_names == "first-last" else "full")
+        else:
+            text, sums = exports.penalties_csv(db, profile, args.session)
+            bad = [t for t in sums if not t.ok]
+    finally:
+        db.close()
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            out = Path(args.out)
+            tmp = out.with_name(out.name + ".part")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(out)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        print(f"{args.format}: {text.count(chr(10)) - 1} line(s) written to {args.out}")
+    for t in bad:
+        print(f"mahjong-table: {t.line()}", file=sys.stderr)
+    return 1 if bad else 0
