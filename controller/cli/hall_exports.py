@@ -8,6 +8,11 @@
       ema: the EMA (MERS) results table; portal: mahjong-portal's upload CSV (--portal-names first-last:
       its EMA mode); penalties: the penalties and chombo list per session, and the check that every
       table's scores sum to zero (one line per table that does not, exit 1)
+  hall pantheon check [--config F]
+      one line: is the Pantheon event of the config ([pantheon] url, token, person_id, event_id) reachable
+      and the token valid (exit 0), or why not (exit 1)
+  hall pantheon send [--config F]
+      send what the Pantheon outbox holds, in order; one line with the counts, then each problem
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ def register(hs: argparse._SubParsersAction) -> None:
     p.add_argument("--db", default=None, help="the hall database (overrides hall.db)")
     p.set_defaults(func=players_import)
     register_export(hs)
+    register_pantheon(hs)
 
 
 def register_export(hs: argparse._SubParsersAction) -> None:
@@ -126,3 +132,63 @@ def export(args: argparse.Namespace) -> int:
     for t in bad:
         print(f"mahjong-table: {t.line()}", file=sys.stderr)
     return 1 if bad else 0
+
+
+def register_pantheon(hs: argparse._SubParsersAction) -> None:
+    ap = hs.add_parser("pantheon", help="Pantheon (riichi): check the event and the token, send the outbox",
+                       description="Pantheon (MahjongPantheon) for riichi: the refereed hands go into a Pantheon "
+                       "event through its Twirp API, configured in the hall config's [pantheon] section (url, "
+                       "token, person_id, event_id, outbox).")
+    ps = ap.add_subparsers(dest="pantheon_command", metavar="PANTHEON_COMMAND")
+    ap.set_defaults(func=lambda a: (ap.print_help(), 0)[1])
+    p = ps.add_parser("check", help="one line: is the event reachable and the token valid")
+    p.add_argument("--config", "-c", default=None, help="hall config (TOML) with a [pantheon] section")
+    p.set_defaults(func=pantheon_check)
+    p = ps.add_parser("send", help="send the Pantheon outbox (in order; a disagreement is shown, not sent)")
+    p.add_argument("--config", "-c", default=None, help="hall config (TOML) with a [pantheon] section")
+    p.set_defaults(func=pantheon_send)
+
+
+def pantheon_config(args: argparse.Namespace):
+    from urllib.parse import urlparse
+
+    from controller.cli.hall import _config
+    from hall.pantheon.client import PantheonConfig
+
+    cfg = _config(args.config)
+    missing = [k for k in ("pantheon.url", "pantheon.token", "pantheon.person_id", "pantheon.event_id") if not cfg[k]]
+    if missing:
+        raise CliError(f"hall configuration: {', '.join(missing)} not set: Pantheon is not configured")
+    u = urlparse(cfg["pantheon.url"])
+    if u.scheme not in ("http", "https") or not u.netloc:
+        raise CliError(f"pantheon.url: {cfg['pantheon.url']!r} is not an http(s) URL")
+    return cfg, PantheonConfig(cfg["pantheon.url"], cfg["pantheon.token"], cfg["pantheon.person_id"],
+                               cfg["pantheon.event_id"])
+
+
+def pantheon_check(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from hall.pantheon.client import check
+
+    _cfg, pc = pantheon_config(args)
+    ok, line = asyncio.run(check(pc))
+    print(line, file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1
+
+
+def pantheon_send(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from hall.pantheon.outbox import PantheonOutbox, Sender
+
+    cfg, pc = pantheon_config(args)
+    ob = PantheonOutbox(cfg["pantheon.outbox"])
+    try:
+        rep = asyncio.run(Sender(ob, pc).drain())
+    finally:
+        ob.close()
+    print(rep.line())
+    for p in rep.problems:
+        print(f"  {p['text_en']}\n  {p['text_ru']}")
+    return 0 if not rep.error and not rep.problems else 1

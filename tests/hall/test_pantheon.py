@@ -1,0 +1,239 @@
+"""Pantheon for riichi (issue #32 part 1): refereed hands go into a Pantheon event through its Twirp JSON API
+(a stand-in server on loopback that checks every field as the proto defines it); each round is previewed and
+compared first; a durable outbox sends every round once across a restart; the error answers (an expired
+token, an unknown event, a round Pantheon refuses) are told apart; ``hall pantheon check`` is one line."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from controller.cli import main
+from controller.event_store import EventStore
+from hall.pantheon.client import PantheonConfig, check
+from hall.pantheon.outbox import PantheonOutbox, Sender
+from hall.pantheon.rounds import HandSummary, Win, summarize, to_round
+from rules.profiles import registry
+from tests.conftest import scaled
+from tests.hall.pantheon_server import FakeMimir, check_message
+from tests.referee.test_export_mjai import _riichi_store
+
+IDS = [101, 102, 103, 104]
+
+
+@pytest.fixture(scope="module")
+def hands(tmp_path_factory):
+    """Refereed riichi hands of a table (its own event store), as Pantheon summaries, in order."""
+    path = _riichi_store(tmp_path_factory.mktemp("table"), scaled(5, 12))
+    st = EventStore(path)
+    profile = registry.get("riichi-ema2016")
+    try:
+        return [(h, summarize(st.events(f"{h}/game"), profile), res) for h, res in st.results()]
+    finally:
+        st.close()
+
+
+@pytest.fixture
+def server():
+    s = FakeMimir(players=tuple(IDS)).start()
+    yield s
+    s.stop()
+
+
+def _cfg(server: FakeMimir, **kw) -> PantheonConfig:
+    base = {"url": server.url, "token": "good-token", "person_id": 5, "event_id": server.event_id}
+    base.update(kw)
+    return PantheonConfig(**base)
+
+
+def _fill(ob: PantheonOutbox, hands, game: str = "table-1/s1") -> None:
+    ob.start_game(game, IDS)
+    for h, summary, _res in hands:
+        ob.add_round(game, h, summary)
+    ob.end_game(game)
+
+
+def test_every_hand_goes_to_pantheon_once_with_the_same_scores(tmp_path, server, hands):
+    ob = PantheonOutbox(tmp_path / "p.sqlite")
+    _fill(ob, hands)
+    rep = asyncio.run(Sender(ob, _cfg(server)).drain())
+    assert (rep.rounds, rep.refused, rep.disagreements, rep.error) == (len(hands), 0, 0, "")
+    assert rep.line() == f"pantheon: sent {len(hands) + 2}, accepted {len(hands) + 2}, refused 0, disagreements 0, waiting 0"
+    (s,) = server.sessions.values()
+    assert s.players == IDS and s.finished and len(s.rounds) == len(hands)
+    totals = {p: 30000 for p in IDS}
+    for _h, _s, res in hands:
+        for p, d in zip(IDS, res["deltas"], strict=True):
+            totals[p] += d
+    assert s.scores == totals  # Pantheon's own computation from han/fu/riichi/honba equals the table's
+    assert server.rpc_names() == ["StartGame"] + ["PreviewRound", "AddRound"] * len(hands) + ["EndGame"]
+    for _rpc, _body, headers in server.calls:
+        assert headers == {"X-Auth-Token": "good-token", "X-Current-Person-Id": "5",
+                           "X-Current-Event-Id": str(server.event_id)}
+    # written twice, sent once
+    _fill(ob, hands)
+    assert asyncio.run(Sender(ob, _cfg(server)).drain()).sent == 0
+    assert len(s.rounds) == len(hands) and ob.counts() == {"accepted": len(hands) + 2}
+
+
+def test_a_restart_neither_loses_nor_doubles_a_round(tmp_path, server, hands):
+    path = tmp_path / "p.sqlite"
+    ob = PantheonOutbox(path)
+    _fill(ob, hands)
+    dropped = []
+
+    def drop(rpc, body):  # the second round is recorded, but its answer is lost (the hall goes down)
+        if rpc == "AddRound" and not dropped and len(next(iter(server.sessions.values())).rounds) == 2:
+            dropped.append(body)
+            return True
+        return False
+
+    server.drop_answer = drop
+    rep = asyncio.run(Sender(ob, _cfg(server)).drain())
+    assert rep.error.startswith("unreachable") and rep.rounds == 1 and dropped
+    assert [i.state for i in ob.items() if i.rpc == "AddRound"][:2] == ["accepted", "inflight"]
+    ob.close()
+    ob = PantheonOutbox(path)  # the restart: a new outbox on the same file
+    rep = asyncio.run(Sender(ob, _cfg(server)).drain())
+    assert rep.reconciled == 1 and rep.refused == 0 and rep.error == ""
+    (s,) = server.sessions.values()
+    assert len(s.rounds) == len(hands) and s.finished  # every round once
+    assert server.rpc_names().count("AddRound") == len(hands)
+    assert ob.counts() == {"accepted": len(hands) + 2}
+
+
+def test_a_round_marked_in_flight_that_never_arrived_is_sent(tmp_path, server, hands):
+    ob2 = PantheonOutbox(tmp_path / "q.sqlite")
+    ob2.start_game("g", IDS)
+    ob2.add_round("g", hands[0][0], hands[0][1])
+    asyncio.run(Sender(ob2, _cfg(server)).drain())  # the game starts, its first round is recorded
+    ob2.add_round("g", hands[1][0], hands[1][1])
+    ob2.db.execute("UPDATE items SET state='inflight' WHERE key=?", (f"round:g/{hands[1][0]}",))  # crashed before sending
+    rep = asyncio.run(Sender(ob2, _cfg(server)).drain())
+    assert (rep.reconciled, rep.rounds) == (0, 1)
+    assert len(server.sessions[ob2.session_hash("g")].rounds) == 2
+
+
+def test_a_disagreement_is_shown_and_not_sent_until_the_judge_releases_it(tmp_path, server, hands):
+    ob = PantheonOutbox(tmp_path / "p.sqlite")
+    _fill(ob, hands)
+
+    def bias(s, d):  # Pantheon's rules differ for the second round (say, another honba value)
+        if len(s.rounds) == 1:
+            d = dict(d)
+            d[IDS[0]] += 100
+            d[IDS[1]] -= 100
+        return d
+
+    server.preview_bias = bias
+    shown = []
+    rep = asyncio.run(Sender(ob, _cfg(server), on_problem=shown.append).drain())
+    assert (rep.rounds, rep.disagreements) == (1, 1)
+    assert server.rpc_names().count("AddRound") == 1  # not sent
+    (p,) = shown
+    assert p["kind"] == "disagree" and p["pantheon"][IDS[0]] == p["ours"][IDS[0]] + 100
+    assert "differently" in p["text_en"] and "иначе" in p["text_ru"]
+    assert asyncio.run(Sender(ob, _cfg(server)).drain()).rounds == 0  # the game stays held
+    ob.release(p["key"], send=True)  # the judge checked: send as the table scored it
+    rep = asyncio.run(Sender(ob, _cfg(server)).drain())
+    assert rep.rounds == len(hands) - 1 and rep.disagreements == 0
+    assert len(next(iter(server.sessions.values())).rounds) == len(hands)
+
+
+def test_error_answers_expired_token_unknown_event_refused_round(tmp_path, server, hands):
+    ob = PantheonOutbox(tmp_path / "p.sqlite")
+    _fill(ob, hands[:3])
+    server.expired.add("good-token")
+    rep = asyncio.run(Sender(ob, _cfg(server)).drain())
+    assert rep.error.startswith("auth: Authentication failed") and rep.sent == 0 and not server.sessions
+    assert set(ob.counts()) == {"pending"}  # nothing lost: sent again once the token is renewed
+    server.expired.clear()
+    # a round Pantheon refuses: its honba does not match Pantheon's game (a doctored record)
+    item = next(i for i in ob.items() if i.rpc == "AddRound" and i.key.endswith(hands[1][0]))
+    body = item.body
+    (_o, r), = body["round"].items()
+    r["honba"] += 5
+    ob.db.execute("UPDATE items SET body=? WHERE seq=?", (json.dumps(body), item.seq))
+    ob.start_game("table-2/s1", IDS[::-1])
+    ob.add_round("table-2/s1", hands[0][0], hands[0][1])
+    shown = []
+    rep = asyncio.run(Sender(ob, _cfg(server), on_problem=shown.append).drain())
+    assert rep.refused == 1 and shown[0]["kind"] == "refused"
+    assert "This round is already recorded (or other round index/honba mismatch)" in shown[0]["text_en"]
+    states = {i.key: i.state for i in ob.items()}
+    assert states[f"round:table-1/s1/{hands[2][0]}"] == "pending"  # held behind the refused one
+    assert states["round:table-2/s1/" + hands[0][0]] == "accepted"  # the other game went on
+    ok, line = asyncio.run(check(_cfg(server, event_id=999)))
+    assert not ok and line.startswith("pantheon: ") and "event 999 unknown: Event not found" in line
+
+
+def test_rounds_of_every_outcome_are_what_the_proto_defines(server):
+    w1 = Win(1, 3, 40, (23, 13), 1, 0, True)
+    w2 = Win(2, -1, 0, (32,), 0, 0, False, pao=0)
+    cases = [
+        HandSummary("ron", 0, 1, (-4000, 4000, 0, 0), (w1,), 0, (2,)),
+        HandSummary("tsumo", 0, 0, (0,) * 4, (w1,)),
+        HandSummary("multiron", 0, 2, (0,) * 4, (w1, w2), 3, (0, 3)),
+        HandSummary("draw", 0, 0, (0,) * 4, riichi=(1,), tenpai=(1, 2)),
+        HandSummary("chombo", 0, 0, (0,) * 4, loser=2),
+        HandSummary("abort", 0, 0, (0,) * 4),
+        HandSummary("nagashi", 0, 0, (0,) * 4, tenpai=(0,), nagashi=(3,)),
+    ]
+    for s in cases:
+        rd = to_round(s, IDS, 3)
+        assert check_message("Round", rd) == rd  # every field one the proto has, with its type
+    multi = to_round(cases[2], IDS, 3)["multiron"]
+    assert multi["loserId"] == 104 and multi["multiRon"] == 2 and multi["riichiBets"] == [101, 104]
+    assert multi["wins"][1] == {"winnerId": 103, "paoPlayerId": 101, "han": -1, "fu": 0, "yaku": [32], "dora": 0,
+                                "uradora": 0, "kandora": 0, "kanuradora": 0, "openHand": False}
+    assert to_round(cases[3], IDS, 3) == {"draw": {"roundIndex": 3, "honba": 0, "riichiBets": [102],
+                                                   "tempai": [102, 103]}}
+
+
+def test_summaries_of_refereed_hands(hands):
+    for _h, s, res in hands:
+        assert list(s.deltas) == res["deltas"]
+        assert s.outcome in ("ron", "tsumo", "multiron", "draw", "chombo", "abort")
+        if s.outcome in ("ron", "tsumo"):
+            w = s.wins[0]
+            assert w.seat in res["winners"] and w.fu >= 20 and w.han != 0 and w.yaku
+            assert all(0 < y <= 47 for y in w.yaku)
+
+
+def _toml(tmp_path, server: FakeMimir, **kw) -> str:
+    vals = {"url": server.url, "token": "good-token", "person_id": 5, "event_id": server.event_id, **kw}
+    body = "[pantheon]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in vals.items())
+    (tmp_path / "hall.toml").write_text(body, encoding="utf-8")
+    return str(tmp_path / "hall.toml")
+
+
+def test_hall_pantheon_check_is_one_line(tmp_path, server, capsys):
+    assert main(["hall", "pantheon", "check", "--config", _toml(tmp_path, server)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "reachable" in out and "token valid (person 5)" in out
+    server.expired.add("good-token")
+    assert main(["hall", "pantheon", "check", "--config", _toml(tmp_path, server)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "token refused: No player logged in" in err
+    assert main(["hall", "pantheon", "check", "--config", _toml(tmp_path, server, event_id=999)]) == 1
+    assert "event 999 unknown" in capsys.readouterr().err
+    assert main(["hall", "pantheon", "check", "--config", _toml(tmp_path, server, url="http://127.0.0.1:9")]) == 1
+    assert "unreachable" in capsys.readouterr().err
+    (tmp_path / "empty.toml").write_text("", encoding="utf-8")
+    assert main(["hall", "pantheon", "check", "--config", str(tmp_path / "empty.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Pantheon is not configured" in err
+
+
+def test_hall_pantheon_send_drains_the_configured_outbox(tmp_path, server, hands, capsys):
+    cfg = _toml(tmp_path, server, outbox=str(tmp_path / "out.sqlite"))
+    ob = PantheonOutbox(tmp_path / "out.sqlite")
+    _fill(ob, hands[:2])
+    ob.add_penalty("table-1/s1/late", IDS[2], 2000, "late")
+    ob.call_referee("table-1/s1/judge-1", 1)
+    ob.close()
+    assert main(["hall", "pantheon", "send", "--config", cfg]) == 0
+    assert capsys.readouterr().out == "pantheon: sent 6, accepted 6, refused 0, disagreements 0, waiting 0\n"
+    assert server.penalties == [{"eventId": server.event_id, "playerId": IDS[2], "amount": 2000, "reason": "late"}]
+    assert server.referee_calls == [{"tableIndex": 1, "eventId": server.event_id}]
