@@ -12,7 +12,8 @@
       one line: is the Pantheon event of the config ([pantheon] url, token, person_id, event_id) reachable
       and the token valid (exit 0), or why not (exit 1)
   hall pantheon send [--config F]
-      send what the Pantheon outbox holds, in order; one line with the counts, then each problem
+      write the hall's riichi games, refereed hands and penalties into the Pantheon outbox, then send it in
+      order; one line with the counts, then each problem (a disagreement, a refusal, a hand without record)
 """
 from __future__ import annotations
 
@@ -144,7 +145,8 @@ def register_pantheon(hs: argparse._SubParsersAction) -> None:
     p = ps.add_parser("check", help="one line: is the event reachable and the token valid")
     p.add_argument("--config", "-c", default=None, help="hall config (TOML) with a [pantheon] section")
     p.set_defaults(func=pantheon_check)
-    p = ps.add_parser("send", help="send the Pantheon outbox (in order; a disagreement is shown, not sent)")
+    p = ps.add_parser("send", help="write the hall's games, hands and penalties into the Pantheon outbox and send "
+                      "it (in order; a disagreement is shown, not sent)")
     p.add_argument("--config", "-c", default=None, help="hall config (TOML) with a [pantheon] section")
     p.set_defaults(func=pantheon_send)
 
@@ -180,15 +182,29 @@ def pantheon_check(args: argparse.Namespace) -> int:
 def pantheon_send(args: argparse.Namespace) -> int:
     import asyncio
 
+    from hall.db import HallDB, HallDBError
+    from hall.pantheon.feed import feed
     from hall.pantheon.outbox import PantheonOutbox, Sender
+    from rules.profiles import registry
 
     cfg, pc = pantheon_config(args)
+    try:
+        db = HallDB(cfg["hall.db"])
+    except (HallDBError, OSError) as exc:
+        raise CliError(str(exc)) from None
     ob = PantheonOutbox(cfg["pantheon.outbox"])
     try:
+        name = db.get_meta("profile") or cfg["hall.profile"]
+        if name != "riichi-ema2016":
+            raise CliError(f"Pantheon records riichi; this hall plays {name}")
+        fed = feed(db, ob, registry.get(name))
         rep = asyncio.run(Sender(ob, pc).drain())
     finally:
         ob.close()
+        db.close()
     print(rep.line())
+    for line in fed.problems:
+        print(f"  {line}")
     for p in rep.problems:
         print(f"  {p['text_en']}\n  {p['text_ru']}")
-    return 0 if not rep.error and not rep.problems else 1
+    return 0 if not rep.error and not rep.problems and not fed.problems else 1

@@ -23,10 +23,15 @@ IDS = [101, 102, 103, 104]
 
 
 @pytest.fixture(scope="module")
-def hands(tmp_path_factory):
+def table_store(tmp_path_factory) -> str:
+    """A riichi table's own event store with its refereed hands."""
+    return _riichi_store(tmp_path_factory.mktemp("table"), scaled(5, 12))
+
+
+@pytest.fixture(scope="module")
+def hands(table_store):
     """Refereed riichi hands of a table (its own event store), as Pantheon summaries, in order."""
-    path = _riichi_store(tmp_path_factory.mktemp("table"), scaled(5, 12))
-    st = EventStore(path)
+    st = EventStore(table_store)
     profile = registry.get("riichi-ema2016")
     try:
         return [(h, summarize(st.events(f"{h}/game"), profile), res) for h, res in st.results()]
@@ -202,8 +207,10 @@ def test_summaries_of_refereed_hands(hands):
 
 
 def _toml(tmp_path, server: FakeMimir, **kw) -> str:
-    vals = {"url": server.url, "token": "good-token", "person_id": 5, "event_id": server.event_id, **kw}
-    body = "[pantheon]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in vals.items())
+    vals = {"url": server.url, "token": "good-token", "person_id": 5, "event_id": server.event_id,
+            "outbox": str(tmp_path / "out.sqlite"), **kw}
+    body = (f'[hall]\nprofile = "riichi-ema2016"\ndb = {json.dumps(str(tmp_path / "hall.sqlite"))}\n[pantheon]\n'
+            + "".join(f"{k} = {json.dumps(v)}\n" for k, v in vals.items()))
     (tmp_path / "hall.toml").write_text(body, encoding="utf-8")
     return str(tmp_path / "hall.toml")
 
@@ -227,7 +234,7 @@ def test_hall_pantheon_check_is_one_line(tmp_path, server, capsys):
 
 
 def test_hall_pantheon_send_drains_the_configured_outbox(tmp_path, server, hands, capsys):
-    cfg = _toml(tmp_path, server, outbox=str(tmp_path / "out.sqlite"))
+    cfg = _toml(tmp_path, server)
     ob = PantheonOutbox(tmp_path / "out.sqlite")
     _fill(ob, hands[:2])
     ob.add_penalty("table-1/s1/late", IDS[2], 2000, "late")
@@ -237,3 +244,49 @@ def test_hall_pantheon_send_drains_the_configured_outbox(tmp_path, server, hands
     assert capsys.readouterr().out == "pantheon: sent 6, accepted 6, refused 0, disagreements 0, waiting 0\n"
     assert server.penalties == [{"eventId": server.event_id, "playerId": IDS[2], "amount": 2000, "reason": "late"}]
     assert server.referee_calls == [{"tableIndex": 1, "eventId": server.event_id}]
+
+
+def test_the_halls_refereed_hands_go_to_pantheon(tmp_path, server, hands, table_store, capsys):
+    """The hall's own records (a table sending every event) → StartGame, every round once, EndGame when the
+    session has ended; the director's penalty with AddPenalty; a player without a Pantheon id is reported."""
+    from hall.db import HallDB
+    from hall.messages import OutboxMessage
+    from hall.registrations import import_players
+    from hall.tournament import Tournament
+
+    (tmp_path / "portal.csv").write_text("id,name,pantheon_id\n" + "".join(
+        f"Q{i},Player {i},{pid}\n" for i, pid in enumerate(IDS)) + "Q9,Player 9,\n", encoding="utf-8")
+    db = HallDB(tmp_path / "hall.sqlite")
+    t = Tournament(db, profile="riichi-ema2016", seed=1)
+    import_players(db, tmp_path / "portal.csv")
+    t.seat(1, {"T1": ["Q0", "Q1", "Q2", "Q3"]})
+    t.start_session(1, minutes=60)
+    table = EventStore(table_store)
+    try:
+        with db.tx() as c:
+            for h, _s, res in hands:
+                seq = 0
+                for i, e in enumerate(table.events(f"{h}/game")):
+                    body = {"stream": f"{h}/game", "seq": i, "event": e.to_json()}
+                    db.ingest(c, "T1", OutboxMessage(h, seq, "event", body, 1.0), 2.0)
+                    seq += 1
+                body = {"profile": "riichi-ema2016", "session": 1, "players": ["Q0", "Q1", "Q2", "Q3"],
+                        "result": {**res, "seats": ["Q0", "Q1", "Q2", "Q3"]}}
+                db.ingest(c, "T1", OutboxMessage(h, seq, "result", body, 1.0), 2.0)
+    finally:
+        table.close()
+    t.penalty(1, "Q2", 2000, "late")
+    t.penalty(1, "Q9", 1000, "phone")
+    cfg = _toml(tmp_path, server)
+    assert main(["hall", "pantheon", "send", "--config", cfg]) == 1  # Q9 has no Pantheon id: reported
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"pantheon: sent {len(hands) + 2}, accepted {len(hands) + 2}, refused 0, disagreements 0, waiting 0"
+    assert out[1:] == ["  penalty 2 of Q9: no Pantheon id"]
+    (s,) = server.sessions.values()
+    assert len(s.rounds) == len(hands) and not s.finished
+    assert server.penalties == [{"eventId": server.event_id, "playerId": IDS[2], "amount": 2000,
+                                 "reason": "session 1: late"}]
+    t.end_session(1)
+    main(["hall", "pantheon", "send", "--config", cfg])
+    assert capsys.readouterr().out.startswith("pantheon: sent 1, accepted 1,")  # EndGame only: nothing doubled
+    assert s.finished and len(s.rounds) == len(hands) and len(server.penalties) == 1
