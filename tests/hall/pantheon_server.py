@@ -8,8 +8,8 @@ Pantheon, which ignores it — so a misspelt field fails a test). Answers leave 
 as proto3 JSON does. Errors are Twirp's ``{"code", "msg", "meta"}`` as Pantheon gives them: its exceptions
 as ``internal`` (HTTP 500) with the reason — a failed authentication, a round it refuses ("This round is
 already recorded (or other round index/honba mismatch)", "Ron must have winner and loser") — an unknown event
-as ``not_found`` (404). The scores are computed here independently of ``rules/`` (EMA: no kiriage, honba 300,
-riichi sticks to the winner, the first winner in turn order at a double ron; noten 3000), so a preview
+as ``not_found`` (404). The scores are computed here independently of ``rules/`` (EMA: no kiriage, honba 300 to
+every winner, riichi sticks to the first winner in turn order at a double ron; noten 3000), so a preview
 compares two computations, not one with itself.
 """
 from __future__ import annotations
@@ -232,11 +232,15 @@ class FakeMimir:
             if not loser or any(not w.get("winnerId") for w in wins):
                 raise Twirp("Ron must have winner and loser")
             order = sorted(wins, key=lambda w: (s.players.index(w["winnerId"]) - s.players.index(loser)) % 4)
-            for i, w in enumerate(order):
+            for i, w in enumerate(order):  # each winner his hand and the counters (004 Rules 4.1, 3.4.10;
+                # Pantheon's EMA ruleset: doubleron_honba_atamahane false), the sticks to the first winner
+                # in turn, a later winner's own stake back to him
                 pts = _up(_base(w.get("han", 0), w.get("fu", 0)) * (6 if w["winnerId"] == dealer else 4))
+                pts += 300 * s.honba
                 if i == 0:
-                    pts += 300 * s.honba
-                    d[w["winnerId"]] += sticks
+                    d[w["winnerId"]] += sticks - 1000 * sum(1 for x in order[1:] if x["winnerId"] in bets)
+                elif w["winnerId"] in bets:
+                    d[w["winnerId"]] += 1000
                 d[w["winnerId"]] += pts
                 d[loser] -= pts
             return outcome, d, any(w["winnerId"] == dealer for w in wins)

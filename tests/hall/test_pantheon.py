@@ -290,3 +290,27 @@ def test_the_halls_refereed_hands_go_to_pantheon(tmp_path, server, hands, table_
     main(["hall", "pantheon", "send", "--config", cfg])
     assert capsys.readouterr().out.startswith("pantheon: sent 1, accepted 1,")  # EndGame only: nothing doubled
     assert s.finished and len(s.rounds) == len(hands) and len(server.penalties) == 1
+
+
+def test_whole_bot_games_agree_with_pantheons_own_computation(tmp_path, server):
+    """Whole riichi games of the bots (draws, counters, sticks left on the table, a double ron now and then):
+    every round previews to the table's score changes and is recorded with Pantheon's round index and honba."""
+    from rules.simulate import play_game
+
+    profile = registry.get("riichi-ema2016")
+    ob = PantheonOutbox(tmp_path / "p.sqlite")
+    n = 0
+    outcomes = set()
+    for seed in range(scaled(3, 30)):
+        game = play_game(profile, 100 + seed)
+        ob.start_game(f"g{seed}", IDS)
+        for hr in game.hands:
+            s = summarize(hr.events, profile)
+            outcomes.add(s.outcome)
+            ob.add_round(f"g{seed}", hr.events[0].hand_id, s)
+            n += 1
+        ob.end_game(f"g{seed}")
+    rep = asyncio.run(Sender(ob, _cfg(server)).drain())
+    assert (rep.rounds, rep.disagreements, rep.refused, rep.error) == (n, 0, 0, "")
+    assert {"ron", "tsumo"} <= outcomes
+    assert sum(len(s.rounds) for s in server.sessions.values()) == n
