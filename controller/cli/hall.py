@@ -5,6 +5,9 @@ the tables' identities and the broker, the hall database's backup and restore.
   hall simulate --tables N --sessions S --profile P --seed X [--broker URL] [--broker-restart]
                                      N simulated tables through S sessions; prints the final standings and
                                      'results: sent N, ingested N, lost 0, duplicated 0'; exit 1 on a loss
+                [--pantheon URL --pantheon-token T --pantheon-event E --pantheon-person P]
+                                     riichi: every hand into Pantheon, the hall down once while sending;
+                                     'pantheon: sent N, accepted N, refused 0, doubled 0'
   hall provision --tables N --out DIR [--tls] ...
                                      identities, passwords, ACL, certificates, configs for the hall and tables
   hall backup --config F --out FILE  /  hall restore --config F --from FILE
@@ -55,6 +58,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what the tables publish: results and hand starts (default), or every event")
     p.add_argument("--max-hands", type=positive_int, default=None, help="at most this many hands per table and session")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--pantheon", default="", metavar="URL",
+                   help="riichi: send every hand to this Pantheon (Mimir URL) through the hall's Pantheon outbox, the "
+                   "hall going down once while sending; prints 'pantheon: sent N, accepted N, refused 0, doubled 0' "
+                   "(the tables send every event; players P001.. are Pantheon players 1..)")
+    p.add_argument("--pantheon-token", default="", help="with --pantheon: the X-Auth-Token")
+    p.add_argument("--pantheon-event", type=positive_int, default=None, help="with --pantheon: the event id")
+    p.add_argument("--pantheon-person", type=positive_int, default=None, help="with --pantheon: the person id")
     p.set_defaults(func=simulate)
 
     p = hs.add_parser("backup", help="copy the hall database (consistent, while the hall runs)")
@@ -160,10 +170,11 @@ def simulate(args: argparse.Namespace) -> int:
         if args.broker_restart:
             raise CliError("--broker-restart restarts the local mosquitto: leave out --broker")
     progress = None if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+    pan = _pantheon_sim(args, progress)
     try:
         rep = run(args.tables, args.sessions, args.profile, args.seed, broker=args.broker,
-                  broker_restart=args.broker_restart, events=args.events, max_hands=args.max_hands,
-                  progress=progress)
+                  broker_restart=args.broker_restart, events="all" if pan else args.events,
+                  max_hands=args.max_hands, progress=progress, after_session=pan.after_session if pan else None)
     except (BrokerError, RuntimeError) as exc:
         raise CliError(str(exc)) from None
     print(f"final standings: {args.profile}, {args.tables} tables, {args.sessions} session(s), "
@@ -173,7 +184,38 @@ def simulate(args: argparse.Namespace) -> int:
     if rep.mismatched:
         print(f"standings differ from the tables' records for: {', '.join(rep.mismatched)}", file=sys.stderr)
     print(rep.line(), flush=True)
-    return 0 if rep.ok else 1
+    if pan is None:
+        return 0 if rep.ok else 1
+    import shutil
+
+    ok, line = pan.result()
+    shutil.rmtree(pan.outbox_path.parent, ignore_errors=True)
+    for problem in pan.problems + pan.errors:
+        print(f"pantheon: {problem}", file=sys.stderr)
+    print(line, flush=True)
+    return 0 if rep.ok and ok else 1
+
+
+def _pantheon_sim(args: argparse.Namespace, progress):
+    """``--pantheon URL``: the Pantheon side of the simulation (None without it)."""
+    if not args.pantheon:
+        return None
+    import tempfile
+    from pathlib import Path
+    from urllib.parse import urlparse
+
+    from controller.hall_link.simulate_pantheon import PantheonSim, config
+
+    u = urlparse(args.pantheon)
+    if u.scheme not in ("http", "https") or not u.netloc:
+        raise CliError(f"--pantheon: {args.pantheon!r} is not an http(s) URL")
+    if args.profile != "riichi-ema2016":
+        raise CliError(f"--pantheon: Pantheon records riichi, not {args.profile}")
+    if not args.pantheon_token or args.pantheon_event is None or args.pantheon_person is None:
+        raise CliError("--pantheon needs --pantheon-token, --pantheon-event and --pantheon-person")
+    work = Path(tempfile.mkdtemp(prefix="mahjong-pantheon-sim-"))
+    return PantheonSim(config(args.pantheon, args.pantheon_token, args.pantheon_event, args.pantheon_person),
+                       work / "pantheon.sqlite", max(1, (args.sessions + 1) // 2), progress or (lambda _m: None))
 
 
 def backup(args: argparse.Namespace) -> int:

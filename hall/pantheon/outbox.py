@@ -190,14 +190,15 @@ class Sender:
     """Sends what the outbox holds, in order, and writes each answer down."""
 
     def __init__(self, outbox: PantheonOutbox, cfg: PantheonConfig,
-                 on_problem: Callable[[dict[str, Any]], None] | None = None):
-        self.outbox, self.cfg = outbox, cfg
+                 on_problem: Callable[[dict[str, Any]], None] | None = None,
+                 client: Callable[[PantheonConfig], Mimir] = Mimir):
+        self.outbox, self.cfg, self.client = outbox, cfg, client
         self.on_problem = on_problem or (lambda _p: None)
 
     async def drain(self) -> DrainReport:
         rep = DrainReport()
         held = {i.game for i in self.outbox.items(HELD) if i.game}
-        async with Mimir(self.cfg) as m:
+        async with self.client(self.cfg) as m:
             for it in self.outbox.items(OPEN):
                 if it.game is not None and it.game in held:
                     rep.waiting += 1

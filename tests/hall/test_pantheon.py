@@ -314,3 +314,34 @@ def test_whole_bot_games_agree_with_pantheons_own_computation(tmp_path, server):
     assert (rep.rounds, rep.disagreements, rep.refused, rep.error) == (n, 0, 0, "")
     assert {"ron", "tsumo"} <= outcomes
     assert sum(len(s.rounds) for s in server.sessions.values()) == n
+
+
+def test_hall_simulate_sends_every_hand_once_with_the_hall_down_in_the_middle():
+    """The acceptance run: ``hall simulate --tables 4 --sessions 2 --profile riichi-ema2016 --pantheon URL``
+    against the stand-in; the hall goes down once after Pantheon recorded a round and before its answer was
+    kept; every hand is in Pantheon once."""
+    import re
+    import subprocess
+    import sys
+
+    from tests.hall.conftest import _need_mosquitto
+
+    _need_mosquitto()
+    srv = FakeMimir(players=tuple(range(1, 17))).start()
+    try:
+        p = subprocess.run([sys.executable, "-m", "controller", "hall", "simulate", "--tables", "4", "--sessions", "2",
+                            "--profile", "riichi-ema2016", "--seed", "5", "--max-hands", str(scaled(4, 12)),
+                            "--pantheon", srv.url, "--pantheon-token", "good-token", "--pantheon-event",
+                            str(srv.event_id), "--pantheon-person", "5"], capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stdout + p.stderr
+        out = p.stdout.strip().splitlines()
+        m = re.fullmatch(r"pantheon: sent (\d+), accepted (\d+), refused 0, doubled 0", out[-1])
+        assert m and m.group(1) == m.group(2) and out[-2].startswith("results: sent ")
+        n = int(m.group(1))
+        assert n == int(re.match(r"results: sent (\d+)", out[-2]).group(1))  # every hand of the tournament
+        assert "the hall went down after Pantheon recorded a round" in p.stderr
+        assert len(srv.sessions) == 8 and all(s.finished for s in srv.sessions.values())
+        assert sum(len(s.rounds) for s in srv.sessions.values()) == n
+        assert srv.rpc_names().count("AddRound") == n  # the round recorded before the crash was not sent again
+    finally:
+        srv.stop()
