@@ -145,9 +145,12 @@ def serve(args: argparse.Namespace) -> int:
             raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
         print(f"hall {cfg['hall.id']} ({cfg['hall.profile']}): broker {hall.broker_url}, dashboard "
               f"http://{cfg['web.host']}:{port}/, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
+        pantheon = _pantheon_task(cfg, hall, stop)
         try:
             await stop.wait()
         finally:
+            if pantheon is not None:
+                await pantheon
             await web.close()
 
     try:
@@ -155,6 +158,24 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         hall.stop()
     return 0
+
+
+def _pantheon_task(cfg, hall, stop):
+    """With ``[pantheon] url`` set and a riichi hall: the refereed hands go to Pantheon while the hall runs."""
+    import asyncio
+
+    if not cfg["pantheon.url"]:
+        return None
+    if cfg["hall.profile"] != "riichi-ema2016":
+        print(f"pantheon: not used — Pantheon records riichi, this hall plays {cfg['hall.profile']}", flush=True)
+        return None
+    from hall.pantheon.client import PantheonConfig
+    from hall.pantheon.service import run as pantheon_run
+
+    pc = PantheonConfig(cfg["pantheon.url"], cfg["pantheon.token"], cfg["pantheon.person_id"], cfg["pantheon.event_id"])
+    print(f"pantheon: sending the refereed hands to event {pc.event_id} at {pc.url}", flush=True)
+    return asyncio.create_task(pantheon_run(hall.db, hall.tournament.profile, pc, cfg["pantheon.outbox"], stop,
+                                            say=lambda m: print(f"pantheon: {m}", flush=True)))
 
 
 def simulate(args: argparse.Namespace) -> int:

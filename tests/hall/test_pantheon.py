@@ -246,9 +246,9 @@ def test_hall_pantheon_send_drains_the_configured_outbox(tmp_path, server, hands
     assert server.referee_calls == [{"tableIndex": 1, "eventId": server.event_id}]
 
 
-def test_the_halls_refereed_hands_go_to_pantheon(tmp_path, server, hands, table_store, capsys):
-    """The hall's own records (a table sending every event) → StartGame, every round once, EndGame when the
-    session has ended; the director's penalty with AddPenalty; a player without a Pantheon id is reported."""
+def _hall_with_hands(tmp_path, hands, table_store):
+    """A riichi hall whose table T1 sent every event of its refereed hands (session 1, players Q0..Q3 with
+    Pantheon ids, Q9 without)."""
     from hall.db import HallDB
     from hall.messages import OutboxMessage
     from hall.registrations import import_players
@@ -275,6 +275,13 @@ def test_the_halls_refereed_hands_go_to_pantheon(tmp_path, server, hands, table_
                 db.ingest(c, "T1", OutboxMessage(h, seq, "result", body, 1.0), 2.0)
     finally:
         table.close()
+    return t
+
+
+def test_the_halls_refereed_hands_go_to_pantheon(tmp_path, server, hands, table_store, capsys):
+    """The hall's own records (a table sending every event) → StartGame, every round once, EndGame when the
+    session has ended; the director's penalty with AddPenalty; a player without a Pantheon id is reported."""
+    t = _hall_with_hands(tmp_path, hands, table_store)
     t.penalty(1, "Q2", 2000, "late")
     t.penalty(1, "Q9", 1000, "phone")
     cfg = _toml(tmp_path, server)
@@ -345,3 +352,29 @@ def test_hall_simulate_sends_every_hand_once_with_the_hall_down_in_the_middle():
         assert srv.rpc_names().count("AddRound") == n  # the round recorded before the crash was not sent again
     finally:
         srv.stop()
+
+
+def test_the_hall_service_sends_while_it_runs_and_says_each_problem_once(tmp_path, server, hands, table_store):
+    from hall.pantheon.service import run
+
+    t = _hall_with_hands(tmp_path, hands, table_store)
+    t.penalty(1, "Q9", 1000, "phone")
+    said: list[str] = []
+
+    async def main():
+        stop = asyncio.Event()
+        task = asyncio.create_task(run(t.db, t.profile, _cfg(server), tmp_path / "out.sqlite", stop, interval=0.02,
+                                       say=said.append))
+        for _ in range(500):
+            await asyncio.sleep(0.02)
+            if server.sessions and len(next(iter(server.sessions.values())).rounds) == len(hands) \
+                    and server.rpc_names().count("GetAllRounds") == 0 and len(said) == 1:
+                await asyncio.sleep(0.1)  # a few passes more: nothing is sent or said again
+                break
+        stop.set()
+        await task
+
+    asyncio.run(main())
+    (s,) = server.sessions.values()
+    assert len(s.rounds) == len(hands) and server.rpc_names().count("AddRound") == len(hands)
+    assert said == ["penalty 1 of Q9: no Pantheon id"]
