@@ -68,11 +68,24 @@ def _session(text: str) -> int:
     return positive_int(text)
 
 
+def hall_config(path: str | None, **over):
+    """The hall config (``--config``; ``over``: keys given on the command line), bad input as one line."""
+    from hall.config import HallConfigError, load
+
+    try:
+        cfg = load(path)
+        over = {k: v for k, v in over.items() if v is not None}
+        return cfg.with_overrides(**over) if over else cfg
+    except HallConfigError as exc:
+        raise CliError("hall configuration: " + "; ".join(exc.problems)) from None
+    except OSError as exc:
+        raise CliError(f"hall configuration: {path}: {exc.strerror or exc}") from None
+
+
 def _open_db(args: argparse.Namespace):
-    from controller.cli.hall import _config
     from hall.db import HallDB, HallDBError
 
-    cfg = _config(args.config, hall__db=args.db)
+    cfg = hall_config(args.config, hall__db=args.db)
     try:
         return cfg, HallDB(cfg["hall.db"])
     except (HallDBError, OSError) as exc:
@@ -154,10 +167,9 @@ def register_pantheon(hs: argparse._SubParsersAction) -> None:
 def pantheon_config(args: argparse.Namespace):
     from urllib.parse import urlparse
 
-    from controller.cli.hall import _config
     from hall.pantheon.client import PantheonConfig
 
-    cfg = _config(args.config)
+    cfg = hall_config(args.config)
     missing = [k for k in ("pantheon.url", "pantheon.token", "pantheon.person_id", "pantheon.event_id") if not cfg[k]]
     if missing:
         raise CliError(f"hall configuration: {', '.join(missing)} not set: Pantheon is not configured")

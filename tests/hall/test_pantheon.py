@@ -17,7 +17,7 @@ from hall.pantheon.rounds import HandSummary, Win, summarize, to_round
 from rules.profiles import registry
 from tests.conftest import scaled
 from tests.hall.pantheon_server import FakeMimir, check_message
-from tests.referee.test_export_mjai import _riichi_store
+from tests.referee.test_export_mjai import riichi_store
 
 IDS = [101, 102, 103, 104]
 
@@ -25,7 +25,7 @@ IDS = [101, 102, 103, 104]
 @pytest.fixture(scope="module")
 def table_store(tmp_path_factory) -> str:
     """A riichi table's own event store with its refereed hands."""
-    return _riichi_store(tmp_path_factory.mktemp("table"), scaled(5, 12))
+    return riichi_store(tmp_path_factory.mktemp("table"), scaled(5, 12))
 
 
 @pytest.fixture(scope="module")

@@ -103,7 +103,7 @@ def _scores_chain(lines: list[dict]) -> list[list[int]]:
     return after
 
 
-def _riichi_store(tmp_path, hands: int) -> str:
+def riichi_store(tmp_path, hands: int) -> str:
     from controller.play_sources import BotPlay
 
     rig = Rig(tmp_path, play=BotPlay(event_delay=0))
@@ -122,7 +122,7 @@ def _riichi_store(tmp_path, hands: int) -> str:
 
 def test_mjai_of_refereed_riichi_hands(tmp_path, capsys):
     n = scaled(4, 12)
-    store = _riichi_store(tmp_path, n)
+    store = riichi_store(tmp_path, n)
     assert main(["export", "--all", "--store", store, "--format", "mjai"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     check_mjai(lines)
