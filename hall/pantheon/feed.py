@@ -1,6 +1,7 @@
 """What the hall has for Pantheon, written into the Pantheon outbox: one game per table and session
 (``StartGame`` with the seated players' Pantheon ids, e-s-w-n), one ``AddRound`` per refereed hand in the
-order played, ``EndGame`` when the session has ended, and the director's penalties (``AddPenalty``).
+order played, ``EndGame`` when the session has ended, the director's penalties (``AddPenalty``), and a
+judge called at a table (``CallReferee``, from the table's status).
 
 A hand is summarized from its game record, which the hall holds when the table sends every event
 (``hall.events = "all"`` in the table's config): the latest revision of ``<hand>/game`` (``.r<N>`` after a
@@ -28,6 +29,7 @@ class FeedReport:
     games: int = 0
     rounds: int = 0
     penalties: int = 0
+    calls: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -84,6 +86,14 @@ def feed(db: HallDB, outbox: PantheonOutbox, profile: Any) -> FeedReport:
             rep.rounds += outbox.add_round(game, r["hand"], summary)
         if complete and s in ended:
             outbox.end_game(game)
+    # a judge called at a table (its status: the referee paused the hand) → CallReferee, once per hand; the
+    # table's Pantheon index is its place among the tables of the latest seated session (1-based)
+    latest = max((s for s, _t in seats), default=None)
+    order = sorted(t for s, t in seats if s == latest)
+    for table, status in db.q("SELECT id, status FROM tables"):
+        st = json.loads(status or "{}")
+        if st.get("judge_called") and st.get("hand_id") and table in order:
+            rep.calls += outbox.call_referee(f"{table}/{st['hand_id']}", order.index(table) + 1)
     for pid_, s, player, amount, reason in db.q("SELECT id, session, player, amount, reason FROM penalties ORDER BY id"):
         if ids.get(player):
             rep.penalties += outbox.add_penalty(f"hall-{pid_}", int(ids[player]), int(amount),

@@ -378,3 +378,17 @@ def test_the_hall_service_sends_while_it_runs_and_says_each_problem_once(tmp_pat
     (s,) = server.sessions.values()
     assert len(s.rounds) == len(hands) and server.rpc_names().count("AddRound") == len(hands)
     assert said == ["penalty 1 of Q9: no Pantheon id"]
+
+
+def test_a_judge_called_at_a_table_calls_pantheons_referee_once_per_hand(tmp_path, server, hands, table_store):
+    from hall.pantheon.feed import feed
+
+    t = _hall_with_hands(tmp_path, hands, table_store)
+    ob = PantheonOutbox(tmp_path / "out.sqlite")
+    t.db.table_status("T1", {"judge_called": True, "hand_id": "t9-00009"}, 5.0)
+    assert feed(t.db, ob, t.profile).calls == 1
+    assert feed(t.db, ob, t.profile).calls == 0  # the same call again: not doubled
+    t.db.table_status("T1", {"judge_called": False, "hand_id": "t9-00010"}, 6.0)
+    assert feed(t.db, ob, t.profile).calls == 0
+    asyncio.run(Sender(ob, _cfg(server)).drain())
+    assert server.referee_calls == [{"tableIndex": 1, "eventId": server.event_id}]
