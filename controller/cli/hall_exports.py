@@ -11,6 +11,8 @@
   hall pantheon check [--config F]
       one line: is the Pantheon event of the config ([pantheon] url, token, person_id, event_id) reachable
       and the token valid (exit 0), or why not (exit 1)
+  hall pantheon held [--config F]  /  hall pantheon release KEY --send|--skip [--config F]
+      what waits for the judge (a refused round, a disagreement), and the judge's decision on it
   hall pantheon send [--config F]
       write the hall's riichi games, refereed hands and penalties into the Pantheon outbox, then send it in
       order; one line with the counts, then each problem (a disagreement, a refusal, a hand without record)
@@ -162,6 +164,16 @@ def register_pantheon(hs: argparse._SubParsersAction) -> None:
                       "it (in order; a disagreement is shown, not sent)")
     p.add_argument("--config", "-c", default=None, help="hall config (TOML) with a [pantheon] section")
     p.set_defaults(func=pantheon_send)
+    p = ps.add_parser("held", help="what waits for the judge: each refused round or disagreement, one line each")
+    p.add_argument("--config", "-c", default=None, help="hall config (TOML) with a [pantheon] section")
+    p.set_defaults(func=pantheon_held)
+    p = ps.add_parser("release", help="the judge's decision on a held item: send it as the table scored it, or skip it")
+    p.add_argument("key", help="the item's key (see 'hall pantheon held')")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--send", action="store_true", help="send it as it is (no preview check)")
+    how.add_argument("--skip", action="store_true", help="never send it (the game goes on without it)")
+    p.add_argument("--config", "-c", default=None, help="hall config (TOML) with a [pantheon] section")
+    p.set_defaults(func=pantheon_release)
 
 
 def pantheon_config(args: argparse.Namespace):
@@ -220,3 +232,36 @@ def pantheon_send(args: argparse.Namespace) -> int:
     for p in rep.problems:
         print(f"  {p['text_en']}\n  {p['text_ru']}")
     return 0 if not rep.error and not rep.problems and not fed.problems else 1
+
+
+def pantheon_held(args: argparse.Namespace) -> int:
+    from hall.pantheon.outbox import HELD, PantheonOutbox
+
+    cfg = hall_config(args.config)
+    ob = PantheonOutbox(cfg["pantheon.outbox"])
+    try:
+        held = ob.items(HELD)
+    finally:
+        ob.close()
+    for it in held:
+        a = it.answer or {}
+        why = a.get("error") or f"ours {a.get('ours')}, Pantheon {a.get('pantheon')}"
+        print(f"{it.key}: {it.state}: {why}")
+    if not held:
+        print("pantheon: nothing held")
+    return 0
+
+
+def pantheon_release(args: argparse.Namespace) -> int:
+    from hall.pantheon.outbox import HELD, PantheonOutbox
+
+    cfg = hall_config(args.config)
+    ob = PantheonOutbox(cfg["pantheon.outbox"])
+    try:
+        if args.key not in {i.key for i in ob.items(HELD)}:
+            raise CliError(f"{args.key!r} is not held (see 'hall pantheon held')")
+        ob.release(args.key, send=args.send)
+    finally:
+        ob.close()
+    print(f"{args.key}: {'will be sent as the table scored it' if args.send else 'skipped'}")
+    return 0

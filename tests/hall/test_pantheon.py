@@ -392,3 +392,22 @@ def test_a_judge_called_at_a_table_calls_pantheons_referee_once_per_hand(tmp_pat
     assert feed(t.db, ob, t.profile).calls == 0
     asyncio.run(Sender(ob, _cfg(server)).drain())
     assert server.referee_calls == [{"tableIndex": 1, "eventId": server.event_id}]
+
+
+def test_hall_pantheon_held_and_release(tmp_path, server, hands, capsys):
+    cfg = _toml(tmp_path, server)
+    ob = PantheonOutbox(tmp_path / "out.sqlite")
+    _fill(ob, hands[:2])
+    server.preview_bias = lambda s, d: {**d, IDS[0]: d[IDS[0]] + 1000, IDS[1]: d[IDS[1]] - 1000}
+    asyncio.run(Sender(ob, _cfg(server)).drain())
+    ob.close()
+    assert main(["hall", "pantheon", "held", "--config", cfg]) == 0
+    line = capsys.readouterr().out.strip()
+    key = f"round:table-1/s1/{hands[0][0]}"
+    assert line.startswith(f"{key}: disagree: ours {{") and line.count("\n") == 0
+    assert main(["hall", "pantheon", "release", "nope", "--send", "--config", cfg]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["hall", "pantheon", "release", key, "--skip", "--config", cfg]) == 0
+    capsys.readouterr()
+    assert main(["hall", "pantheon", "held", "--config", cfg]) == 0
+    assert capsys.readouterr().out == "pantheon: nothing held\n"
