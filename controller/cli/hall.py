@@ -15,6 +15,8 @@ the tables' identities and the broker, the hall database's backup and restore.
   hall players import FILE           register players from the EMA list or mahjong-portal's CSV
   hall export --format ema|portal|penalties [--session N] --out FILE
                                      results for MERS, mahjong-portal; penalties and the zero-sum check
+  hall pantheon check|send|held|release
+                                     riichi into Pantheon: the event and token, sending, the judge's decisions
 """
 from __future__ import annotations
 
