@@ -48,6 +48,11 @@ SCHEMA: dict[str, Key] = {
     "session.warning_minutes": Key(int, 0, "the warning before the end, in minutes (0: the profile's: "
                                    "000 15 minutes, 004 the 10-minute red zone)"),
     "directors.users": Key(dict, {}, "director logins: name = 'pbkdf2_sha256$...' (hall director-password)"),
+    "pantheon.url": Key(str, "", "Pantheon's Mimir, e.g. https://mimir.riichimahjong.org (empty: no Pantheon)"),
+    "pantheon.token": Key(str, "", "the X-Auth-Token of the referee or administrator who records the event's games"),
+    "pantheon.person_id": Key(int, 0, "that person's Pantheon id (X-Current-Person-Id)"),
+    "pantheon.event_id": Key(int, 0, "the Pantheon event the tables' games go to (X-Current-Event-Id)"),
+    "pantheon.outbox": Key(str, "var/pantheon.sqlite", "the Pantheon outbox (SQLite): what waits for Pantheon's answer"),
 }
 
 

@@ -70,6 +70,17 @@ MIGRATIONS: tuple[str, ...] = (
                         action TEXT NOT NULL, detail TEXT NOT NULL);
     CREATE INDEX results_session ON results (session, table_id);
     """,
+    # 3: registrations (issue #32): a player's EMA number, Pantheon id, first and last name, country —
+    # NULL where unknown, so a database of schema 2 keeps its players as they were
+    """
+    ALTER TABLE players ADD COLUMN ema TEXT;
+    ALTER TABLE players ADD COLUMN pantheon_id INTEGER;
+    ALTER TABLE players ADD COLUMN first_name TEXT;
+    ALTER TABLE players ADD COLUMN last_name TEXT;
+    ALTER TABLE players ADD COLUMN country TEXT;
+    CREATE UNIQUE INDEX players_ema ON players (ema) WHERE ema IS NOT NULL;
+    CREATE UNIQUE INDEX players_pantheon ON players (pantheon_id) WHERE pantheon_id IS NOT NULL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

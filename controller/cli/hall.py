@@ -5,10 +5,18 @@ the tables' identities and the broker, the hall database's backup and restore.
   hall simulate --tables N --sessions S --profile P --seed X [--broker URL] [--broker-restart]
                                      N simulated tables through S sessions; prints the final standings and
                                      'results: sent N, ingested N, lost 0, duplicated 0'; exit 1 on a loss
+                [--pantheon URL --pantheon-token T --pantheon-event E --pantheon-person P]
+                                     riichi: every hand into Pantheon, the hall down once while sending;
+                                     'pantheon: sent N, accepted N, refused 0, doubled 0'
   hall provision --tables N --out DIR [--tls] ...
                                      identities, passwords, ACL, certificates, configs for the hall and tables
   hall backup --config F --out FILE  /  hall restore --config F --from FILE
   hall director-password NAME        a director login line for the hall config
+  hall players import FILE           register players from the EMA list or mahjong-portal's CSV
+  hall export --format ema|portal|penalties [--session N] --out FILE
+                                     results for MERS, mahjong-portal; penalties and the zero-sum check
+  hall pantheon check|send|held|release
+                                     riichi into Pantheon: the event and token, sending, the judge's decisions
 """
 from __future__ import annotations
 
@@ -52,6 +60,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what the tables publish: results and hand starts (default), or every event")
     p.add_argument("--max-hands", type=positive_int, default=None, help="at most this many hands per table and session")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--pantheon", default="", metavar="URL",
+                   help="riichi: send every hand to this Pantheon (Mimir URL) through the hall's Pantheon outbox, the "
+                   "hall going down once while sending; prints 'pantheon: sent N, accepted N, refused 0, doubled 0' "
+                   "(the tables send every event; players P001.. are Pantheon players 1..)")
+    p.add_argument("--pantheon-token", default="", help="with --pantheon: the X-Auth-Token")
+    p.add_argument("--pantheon-event", type=positive_int, default=None, help="with --pantheon: the event id")
+    p.add_argument("--pantheon-person", type=positive_int, default=None, help="with --pantheon: the person id")
     p.set_defaults(func=simulate)
 
     p = hs.add_parser("backup", help="copy the hall database (consistent, while the hall runs)")
@@ -70,6 +85,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", help="the director's login name")
     p.add_argument("--password", default=None, help="the password (default: asked without echo)")
     p.set_defaults(func=director_password)
+
+    from controller.cli.hall_exports import register as register_exports
+
+    register_exports(hs)
 
     from controller.cli.hall_provision import register as register_provision
 
@@ -128,9 +147,12 @@ def serve(args: argparse.Namespace) -> int:
             raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
         print(f"hall {cfg['hall.id']} ({cfg['hall.profile']}): broker {hall.broker_url}, dashboard "
               f"http://{cfg['web.host']}:{port}/, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
+        pantheon = _pantheon_task(cfg, hall, stop)
         try:
             await stop.wait()
         finally:
+            if pantheon is not None:
+                await pantheon
             await web.close()
 
     try:
@@ -138,6 +160,24 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         hall.stop()
     return 0
+
+
+def _pantheon_task(cfg, hall, stop):
+    """With ``[pantheon] url`` set and a riichi hall: the refereed hands go to Pantheon while the hall runs."""
+    import asyncio
+
+    if not cfg["pantheon.url"]:
+        return None
+    if cfg["hall.profile"] != "riichi-ema2016":
+        print(f"pantheon: not used — Pantheon records riichi, this hall plays {cfg['hall.profile']}", flush=True)
+        return None
+    from hall.pantheon.client import PantheonConfig
+    from hall.pantheon.service import run as pantheon_run
+
+    pc = PantheonConfig(cfg["pantheon.url"], cfg["pantheon.token"], cfg["pantheon.person_id"], cfg["pantheon.event_id"])
+    print(f"pantheon: sending the refereed hands to event {pc.event_id} at {pc.url}", flush=True)
+    return asyncio.create_task(pantheon_run(hall.db, hall.tournament.profile, pc, cfg["pantheon.outbox"], stop,
+                                            say=lambda m: print(f"pantheon: {m}", flush=True)))
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -153,10 +193,11 @@ def simulate(args: argparse.Namespace) -> int:
         if args.broker_restart:
             raise CliError("--broker-restart restarts the local mosquitto: leave out --broker")
     progress = None if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+    pan = _pantheon_sim(args, progress)
     try:
         rep = run(args.tables, args.sessions, args.profile, args.seed, broker=args.broker,
-                  broker_restart=args.broker_restart, events=args.events, max_hands=args.max_hands,
-                  progress=progress)
+                  broker_restart=args.broker_restart, events="all" if pan else args.events,
+                  max_hands=args.max_hands, progress=progress, after_session=pan.after_session if pan else None)
     except (BrokerError, RuntimeError) as exc:
         raise CliError(str(exc)) from None
     print(f"final standings: {args.profile}, {args.tables} tables, {args.sessions} session(s), "
@@ -166,7 +207,38 @@ def simulate(args: argparse.Namespace) -> int:
     if rep.mismatched:
         print(f"standings differ from the tables' records for: {', '.join(rep.mismatched)}", file=sys.stderr)
     print(rep.line(), flush=True)
-    return 0 if rep.ok else 1
+    if pan is None:
+        return 0 if rep.ok else 1
+    import shutil
+
+    ok, line = pan.result()
+    shutil.rmtree(pan.outbox_path.parent, ignore_errors=True)
+    for problem in pan.problems + pan.errors:
+        print(f"pantheon: {problem}", file=sys.stderr)
+    print(line, flush=True)
+    return 0 if rep.ok and ok else 1
+
+
+def _pantheon_sim(args: argparse.Namespace, progress):
+    """``--pantheon URL``: the Pantheon side of the simulation (None without it)."""
+    if not args.pantheon:
+        return None
+    import tempfile
+    from pathlib import Path
+    from urllib.parse import urlparse
+
+    from controller.hall_link.simulate_pantheon import PantheonSim, config
+
+    u = urlparse(args.pantheon)
+    if u.scheme not in ("http", "https") or not u.netloc:
+        raise CliError(f"--pantheon: {args.pantheon!r} is not an http(s) URL")
+    if args.profile != "riichi-ema2016":
+        raise CliError(f"--pantheon: Pantheon records riichi, not {args.profile}")
+    if not args.pantheon_token or args.pantheon_event is None or args.pantheon_person is None:
+        raise CliError("--pantheon needs --pantheon-token, --pantheon-event and --pantheon-person")
+    work = Path(tempfile.mkdtemp(prefix="mahjong-pantheon-sim-"))
+    return PantheonSim(config(args.pantheon, args.pantheon_token, args.pantheon_event, args.pantheon_person),
+                       work / "pantheon.sqlite", max(1, (args.sessions + 1) // 2), progress or (lambda _m: None))
 
 
 def backup(args: argparse.Namespace) -> int:

@@ -50,7 +50,7 @@ class SimReport:
 def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = "", broker_restart: bool = False,
         workdir: str | Path | None = None, event_delay: float = 0.0, events: str = "results",
         max_hands: int | None = None, progress: Callable[[str], None] | None = None,
-        settle_s: float = 60.0) -> SimReport:
+        settle_s: float = 60.0, after_session: Callable[[int, Hall], None] | None = None) -> SimReport:
     say = progress or (lambda _m: None)
     t0 = time.monotonic()
     tmp = None
@@ -93,6 +93,9 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
             for th in threads:
                 th.join()
             t.end_session(s)
+            if after_session is not None:  # e.g. the Pantheon outbox's sending (controller.hall_link.simulate_pantheon)
+                _settle(sims, settle_s)
+                after_session(s, hall)
         _settle(sims, settle_s)
         report.redeliveries = hall.service.stats.duplicates
         report.latencies = list(hall.service.stats.latencies)
