@@ -142,9 +142,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             port = await web.start()
         except OSError as exc:
-            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
-        print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on http://{cfg['web.host']}:{port}/ "
+            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror or exc}") from None
+        scheme = "https" if web.tls else "http"
+        plain = f" (public view also on http://{cfg['web.host']}:{web.http_port}/)" if web.http_port is not None else ""
+        print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on {scheme}://{cfg['web.host']}:{port}/{plain} "
               f"— event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+        for w in web.warnings():  # on every start: the judge's login without HTTPS
+            print(f"warning: {w}", flush=True)
         if demo_pin:
             print(f"judge's PIN for this demo run: {demo_pin}", flush=True)
         try:
