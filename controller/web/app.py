@@ -165,7 +165,7 @@ async def plain_http_mw(request: web.Request, handler):
         return web.json_response({"judge": False, "login": False, "https": t.https_url(request),
                                   "refused": "https"})
     if request.method in ("GET", "HEAD") and url:
-        raise web.HTTPPermanentRedirect(url)
+        return web.Response(status=308, headers={"Location": url})
     return web.json_response({"error": "the judge's login and console are over HTTPS only", "https": url},
                              status=403, headers={"Location": url} if url else None)
 
