@@ -306,3 +306,47 @@ def test_dashboard_https_ca_page_and_director_login(hall_ca, tmp_path):
             await dash.close()
 
     asyncio.run(scenario())
+
+
+def test_a_lockout_of_the_whole_table_cannot_keep_the_judge_out(tmp_path):
+    """20 wrong PINs a minute from many addresses lock the table for other addresses; the table's own screen and
+    a judge holding the table's judge button still log in (the panel on gpiozero's mock pins)."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.config import gpio_number
+    from controller.devices import Panel
+    from controller.web import WebServer
+
+    ip = local_address()
+    if ip is None:
+        pytest.fail("this machine has no non-loopback IPv4 address to test from")
+
+    async def scenario():
+        async with served(tmp_path, web__insecure_login=True) as t:
+            w = WebServer(t.svc, "0.0.0.0", 0, pin_hash=t.web.table.pin_hash)
+            port = await w.start()
+            factory = MockFactory()
+            panel = Panel(t.svc.cfg.section("gpio"), pin_factory=factory)
+            old_panel, t.svc.panel = t.svc.panel, panel
+            try:
+                for i in range(20):  # guessing from many phones
+                    w.table.limit.failed(f"10.1.1.{i}")
+                remote, local = f"http://{ip}:{port}", f"http://127.0.0.1:{port}"
+                async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                    async def login(url):
+                        async with http.post(url + "/api/login", json={"pin": PIN}, headers={"Origin": url}) as r:
+                            return r.status
+                    assert await login(remote) == 429  # locked for every other address...
+                    assert await login(local) == 200  # ...not for the table's own screen
+                    pin = factory.pin(gpio_number(t.svc.cfg["gpio.judge_button"]))
+                    pin.drive_low()  # the judge holds the judge button (pull-up: pressed = low)
+                    assert panel.judge.is_pressed
+                    assert await login(remote) == 200
+                    pin.drive_high()
+                    assert await login(remote) == 429
+            finally:
+                t.svc.panel = old_panel
+                panel.close()
+                await w.close()
+
+    run(scenario())
