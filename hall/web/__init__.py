@@ -29,6 +29,7 @@ from hall.tournament import TournamentError
 
 COOKIE = "hall_director"
 SESSION_S = 8 * 3600
+LOGIN_FAILS_PER_MINUTE = 5  # wrong director passwords from one address before it waits a minute
 ONLINE_S = 30.0  # a table not heard from for this long is shown as offline
 
 
@@ -51,6 +52,7 @@ class Dashboard:
         self.insecure_login = insecure_login
         self.names = list(names or [])
         self.idle_s, self.max_s = idle_s, max_s
+        self._fails: dict[str, list[float]] = {}  # address -> wrong passwords in the last minute
         self.app = web.Application(middlewares=[self._plain_http])
         r = self.app.router
         r.add_get("/", self.index)
@@ -224,12 +226,22 @@ class Dashboard:
                             insecure_login=self.insecure_login)
         if why is not None:
             return web.json_response({"error": why}, status=403)
+        who = request.remote or "?"
+        now = time.time()
+        fails = [t for t in self._fails.get(who, []) if now - t < 60]
+        if len(fails) >= LOGIN_FAILS_PER_MINUTE:  # a password guessed from one address: a minute's wait
+            return web.json_response({"error": "too many wrong passwords: wait a minute"}, status=429,
+                                     headers={"Retry-After": str(int(60 - (now - fails[0])) + 1)})
         form = await request.post()
         name, password = str(form.get("name", "")), str(form.get("password", ""))
         stored = self.directors.get(name)
         lang = "ru" if str(form.get("lang", "")) == "ru" else "en"
         if stored is None or not check_password(password, stored):
+            if len(self._fails) > 1024 and who not in self._fails:  # bounded memory under a flood
+                self._fails.pop(next(iter(self._fails)))
+            self._fails[who] = [*fails, now]
             raise web.HTTPFound(f"/login?error=1&lang={lang}")
+        self._fails.pop(who, None)
         token = secrets.token_urlsafe(32)
         now = time.time()
         self.sessions[token] = {"name": name, "csrf": secrets.token_urlsafe(16), "expires": now + self.max_s, "seen": now}

@@ -11,6 +11,7 @@ import fcntl
 import socket
 import ssl
 import struct
+import warnings
 from pathlib import Path
 
 import aiohttp
@@ -191,7 +192,9 @@ def test_judge_over_https_plain_http_refused_and_a_replayed_cookie_ends_the_sess
                 with pytest.raises(aiohttp.ClientConnectorCertificateError):
                     await stranger.get(https + "/api/view")
             old = trusting(hall_ca.out / "ca" / "ca.crt")
-            old.minimum_version = old.maximum_version = ssl.TLSVersion.TLSv1_1
+            with warnings.catch_warnings():  # (Python deprecates the old version: exactly what is refused here)
+                warnings.simplefilter("ignore", DeprecationWarning)
+                old.minimum_version = old.maximum_version = ssl.TLSVersion.TLSv1_1
             async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=old)) as legacy:
                 with pytest.raises(aiohttp.ClientError):
                     await legacy.get(https + "/api/view")
@@ -236,7 +239,8 @@ def test_no_login_over_plain_http_from_another_machine(tmp_path):
 
 def test_pin_change_and_logout_everywhere_end_every_session(tmp_path):
     async def scenario():
-        async with served(tmp_path) as t:
+        async with served(tmp_path, web__session_idle_minutes=2, web__session_max_hours=1) as t:
+            assert (t.web.table.sessions.idle_s, t.web.table.sessions.max_s) == (120, 3600)  # from the config
             a = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
             b = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
             async with a, b:
@@ -299,9 +303,23 @@ def test_dashboard_https_ca_page_and_director_login(hall_ca, tmp_path):
                 async with http.post(https + "/login", data={"name": "d", "password": "pw-123456"},
                                      headers={"Origin": https}, allow_redirects=False) as r:
                     assert r.status == 302 and "Secure" in r.headers["Set-Cookie"]
+                    token = r.cookies["hall_director"].value
+                dash.snapshot = lambda: {}  # (no hall behind this dashboard: /api/state shows the login only)
+                async with http.get(https + "/api/state", headers={"Cookie": f"hall_director={token}"}) as r:
+                    assert (await r.json())["director"]["name"] == "d"
+                dash.sessions[token]["seen"] -= 3601  # an hour without a request: the session is over
+                async with http.get(https + "/api/state", headers={"Cookie": f"hall_director={token}"}) as r:
+                    assert (await r.json())["director"] is None
                 async with http.post(https + "/login", data={"name": "d", "password": "pw-123456"},
                                      headers={"Origin": "https://evil.example"}, allow_redirects=False) as r:
                     assert r.status == 403
+                for _ in range(5):  # wrong passwords from one address: then it waits, even with the right one
+                    async with http.post(https + "/login", data={"name": "d", "password": "wrong"},
+                                         headers={"Origin": https}, allow_redirects=False) as r:
+                        assert r.status == 302 and "error=1" in r.headers["Location"]
+                async with http.post(https + "/login", data={"name": "d", "password": "pw-123456"},
+                                     headers={"Origin": https}, allow_redirects=False) as r:
+                    assert r.status == 429 and int(r.headers["Retry-After"]) <= 61
         finally:
             await dash.close()
 
