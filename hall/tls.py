@@ -12,7 +12,7 @@ import ipaddress
 import ssl
 from pathlib import Path
 
-CIPHERS_TLS12 = "ECDHE+AESGCM:ECDHE+CHACHA20:!aNULL:!eNULL:!SHA1:!SHA256:!SHA384"
+CIPHERS_TLS12 = "ECDHE+AESGCM:ECDHE+CHACHA20:!aNULL:!eNULL"
 
 #: the paths that carry a login or a session's authority (the table's console and the dashboard's director):
 #: never served over plain HTTP when the page has HTTPS (a GET is redirected, anything else refused)

@@ -368,3 +368,15 @@ def test_a_lockout_of_the_whole_table_cannot_keep_the_judge_out(tmp_path):
                 await w.close()
 
     run(scenario())
+
+
+def test_server_context_speaks_tls12_and_13_with_forward_secret_aead_only(hall_ca):
+    from hall.tls import server_context
+
+    d = hall_ca.out / "tables" / "table-01"
+    ctx = server_context(str(d / "web.crt"), str(d / "web.key"))
+    assert ctx.minimum_version == ssl.TLSVersion.TLSv1_2
+    suites = ctx.get_ciphers()
+    assert suites and all(c["aead"] for c in suites)
+    assert all(c["kea"] in ("kx-ecdhe", "kx-any") for c in suites)  # kx-any: TLS 1.3 (always ECDHE/DHE)
+    assert {c["protocol"] for c in suites} == {"TLSv1.2", "TLSv1.3"}
