@@ -163,7 +163,7 @@ async def plain_http_mw(request: web.Request, handler):
     url = t.https_url(request, request.path_qs)
     if request.path == "/api/session":  # the page asks: it shows the way to HTTPS instead of a login form
         return web.json_response({"judge": False, "login": False, "https": t.https_url(request),
-                                  "refused": "https"})
+                                  "refused": t.refusal(request)})
     if request.method in ("GET", "HEAD") and url:
         return web.Response(status=308, headers={"Location": url})
     return web.json_response({"error": "the judge's login and console are over HTTPS only", "https": url},

@@ -224,8 +224,9 @@ class Dashboard:
             return web.json_response({"error": "request from another origin"}, status=403)
         why = login_refusal(secure=request.secure, remote=request.remote, tls=self.tls,
                             insecure_login=self.insecure_login)
-        if why is not None:
-            return web.json_response({"error": why}, status=403)
+        if why is not None:  # (the password is not even read) the form says why
+            lang = "ru" if request.query.get("lang") == "ru" else "en"
+            return web.Response(status=303, headers={"Location": f"/login?error=https&lang={lang}"})
         who = request.remote or "?"
         now = time.time()
         fails = [t for t in self._fails.get(who, []) if now - t < 60]

@@ -380,3 +380,33 @@ def test_server_context_speaks_tls12_and_13_with_forward_secret_aead_only(hall_c
     assert suites and all(c["aead"] for c in suites)
     assert all(c["kea"] in ("kx-ecdhe", "kx-any") for c in suites)  # kx-any: TLS 1.3 (always ECDHE/DHE)
     assert {c["protocol"] for c in suites} == {"TLSv1.2", "TLSv1.3"}
+
+
+def test_dashboard_without_https_takes_the_directors_password_only_on_its_own_machine(tmp_path):
+    from hall.auth import hash_password
+    from hall.web import Dashboard
+
+    ip = local_address()
+    if ip is None:
+        pytest.fail("this machine has no non-loopback IPv4 address to test from")
+
+    async def scenario(insecure: bool) -> list[int]:
+        dash = Dashboard(None, "0.0.0.0", 0, directors={"d": hash_password("pw-123456")}, insecure_login=insecure)
+        port = await dash.start()
+        assert ("in clear" in dash.warnings()[0]) is insecure
+        got = []
+        try:
+            async with aiohttp.ClientSession() as http:
+                for host in (ip, "127.0.0.1"):
+                    url = f"http://{host}:{port}"
+                    async with http.post(url + "/login", data={"name": "d", "password": "pw-123456"},
+                                         headers={"Origin": url}, allow_redirects=False) as r:
+                        got.append((r.status, r.headers.get("Location", "")))
+        finally:
+            await dash.close()
+        return got
+
+    (remote, local) = asyncio.run(scenario(False))
+    assert remote == (303, "/login?error=https&lang=en") and local == (302, "/?lang=en")
+    (remote, local) = asyncio.run(scenario(True))
+    assert remote == (302, "/?lang=en")  # web.insecure_login = true: the operator's explicit choice
