@@ -292,6 +292,10 @@ def test_dashboard_https_ca_page_and_director_login(hall_ca, tmp_path):
                     page = await r.text()
                 assert fingerprint((h / "ca.crt").read_bytes()) in page and "<svg" in page and "Android" in page
                 assert f"{plain}/ca.crt" in page and "Настройки" in page
+                import segno  # the QR code holds the download address with the fingerprint, nothing else
+
+                fp = fingerprint((h / "ca.crt").read_bytes()).replace(":", "")
+                assert segno.make(f"{plain}/ca.crt#sha256={fp}", error="m").svg_inline(scale=5) in page
                 async with raw.get(plain + "/ca.crt") as r:
                     assert (await r.read()) == (h / "ca.crt").read_bytes()
                 async with raw.get(plain + "/login", allow_redirects=False) as r:
