@@ -147,6 +147,11 @@ def test_provision_issues_the_pages_certificates(hall_ca, tmp_path, capsys):
     assert (t2 / "web.key").stat().st_mode & 0o077 == 0
     assert 'tls_certfile = "/etc/mahjong-table/hall/web.crt"' in (t2 / "config.toml").read_text()
     assert cert_problems(str(out / "hall" / "web.crt"), str(out / "hall" / "web.key"), ["hall.lan"]) == []
+    from hall.config import load
+
+    hall_cfg = load(out / "hall" / "hall.toml")  # the dashboard's HTTPS named in the hall's config
+    assert (hall_cfg["web.tls_certfile"], hall_cfg["web.names"]) == (str(out / "hall" / "web.crt"), ["hall.lan"])
+    assert hall_cfg["web.cafile"] == str(out / "hall" / "ca.crt") and hall_cfg["web.http_port"] == 8090
     assert main(["hall", "provision", "--tables", "1", "--out", str(tmp_path / "q"), "--table-host", "x"]) == 2
 
 
