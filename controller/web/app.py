@@ -143,7 +143,7 @@ async def headers_mw(request: web.Request, handler):
 
 
 def _keep(h) -> dict[str, str]:
-    return {k: v for k, v in h.items() if k in ("Allow", "Retry-After", "Location")}
+    return {k: v for k, v in h.items() if k in ("Allow", "Retry-After")}
 
 
 @web.middleware
@@ -167,7 +167,7 @@ async def plain_http_mw(request: web.Request, handler):
     if request.method in ("GET", "HEAD") and url:
         return web.Response(status=308, headers={"Location": url})
     return web.json_response({"error": "the judge's login and console are over HTTPS only", "https": url},
-                             status=403, headers={"Location": url} if url else None)
+                             status=403)
 
 
 def judge_of(request: web.Request):
