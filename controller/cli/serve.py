@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--demo", action="store_true", help="cycle by itself: press START/confirm automatically")
     ap.add_argument("--hands", type=int_in(1, 1_000_000), default=None,
                     help="stop after this many hands (default: run until stopped)")
+    ap.add_argument("--host", default=None, help="web page address (overrides web.host; 127.0.0.1 by default). "
+                    "Beyond loopback without HTTPS (web.tls_certfile) the judge's login is offered only on this "
+                    "machine's own screen, unless web.insecure_login = true")
     ap.add_argument("--port", type=int_in(0, 65535), default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
     ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
@@ -98,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         over = {}
         if args.port is not None:
             over["web__port"] = args.port
+        if args.host is not None:
+            over["web__host"] = args.host
         if args.store is not None:
             over["store__path"] = args.store
         if args.profile is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import fcntl
+import re
 import socket
 import ssl
 import struct
@@ -419,3 +420,28 @@ def test_dashboard_without_https_takes_the_directors_password_only_on_its_own_ma
     assert remote == (303, "/login?error=https&lang=en") and local == (302, "/?lang=en")
     (remote, local) = asyncio.run(scenario(True))
     assert remote == (302, "/?lang=en")  # web.insecure_login = true: the operator's explicit choice
+
+
+def test_serve_beyond_loopback_without_https_warns_on_start(tmp_path):
+    """``serve --host 0.0.0.0`` without a certificate: a warning line on every start, the login only on this
+    machine; with web.insecure_login the warning says the PIN crosses the network in clear."""
+    import subprocess
+    import sys
+
+    from tests.web.browser import ROOT
+    from tests.web.helpers import PIN_HASH
+
+    for insecure, words in ((False, "the judge's login is offered only on this machine's own screen"),
+                            (True, "web.insecure_login = true: the judge's PIN and session cross the network in clear")):
+        cfg = tmp_path / f"c{insecure}.toml"
+        cfg.write_text(f'[table]\nprofile = "basic"\n[serial]\ntime_scale = 200.0\n[store]\npath = "{tmp_path / str(insecure)}.sqlite"\n'
+                       f'[web]\nport = 0\njudge_pin_hash = "{PIN_HASH}"\ninsecure_login = {str(insecure).lower()}\n')
+        p = subprocess.Popen([sys.executable, "-m", "controller", "serve", "--host", "0.0.0.0", "--config", str(cfg)],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            first, second = p.stdout.readline(), p.stdout.readline()
+        finally:
+            p.terminate()
+            p.wait(20)
+        assert re.search(r"web page on http://0\.0\.0\.0:\d+/", first), first
+        assert second.startswith("warning: ") and words in second, second
