@@ -154,3 +154,26 @@ def test_a_certificate_from_another_ca_is_refused(hall, chrome, tmp_path):
         ctx.close()
     finally:
         srv.shutdown()
+
+
+def test_the_console_warns_when_the_login_is_insecure(hall, chrome):
+    """web.insecure_login = true: the operator's choice works from another machine, and the judge sees why it
+    should not be (the console's warning, in the page's language)."""
+    _, ip, tmp = hall
+    p = subprocess.Popen([sys.executable, "-m", "tests.web.refereed", str(tmp / "t3"), "insecure"], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = p.stdout.readline() if p.stdout else ""
+        m = re.search(r":(\d+)/", line)
+        assert m, line
+        ctx = chrome.new_context()
+        page = ctx.new_page()
+        page.goto(f"http://{ip}:{m.group(1)}/?lang=ru")
+        page.wait_for_selector("text=Положение")
+        log_in(page, "Судья", PIN)
+        page.wait_for_selector("#insecure-warn:not([hidden])", timeout=30000)
+        assert "открыто" in page.inner_text("#insecure-warn")
+        ctx.close()
+    finally:
+        p.terminate()
+        p.wait(10)
