@@ -54,7 +54,7 @@ SCHEMA: dict[str, Key] = {
     "web.insecure_login": Key(bool, False, "allow the director's login over plain HTTP from other machines "
                               "(a warning on every start and on the page)"),
     "web.session_idle_minutes": Key(int, 60, "a director's session ends after this long without a request"),
-    "web.session_max_hours": Key(int, 12, "a director's session ends this long after the login, whatever happens"),
+    "web.session_max_hours": Key(int, 8, "a director's session ends this long after the login, whatever happens"),
     "session.minutes": Key(int, 0, "a session's length in minutes (0: the profile's)"),
     "session.warning_minutes": Key(int, 0, "the warning before the end, in minutes (0: the profile's: "
                                    "000 15 minutes, 004 the 10-minute red zone)"),
