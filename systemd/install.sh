@@ -76,6 +76,8 @@ conf=/etc/mahjong-table/config.toml
 if [ ! -f "$conf" ]; then
   write_config "$conf"
   echo "wrote $conf (camera $camera, web page on the LAN, language $language)"
+  echo "the judge's login from phones needs HTTPS: merge the [web] section of 'hall provision --tls' (docs/web.md, HTTPS);"
+  echo "until then the judge logs in on the table's own screen only"
 fi
 chgrp mahjong "$conf" && chmod 0640 "$conf"
 if ! grep -q '^judge_pin_hash = "scrypt' "$conf"; then set_pin "$conf"; fi

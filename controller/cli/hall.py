@@ -118,6 +118,14 @@ def serve(args: argparse.Namespace) -> int:
     from hall.runtime import Hall
 
     cfg = _config(args.config)
+    if cfg["web.tls_certfile"] or cfg["web.tls_keyfile"]:  # the dashboard's certificate, one line for each problem
+        from hall.tls import cert_problems
+
+        names = [*cfg["web.names"], *([cfg["web.host"]] if cfg["web.host"] not in ("0.0.0.0", "::") else [])]
+        keys = {"cert": "web.tls_certfile", "key": "web.tls_keyfile", "names": "web.names"}
+        problems = [f"{keys[k]}: {why}" for k, why in cert_problems(cfg["web.tls_certfile"], cfg["web.tls_keyfile"], names)]
+        if problems:
+            raise CliError("hall configuration: " + "; ".join(problems))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     try:
         hall = Hall(cfg).start()
@@ -140,13 +148,21 @@ def serve(args: argparse.Namespace) -> int:
             once = secrets.token_urlsafe(9)
             directors = {"director": hash_password(once)}
             print(f"no [directors] in the config: log in as 'director' with the one-time password {once}", flush=True)
-        web = Dashboard(hall, cfg["web.host"], cfg["web.port"], directors=directors)
+        web = Dashboard(hall, cfg["web.host"], cfg["web.port"], directors=directors,
+                        certfile=cfg["web.tls_certfile"], keyfile=cfg["web.tls_keyfile"], cafile=cfg["web.cafile"],
+                        http_port=cfg["web.http_port"], insecure_login=cfg["web.insecure_login"],
+                        names=cfg["web.names"], idle_s=60.0 * cfg["web.session_idle_minutes"],
+                        max_s=3600.0 * cfg["web.session_max_hours"])
         try:
             port = await web.start()
         except OSError as exc:
-            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
+            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror or exc}") from None
+        scheme = "https" if web.tls else "http"
+        plain = f" (public view and the CA also on http://{cfg['web.host']}:{web.http_port}/)" if web.http_port is not None else ""
         print(f"hall {cfg['hall.id']} ({cfg['hall.profile']}): broker {hall.broker_url}, dashboard "
-              f"http://{cfg['web.host']}:{port}/, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
+              f"{scheme}://{cfg['web.host']}:{port}/{plain}, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
+        for w in web.warnings():
+            print(f"warning: {w}", flush=True)
         pantheon = _pantheon_task(cfg, hall, stop)
         try:
             await stop.wait()

@@ -253,6 +253,7 @@ function renderConsole(j, pub, hand) {
   $("#judge-btn").hidden = session.judge;
   if (!session.judge || !j) return;
   $("#judge-name").textContent = session.name;
+  $("#insecure-warn").hidden = !session.insecure;  // web.insecure_login in use: the judge is told, every time
   document.querySelectorAll("[data-press]").forEach(b => { b.disabled = !j.buttons[b.dataset.press]; });
   const seatSel = $("#pen-seat");
   if (seatSel.options.length !== pub.table.players) {
@@ -399,7 +400,11 @@ function setupConsole() {
       reason: f.reason.value, code: f.code.value, to_others: f.to_others.checked});
     if (r.ok) f.reset();
   });
-  $("#judge-btn").addEventListener("click", () => { $("#login-msg").textContent = ""; $("#login").showModal(); });
+  $("#judge-btn").addEventListener("click", () => {
+    if (session.https) { location.href = session.https; return; }  // the plain-HTTP port: the login is on HTTPS
+    $("#login-msg").textContent = session.refused ? t("login_refused") : "";
+    $("#login").showModal();
+  });
   $("#judge-btn").disabled = false;  // the page's buttons are disabled until they work (a click before is lost)
   $("#login-cancel").addEventListener("click", () => $("#login").close());
   $("#login-form").addEventListener("submit", async ev => {
@@ -409,10 +414,11 @@ function setupConsole() {
       body: JSON.stringify({name: f.name.value, pin: f.pin.value})});
     f.pin.value = "";
     if (r.ok) { $("#login").close(); await checkSession(); reconnect(); return; }
-    const msg = r.status === 429 ? t("too_many", {s: r.headers.get("Retry-After") || "60"}) : r.status === 403 ? t("no_pin") : t("wrong_pin");
+    const msg = r.status === 429 ? t("too_many", {s: r.headers.get("Retry-After") || "60"}) : r.status === 403 ? (session.refused ? t("login_refused") : t("no_pin")) : t("wrong_pin");
     $("#login-msg").textContent = msg;
   });
   $("#logout").addEventListener("click", async () => { await post("/api/logout"); await checkSession(); reconnect(); });
+  $("#logout-all").addEventListener("click", async () => { await post("/api/logout", {everywhere: true}); await checkSession(); reconnect(); });
 }
 
 // --- the live connection ------------------------------------------------------------------------------
