@@ -1,5 +1,4 @@
 """The systemd unit verifies and meets its hardening goal (exposure <= 2.5); CI installs systemd-analyze."""
-import os
 import re
 import shutil
 import subprocess

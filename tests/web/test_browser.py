@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
 import threading
 
 import pytest
 
-from tests.web.browser import award_penalty, browser, chromium_missing, demo_table, log_in, refereed_table
 from tests.needs import need
+from tests.web.browser import award_penalty, browser, chromium_missing, demo_table, log_in, refereed_table
 from tests.web.helpers import PIN
-
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -19,10 +19,9 @@ from rules.notation import format_hand
 from rules.profiles.mcr.options import GREEN_BOOK, SEED
 from rules.profiles.mcr.profile import MCR
 from tests.conftest import scaled
-from tests.profiles.mcr.randhands import random_case
-
 from tests.needs import need
 from tests.profiles.mcr.gbref import MahjongFanCalculator, agrees, gb_fans, our_fans
+from tests.profiles.mcr.randhands import random_case
 
 
 @pytest.fixture(autouse=True)
