@@ -102,6 +102,19 @@ class PiCamera(_Clocked):
 MJPG = cv2.VideoWriter_fourcc(*"MJPG")
 
 
+def _quietly(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with OpenCV's log at errors only."""
+    lg = getattr(getattr(cv2, "utils", None), "logging", None)
+    if lg is None:
+        return fn(*args)
+    before = lg.getLogLevel()
+    lg.setLogLevel(lg.LOG_LEVEL_ERROR)
+    try:
+        return fn(*args)
+    finally:
+        lg.setLogLevel(before)
+
+
 def fourcc_text(code: float) -> str:
     n = int(code)
     return "".join(chr((n >> (8 * i)) & 0xFF) for i in range(4)) if n > 0 else "?"
@@ -116,7 +129,7 @@ class CvCamera(_Clocked):
     def __init__(self, spec: int | str = 0, size: tuple[int, int] = (1920, 1080),
                  clock: Callable[[], float] | None = None):
         super().__init__(clock)
-        self.cap = cv2.VideoCapture(spec)
+        self.cap = _quietly(cv2.VideoCapture, spec)  # (OpenCV's own warnings of a missing device: our one line says it)
         if not self.cap.isOpened():
             raise CameraOpenError(f"cannot open camera {spec!r}")
         self.fourcc = ""

@@ -263,3 +263,21 @@ def test_a_stream_is_not_asked_for_a_pixel_format(monkeypatch):
     monkeypatch.setattr(camera.cv2, "VideoCapture", FakeCapture)
     camera.CvCamera("rtsp://192.168.1.9/stream")
     assert cv2.CAP_PROP_FOURCC not in [p for p, _ in FakeCapture.last.asked]
+
+
+def test_vision_grab_saves_the_frame_the_service_would_read(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    img = cv2.cvtColor(scene_rgb(), cv2.COLOR_RGB2BGR)
+    cv2.imwrite(str(frames / "0001.png"), img)
+    out = tmp_path / "f1.png"
+    mt = [sys.executable, "-m", "controller", "vision", "grab"]
+    p = subprocess.run([*mt, "--camera", str(frames), "--out", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == f"{out}: {W}x{H} from camera {frames}\n"
+    assert np.array_equal(cv2.imread(str(out)), img)
+    fake = broken_picamera2(tmp_path, f"ValueError({NUMPY_ABI!r})")
+    p = subprocess.run([*mt, "--camera", "picamera", "--out", str(tmp_path / "f2.png")], capture_output=True,
+                       text=True, cwd=ROOT, env={"PYTHONPATH": f"{fake}:{ROOT}", "PATH": "/usr/bin:/bin"})
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and not (tmp_path / "f2.png").exists()
+    assert p.stderr.startswith("mahjong-table: error: camera picamera: picamera2 cannot be imported (ValueError: ")
