@@ -9,7 +9,7 @@
 #   systemd/install.sh --write-config FILE [options]   only writes a config (no root needed; tests use it)
 set -euo pipefail
 
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 # --- the program: a new venv beside the running one, switched to only when it works --------------------------
 # $dest/venvs/<stamp> are the venvs, $dest/.venv a symlink to the current one (the unit's ExecStart goes through
