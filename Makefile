@@ -16,10 +16,10 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 deps:  # the Debian packages the tests need: installed when root, else one line naming the command (exit 2)
-	@bash tools/install_deps.sh test
+	@MT_DEPS_PYTHON=$(PY) bash tools/install_deps.sh test
 
 deps-run:  # what make run needs (python3-venv)
-	@bash tools/install_deps.sh run
+	@MT_DEPS_PYTHON=$(PY) bash tools/install_deps.sh run
 
 run: deps-run $(STAMP)
 	@$(VENV)/bin/mahjong-table demo

@@ -92,6 +92,6 @@ def test_bad_argument_is_one_line_and_exit_2(machine):
 def test_make_and_ci_take_this_step():
     make = (ROOT / "Makefile").read_text()
     assert "\ttest: deps" not in make and "\ntest: deps " in make and "\nrun: deps-run " in make
-    assert "\t@bash tools/install_deps.sh test\n" in make
+    assert "\t@MT_DEPS_PYTHON=$(PY) bash tools/install_deps.sh test\n" in make
     ci = (ROOT / ".ci" / "run").read_text()
     assert "bash tools/install_deps.sh test" in ci and "need+=" not in ci
