@@ -136,6 +136,13 @@ def _calibration_file(v: Any) -> str | None:
     return None
 
 
+def _pin_factory_on_board(v: Any) -> str | None:
+    """A pin factory this board cannot run (rpigpio on a Pi 5), by the board's model (controller/board.py)."""
+    from controller import board
+
+    return board.pin_factory_problem(v, board.model())
+
+
 def _table_id(v: Any) -> str | None:
     ok = isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}", v)
     return None if ok else "must be 1..40 letters, digits, '.', '_' or '-' (it names every hand: table-1-00042)"
@@ -191,7 +198,7 @@ SCHEMA: dict[str, Key] = {
     "serial.port": Key(str, "emulator", "serial device, pyserial URL (socket://, loop://) or 'emulator'"),
     "serial.baud": Key(int, 115200, "serial speed of the link to the MCU", (9600, 57600, 115200, 230400, 460800, 921600, 1000000)),
     "serial.time_scale": Key((int, float), 20.0, "emulator only: how much faster than real time it runs", (), _in(0.01, 10000)),
-    "gpio.pin_factory": Key(str, "mock", "gpiozero pin factory: mock (no hardware), lgpio (Pi 5), rpigpio, native", ("mock", "lgpio", "rpigpio", "native", "pigpio")),
+    "gpio.pin_factory": Key(str, "mock", "gpiozero pin factory: mock (no hardware), lgpio (Pi 5 and 4), rpigpio (not on a Pi 5), native", ("mock", "lgpio", "rpigpio", "native", "pigpio"), _pin_factory_on_board),
     "gpio.start_button": Key((int, str), 5, "start/shuffle button pin", (), _pin),
     "gpio.dice_button": Key((int, str), 6, "dice button pin", (), _pin),
     "gpio.judge_button": Key((int, str), 13, "judge-call button pin", (), _pin),

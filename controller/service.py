@@ -172,6 +172,7 @@ class TableService:
         self.healthy_at = 0.0
         self.camera_factory = camera_factory or _config_camera
         self.camera: Any = None  # controller.table_camera.TableCamera, opened when first needed
+        self._camera_fault_reason = ""  # why the camera could not be opened (recorded once per reason)
         self.table_check: dict[str, Any] | None = None  # the last re-read after a restart (web page, prompts)
         self._check_task: asyncio.Task | None = None
         self._resume_after_check = False
@@ -623,6 +624,9 @@ class TableService:
         await asyncio.sleep(self.cfg.camera.dice_settle_s)
         try:
             cam = await self._open_camera()
+        except CameraError as exc:  # (recorded as a camera_fault as it was opened)
+            raise BackendFault("camera_fault", "camera", f"dice not read: {exc}", reported=True) from None
+        try:
             cam.sync()
             values = await asyncio.to_thread(cam.read_dice, 2)
         except CameraError as exc:
@@ -633,12 +637,32 @@ class TableService:
         return values
 
     async def _open_camera(self) -> Any:
-        """The table camera, opened on a worker thread the first time (a classifier loads, a device opens)."""
+        """The table camera, opened on a worker thread the first time (a classifier loads, a device opens).
+        A camera that cannot be opened is a ``camera_fault`` (a DeviceFault event and one log line, once per
+        distinct reason) and raises :class:`controller.table_camera.CameraError`."""
+        from controller.table_camera import CameraError
+
         if self.camera is None:
-            cam = await asyncio.to_thread(self.camera_factory, self)
+            try:
+                cam = await asyncio.to_thread(self.camera_factory, self)
+            except CameraError as exc:
+                self._camera_fault(str(exc))
+                raise
+            except Exception as exc:  # a camera that cannot be opened must never take the table down
+                self._camera_fault(f"camera {self.cfg['camera.source']!r}: cannot open it: {type(exc).__name__}: {exc}")
+                raise CameraError(self._camera_fault_reason) from None
             if self.camera is None:
                 self.camera = cam
+                self._camera_fault_reason = ""
         return self.camera
+
+    def _camera_fault(self, reason: str) -> None:
+        if reason == self._camera_fault_reason:  # the same reason again (the camera view retries): said once
+            return
+        self._camera_fault_reason = reason
+        logging.getLogger("mahjong_table.camera").error("camera_fault: %s", reason)
+        self._log = (self._log + [time.strftime("%H:%M:%S ") + f"camera fault: {reason}"])[-30:]
+        self.record(DeviceFault(code="camera_fault", part="camera", message=reason, **self.clock.stamp()))
 
     open_camera = _open_camera  # the web page's camera view shares the one camera
 

@@ -339,8 +339,9 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
 
     try:
         source = open_source(spec, profile, size=(cfg["camera.width"], cfg["camera.height"]))
-    except (OSError, ImportError, RuntimeError) as exc:
-        raise CameraError(f"camera {spec!r}: cannot open it ({exc})") from None
+    except Exception as exc:  # whatever a camera library raises (ImportError, ValueError, RuntimeError...): one line
+        why = str(exc) if isinstance(exc, OSError) and str(exc) else f"{type(exc).__name__}: {exc}"
+        raise CameraError(f"camera {spec!r}: cannot open it: {why}") from None
     return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec, tilesets=tilesets)
 
 

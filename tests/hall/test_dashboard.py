@@ -21,6 +21,7 @@ from hall.config import defaults
 from hall.runtime import Hall
 from hall.web import Dashboard
 from tests.hall.conftest import _need_mosquitto, wait_for
+from tests.needs import need
 
 PASSWORD = "correct horse battery"
 CHROMIUM = "/usr/bin/chromium"
@@ -69,7 +70,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail("Debian's chromium is needed (apt-get install chromium)")
+        need("chromium", f"no chromium at {CHROMIUM} (Debian's chromium package)")
     pw = sync_playwright().start()
     b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"])
     page = b.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
