@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "tools" / "install_deps.sh"
-EVERYTHING = ("/usr/sbin/mosquitto", "/usr/bin/chromium", "/usr/bin/systemd-analyze")
+EVERYTHING = ("/usr/sbin/mosquitto", "/usr/bin/chromium", "/usr/bin/systemd-analyze", "/usr/bin/certutil")
 
 
 def _exe(path: Path, body: str) -> Path:
@@ -45,12 +45,12 @@ def machine(tmp_path):
 def test_as_root_it_updates_then_installs_what_is_missing(machine):
     p, calls = machine(venv=False)
     assert p.returncode == 0, p.stderr
-    assert calls == ["update -q", "install -y -q python3-venv mosquitto chromium systemd"]
-    assert "installing Debian packages: python3-venv mosquitto chromium systemd" in p.stdout
+    assert calls == ["update -q", "install -y -q python3-venv mosquitto chromium systemd libnss3-tools"]
+    assert "installing Debian packages: python3-venv mosquitto chromium systemd libnss3-tools" in p.stdout
 
 
 def test_only_the_missing_packages_are_installed(machine):
-    p, calls = machine(have=("/usr/bin/chromium", "/usr/bin/systemd-analyze"))
+    p, calls = machine(have=("/usr/bin/chromium", "/usr/bin/systemd-analyze", "/usr/bin/certutil"))
     assert p.returncode == 0 and calls == ["update -q", "install -y -q mosquitto"]
 
 
@@ -60,7 +60,7 @@ def test_nothing_missing_is_silent_and_installs_nothing(machine):
 
 
 def test_not_root_names_the_exact_command_in_one_line_and_exits_2(machine):
-    p, calls = machine(uid=1000, have=("/usr/bin/systemd-analyze",))
+    p, calls = machine(uid=1000, have=("/usr/bin/systemd-analyze", "/usr/bin/certutil"))
     assert p.returncode == 2 and calls == [] and p.stdout == ""
     assert p.stderr.count("\n") == 1
     assert p.stderr == ("mahjong-table: error: missing Debian packages (mosquitto chromium): run  sudo apt-get update "
@@ -80,7 +80,7 @@ def test_make_run_needs_only_python_venv(machine):
 
 
 def test_a_tool_allowed_missing_is_left_out(machine):
-    p, calls = machine(uid=1000, MT_ALLOW_MISSING="chromium,systemd-analyze")
+    p, calls = machine(uid=1000, MT_ALLOW_MISSING="chromium,systemd-analyze,certutil")
     assert p.returncode == 2 and "sudo apt-get install -y mosquitto\n" in p.stderr and "chromium" not in p.stderr
 
 
