@@ -8,6 +8,7 @@ at their table, but do not appear in the tournament ranking.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,16 @@ def seating(db: HallDB, session: int | None = None) -> dict[int, dict[str, list[
     return out
 
 
+def substituted(db: HallDB) -> dict[tuple[int, str], dict[str, int]]:
+    """``{(session, table): {player: seat}}`` for the players a substitute replaced (the director's
+    ``substitute``, recorded in the audit log): the hands they played before count for their seat."""
+    out: dict[tuple[int, str], dict[str, int]] = {}
+    for (detail,) in db.q("SELECT detail FROM audit WHERE action='substitute' ORDER BY id"):
+        d = json.loads(detail)
+        out.setdefault((int(d["session"]), str(d["table"])), {})[str(d["out"])] = int(d["seat"])
+    return out
+
+
 def compute(db: HallDB, profile: Any) -> Standings:
     seats_by = seating(db)
     pen: dict[tuple[int, str], int] = {}
@@ -61,18 +72,24 @@ def compute(db: HallDB, profile: Any) -> Standings:
                 if late.get((s, p)):
                     ts.late[i] = late[(s, p)]
             tables[(s, t)] = ts
+    held = substituted(db)
     for r in db.results():
         ts = tables.get((r["session"], r["table"]))
         if ts is None or r["status"] != "played":
             continue  # a hand outside any seated session (a test hand before the start) does not count
         result = r["body"].get("result", {})
         by_seat = result.get("seats") or r["players"] or ts.players  # who sat where in this hand
-        index = {p: i for i, p in enumerate(ts.players)}
+        # the seat's points stay the seat's: a substitute brought in mid-session goes on with them, and the
+        # hands its first holder played before the substitution count for it (004 Rules 5.8)
+        index = {**held.get((r["session"], r["table"]), {}), **{p: i for i, p in enumerate(ts.players)}}
         for seat, delta in enumerate(r["deltas"]):
             if seat < len(by_seat) and by_seat[seat] in index:
                 ts.totals[index[by_seat[seat]]] += int(delta)
         ts.hands.append(r)
-        ts.leftover = int((result.get("options_after") or {}).get("deposits", 0))
+        # the sticks left on the table after the game's last hand (004 Rules 3.6): a real table's referee
+        # sends them as ``next_options`` (controller/referee/core.py), the simulated tables as ``options_after``
+        after = result.get("next_options") or result.get("options_after") or {}
+        ts.leftover = int(after.get("deposits", 0))
     records: dict[str, list[Standing]] = {}
     for key in sorted(tables):
         ts = tables[key]

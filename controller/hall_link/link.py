@@ -178,7 +178,13 @@ class HallLink:
             elif cmd.kind == "session_end":
                 self.session["ended"] = True
             elif cmd.kind == "seating":
-                self.next_seating = {"session": b.get("session"), "players": list(b.get("players") or [])}
+                players = list(b.get("players") or [])
+                if b.get("now") and self.session and b.get("session") == self.session.get("session"):
+                    # a substitute takes a seat in the running session (004 Rules 5.8): the hands started from
+                    # now on name him; the hall credits the seat's points to whoever holds it
+                    self.session["players"] = players
+                else:
+                    self.next_seating = {"session": b.get("session"), "players": players}
             text = {"en": b.get("text_en") or b.get("text") or "", "ru": b.get("text_ru") or b.get("text") or ""}
             if text["en"] or text["ru"]:
                 self.messages = (self.messages + [{"kind": cmd.kind, "id": cmd.id, **text}])[-10:]

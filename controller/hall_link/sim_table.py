@@ -91,6 +91,9 @@ class SimTable:
         for i, hr in enumerate(game.hands):
             if stop is not None and stop.is_set() or not self.link.may_start_hand():
                 break  # the hall ended the session: the hand in play was finished, no new one starts
+            now = self.link.context()  # a substitute seated meanwhile plays the following hands (004 Rules 5.8)
+            if now.get("session") == session and len(now.get("players") or ()) == n_players:
+                players = list(now["players"])
             self._record_hand(session, i, hr, players)
         return len(self.played)
 

@@ -1,0 +1,88 @@
+"""The seeds' tournament regulations at real tables (issue #34): each test cites the seed line it checks
+(seeds in Russian: 000 Sichuan, 003 MCR, 004 riichi)."""
+from __future__ import annotations
+
+import time
+
+from controller.event_store import EventStore
+from controller.hall_link.link import HallLink, LinkConfig
+from hall.db import HallDB
+from hall.messages import OutboxMessage
+from hall.service import HallService
+from hall.tournament import Tournament
+from tests.hall.conftest import wait_for
+
+HALL = "h1"
+
+
+def _link(broker, tmp_path, table: str) -> tuple[HallLink, EventStore]:
+    store = EventStore(tmp_path / f"{table}.sqlite")
+    link = HallLink(LinkConfig(broker.url, HALL, table, resend_s=1.0, poll_s=0.05), store.path).start()
+    wait_for(lambda: link.connected, what="the table's link")
+    return link, store
+
+
+def _real_hand(store: EventStore, link: HallLink, hand_id: str, result: dict) -> None:
+    """A hand as a real table records it: started, then its result (no ``seats``: the link's context names
+    the players), fed to the outbox in between as the pump does."""
+    store.start_hand(hand_id, "sichuan-mpl2025", time.time())
+    store.append(f"{hand_id}/game", 0, _started(hand_id))
+    link.pump()
+    store.finish_hand(hand_id, {"hand_id": hand_id, "status": "played", **result}, time.time())
+    link.pump()
+
+
+def _started(hand_id: str):
+    from rules.events import HandStarted
+
+    return HandStarted(hand_id=hand_id, profile="sichuan-mpl2025", n_players=4, dealer=0)
+
+
+def test_a_substitute_brought_in_mid_session_keeps_the_seats_points(broker, tmp_path):
+    """004 line 564 (Rules 5.8): a substitute takes the player's place at the table; 000 line 456 (§2.8.4.5):
+    the substitute plays instead of him. The seat's game points go on: −10 before and −5 after = −15."""
+    db = HallDB(tmp_path / "hall.sqlite")
+    service = HallService(db, broker.url, HALL).start()
+    assert service.wait_connected()
+    t = Tournament(db, service, profile="sichuan-mpl2025", seed=3)
+    for p in ("P1", "P2", "P3", "P4"):
+        t.register(p)
+    t.register("S1", "Substitute", substitute=True)
+    link, store = _link(broker, tmp_path, "T1")
+    try:
+        t.seat(1, {"T1": ["P1", "P2", "P3", "P4"]})
+        t.start_session(1, minutes=60)
+        wait_for(lambda: link.context().get("session") == 1, what="the session at the table")
+        _real_hand(store, link, "T1-1", {"deltas": [20, 0, -10, -10]})
+        t.substitute(1, "T1", 2, "S1")  # P3 falls ill after the first hand
+        wait_for(lambda: link.context().get("players") == ["P1", "P2", "S1", "P4"], what="the substitute at the table")
+        assert link.view()["next_seating"] == {}  # the seat changed now, not for the next session
+        _real_hand(store, link, "T1-2", {"deltas": [10, 0, -5, -5]})
+        wait_for(lambda: db.count("results") == 2, what="both results at the hall")
+        rows = dict(db.q("SELECT hand, players FROM results"))
+        assert '"S1"' in rows["T1-2"] and '"P3"' in rows["T1-1"]  # each hand names who played it
+        line = {x.player: x.total for x in t.standings().tables[(1, "T1")].standings}
+        assert line == {"P1": 30, "P2": 0, "S1": -15, "P4": -15}
+    finally:
+        link.stop()
+        service.stop()
+
+
+def test_sticks_left_on_a_real_tables_last_hand_go_to_the_first_place(tmp_path):
+    """004 line 344 (Rules 3.6): the riichi sticks left on the table at the game's end go to the winner. A
+    real table's referee reports them as ``next_options`` (controller/referee/core.py: ``result()``)."""
+    t = Tournament(HallDB(tmp_path / "hall.sqlite"), profile="riichi-ema2016", seed=3)
+    for p in ("P1", "P2", "P3", "P4"):
+        t.register(p)
+    t.seat(1, {"T1": ["P1", "P2", "P3", "P4"]})
+    players = ["P1", "P2", "P3", "P4"]
+    hands = [([8000, -8000, 0, 0], {"honba": 0, "deposits": 0}),
+             ([-1000, -1000, -1000, 1000], {"honba": 1, "deposits": 2000})]  # a draw: two sticks stay
+    with t.db.tx() as db:
+        for i, (deltas, after) in enumerate(hands):
+            body = {"profile": "riichi-ema2016", "session": 1, "players": players,
+                    "result": {"hand_id": f"h{i}", "status": "played", "source": "referee", "deltas": deltas,
+                               "next_options": after}}
+            assert t.db.ingest(db, "T1", OutboxMessage(f"h{i}", 1, "result", body, 1.0 + i), 2.0)
+    line = {x.player: x.total for x in t.standings().tables[(1, "T1")].standings}
+    assert line == {"P1": 37000 + 2000, "P2": 21000, "P3": 29000, "P4": 31000}
