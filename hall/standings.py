@@ -78,7 +78,9 @@ def compute(db: HallDB, profile: Any) -> Standings:
         if ts is None or r["status"] != "played":
             continue  # a hand outside any seated session (a test hand before the start) does not count
         result = r["body"].get("result", {})
-        by_seat = result.get("seats") or r["players"] or ts.players  # who sat where in this hand
+        # who sat in which chair in this hand: the result's own (simulated tables), the chairs the table's link
+        # recorded as the hand started (MCR: they change each round, 003 line 2168), else as seated
+        by_seat = result.get("seats") or r["body"].get("seats") or r["players"] or ts.players
         # the seat's points stay the seat's: a substitute brought in mid-session goes on with them, and the
         # hands its first holder played before the substitution count for it (004 Rules 5.8)
         index = {**held.get((r["session"], r["table"]), {}), **{p: i for i, p in enumerate(ts.players)}}

@@ -16,6 +16,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,17 +72,19 @@ class Outbox:
         row = self.db.execute("SELECT value FROM hall_cursor WHERE name=?", (name,)).fetchone()
         return row[0] if row else 0
 
-    def feed(self, context: dict[str, Any] | None = None, limit: int = 2000) -> int:
+    def feed(self, context: dict[str, Any] | Callable[[str], dict[str, Any]] | None = None, limit: int = 2000) -> int:
         """Copy new events and finished hands from the store; returns how many messages were added.
         ``context`` (the hall session and the players by seat, as the hall's commands set them) is
-        recorded when a hand starts and attached to that hand's result.
+        recorded when a hand starts and attached to that hand's result; a function of the hand gives each
+        hand its own (the chairs it was played in).
 
         Everything is read first (WAL: reading never blocks the table's writer); the write transaction
         that follows is a few quick statements, so the table's own appends never wait long for it."""
         with self.lock:
             if not self._has_store():
                 return 0
-            ctx = json.dumps(context or {}, sort_keys=True)
+            def ctx_of(hand: str) -> str:
+                return json.dumps((context(hand) if callable(context) else context) or {}, sort_keys=True)
             # finished hands first: all their events were appended before they finished, so the events read
             # next include them, and a result always follows its hand's events
             done = self.db.execute(
@@ -95,7 +98,7 @@ class Outbox:
             starts: list[tuple[str, str]] = []
             for _rid, stream, seq, typ, t_wall, body in rows:
                 if typ == "hand_started":
-                    starts.append((hand_of(stream), ctx))
+                    starts.append((hand_of(stream), ctx_of(hand_of(stream))))
                 if self.events == "all" or typ == "hand_started":
                     msgs.append((hand_of(stream), "event", json.dumps(
                         {"stream": stream, "seq": seq, "event": json.loads(body)}, sort_keys=True), t_wall))
@@ -105,7 +108,7 @@ class Outbox:
                     c = known.get(hand)
                     if c is None:
                         row = self.db.execute("SELECT context FROM hall_hands WHERE hand=?", (hand,)).fetchone()
-                        c = row[0] if row else ctx
+                        c = row[0] if row else ctx_of(hand)
                     body = {"profile": profile, "result": json.loads(result), **json.loads(c)}
                     msgs.append((hand, "result", json.dumps(body, sort_keys=True), finished))
             if not rows and not msgs:
@@ -128,6 +131,20 @@ class Outbox:
                 self.db.execute("ROLLBACK")
                 raise
             return len(msgs)
+
+    def session_results(self, session: int) -> list[tuple[str, dict[str, Any]]]:
+        """The hands played in hall session ``session`` (by the context they started with), in order."""
+        with self.lock:
+            if not self._has_store():
+                return []
+            rows = self.db.execute("SELECT h.hand_id, h.result, c.context FROM hands h JOIN hall_hands c ON "
+                                   "c.hand = h.hand_id WHERE h.finished IS NOT NULL ORDER BY h.started, h.hand_id")
+            out = []
+            for hand, result, context in rows.fetchall():
+                r = json.loads(result)
+                if json.loads(context).get("session") == session and r.get("status", "played") == "played":
+                    out.append((hand, r))
+            return out
 
     def _has_store(self) -> bool:
         n = self.db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('events', 'hands')").fetchone()[0]

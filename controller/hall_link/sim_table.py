@@ -47,7 +47,7 @@ class SimTable:
         self.event_delay = event_delay
         self.rng = random.Random(seed)
         self._session_started = threading.Event()
-        self.link = HallLink(link, self.store_path, on_command=self._command, durable=durable,
+        self.link = HallLink(link, self.store_path, on_command=self._command, durable=durable, profile=profile,
                              status=lambda: {"profile": profile, "state": "play" if self.playing else "idle",
                                              "hand_id": self.hand_id, "fault": "", "judge_called": False,
                                              "camera_fps": None})
@@ -104,6 +104,7 @@ class SimTable:
         start = hr.events[0]
         seats = tuple(players[int(p[1:])] for p in start.seats)  # "P<i>" = the i-th seated player
         self.store.start_hand(hand_id, self.profile_name, time.time())
+        self.link.hand_started(hand_id)
         if not self.event_delay:  # as fast as possible: the hand's events in one durable transaction
             self.store.append_many(f"{hand_id}/game", 0, list(hr.events))
         for seq, ev in enumerate(hr.events if self.event_delay else ()):  # at a table's pace: one by one
@@ -115,6 +116,7 @@ class SimTable:
                   "options_after": self.profile.next_hand_options(st)}
         finished = time.time()
         self.store.finish_hand(hand_id, result, finished)
+        self.link.hand_finished(hand_id, result)
         self.link.notify()
         with self.lock:
             self.played.append(PlayedHand(hand_id, session, tuple(hr.deltas), seats, finished))

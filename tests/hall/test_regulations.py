@@ -2,6 +2,7 @@
 (seeds in Russian: 000 Sichuan, 003 MCR, 004 riichi)."""
 from __future__ import annotations
 
+import json
 import time
 
 from controller.event_store import EventStore
@@ -86,3 +87,36 @@ def test_sticks_left_on_a_real_tables_last_hand_go_to_the_first_place(tmp_path):
             assert t.db.ingest(db, "T1", OutboxMessage(f"h{i}", 1, "result", body, 1.0 + i), 2.0)
     line = {x.player: x.total for x in t.standings().tables[(1, "T1")].standings}
     assert line == {"P1": 37000 + 2000, "P2": 21000, "P3": 29000, "P4": 31000}
+
+
+def test_real_mcr_results_carry_the_chairs_and_the_hall_credits_the_right_players(broker, tmp_path):
+    """003 line 2168 «Способ распределения мест»: the players change chairs each round. The table's link records
+    the chairs as each hand starts; the hall credits the hand's deltas by chair: in hand 5 (South round) chair 0
+    is B (SEAT_TABLE), so the +24 of chair 0 is B's."""
+    db = HallDB(tmp_path / "hall.sqlite")
+    service = HallService(db, broker.url, HALL).start()
+    assert service.wait_connected()
+    t = Tournament(db, service, profile="mcr", seed=3)
+    for p in ("A", "B", "C", "D"):
+        t.register(p)
+    store = EventStore(tmp_path / "T1.sqlite")
+    link = HallLink(LinkConfig(broker.url, HALL, "T1", resend_s=1.0, poll_s=0.05), store.path, profile="mcr").start()
+    try:
+        wait_for(lambda: link.connected, what="the table's link")
+        t.seat(1, {"T1": ["A", "B", "C", "D"]})
+        t.start_session(1, minutes=120)
+        wait_for(lambda: link.context().get("session") == 1, what="the session at the table")
+        for i in range(5):  # the East round's four hands (chair 0 wins 8 each), then the South round's first
+            hand = f"T1-{i + 1}"
+            link.hand_started(hand)
+            deltas = [24, -8, -8, -8]
+            _real_hand(store, link, hand, {"deltas": deltas, "dealer": i % 4, "next_dealer": (i + 1) % 4})
+            link.hand_finished(hand, {"status": "played", "dealer": i % 4, "next_dealer": (i + 1) % 4})
+        wait_for(lambda: db.count("results") == 5, what="the results at the hall")
+        seats = [json.loads(b)["seats"] for (b,) in db.q("SELECT body FROM results ORDER BY hand")]
+        assert seats[:4] == [["A", "B", "C", "D"]] * 4 and seats[4] == ["B", "A", "D", "C"]
+        line = {x.player: x.total for x in t.standings().tables[(1, "T1")].standings}
+        assert line == {"A": 4 * 24 - 8, "B": -4 * 8 + 24, "C": -40, "D": -40}
+    finally:
+        link.stop()
+        service.stop()

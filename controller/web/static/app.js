@@ -216,6 +216,25 @@ function renderCamera(pub) {
   }
 }
 
+// the hall session at this table: time left, "last hand", "red zone", and why no hand starts (both languages)
+function renderSession(ses) {
+  const box = $("#session");
+  box.hidden = !(ses && ses.session !== null && ses.session !== undefined);
+  if (box.hidden) return;
+  const bits = [];
+  if (ses.seconds_left !== null && ses.seconds_left !== undefined) {
+    const m = Math.floor(ses.seconds_left / 60), sec = Math.floor(ses.seconds_left % 60);
+    bits.push(t("session.left", {n: ses.session, t: m + ":" + String(sec).padStart(2, "0")}));
+  }
+  if (ses.red_zone) bits.push(t("session.red_zone"));
+  if (ses.last_hand) bits.push(t("session.last_hand"));
+  const why = lang === "ru" ? ses.text_ru : ses.text_en;
+  if (why) bits.push(why);
+  box.textContent = bits.join(" · ");
+  box.classList.toggle("warn", !!(ses.red_zone || ses.last_hand || !ses.may_start));
+  box.dataset.reason = ses.reason || "";
+}
+
 function render(msg) {
   last = msg;
   const pub = msg.public, hand = pub.hand;
@@ -230,6 +249,7 @@ function render(msg) {
   if (s.fault) prompt += " — " + s.fault;
   if (s.table_check && s.table_check.hold) prompt += " — " + t("table_check") + ": " + t("check." + s.table_check.result);
   $("#prompt").textContent = prompt;
+  renderSession(pub.session);
   const boxes = [...document.querySelectorAll(".seat")];
   boxes.forEach(b => { b.replaceChildren(); b.classList.add("empty"); b.classList.remove("turn"); });
   $("#no-hand").hidden = !!hand;

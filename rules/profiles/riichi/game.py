@@ -384,6 +384,11 @@ class RiichiHooks(GameRules):
     # --- the hall: a session's result and the tournament (004 Reg 6.1-6.3, spec A5) --------------------
     session_warning_min = tournament.RED_ZONE_MIN  # 004 Reg 6.1.2: the 10-minute red zone
     session_minutes = tournament.SESSION_MIN  # Reg 6.1.1
+    red_zone_min = tournament.RED_ZONE_MIN  # Reg 6.1.2 (004 line 62): only started hands are finished
+
+    def session_may_start_hand(self, minutes_left: float) -> bool:
+        """No new hand in the red zone, the session's last 10 minutes (004 Reg 6.1.2)."""
+        return tournament.may_start_hand(minutes_left, self.red_zone_min)
 
     def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
                           penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
