@@ -542,13 +542,15 @@ class TableService:
         self.dice = ()
         self.shuffle_progress = {}
         self.table_check = None
+        options = dict((self.last_result or {}).get("next_options", {}))
+        if self.hall is not None:
+            if self.hall.first_hand():  # a hall session is a new game: East as seated deals, nothing carried
+                self.dealer, options = 0, {}  # over (the sticks left were the last game's, 004 Rules 3.6)
+            self.hall.hand_started(self.hand_id)  # the hand's players and chairs are fixed as it starts
         started = self.writer.start_hand(self.hand_id, self.profile, self.clock.wall())
-        if self.hall is not None:  # the hand's players and chairs are fixed as it starts
-            self.hall.hand_started(self.hand_id)
         await asyncio.gather(started, self.record(HandStarted(hand_id=self.hand_id, profile=self.profile,
                                                                n_players=self.players, dealer=self.dealer,
-                                                               options=dict((self.last_result or {}).get("next_options", {})),
-                                                               **self.clock.stamp())))
+                                                               options=options, **self.clock.stamp())))
 
     async def _operate(self, st: S) -> None:
         try:

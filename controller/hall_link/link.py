@@ -111,6 +111,7 @@ class HallLink:
         self._in_play = ""
         for c in self.outbox.commands():  # a restarted table knows its session from the recorded commands
             self._apply(Command(c["id"], c["kind"], c["body"]), replay=True)
+        self._refresh()  # the hands this session already played (a restarted table goes on counting)
 
     # --- life ---------------------------------------------------------------------------------------------
     def start(self) -> HallLink:
@@ -224,6 +225,11 @@ class HallLink:
         if self.rules is not None and players:
             ctx["seats"] = self.rules.chairs(players, len([h for h in self._played if h != exclude]))
         return ctx
+
+    def first_hand(self) -> bool:
+        """The next hand is the first of the hall's session at this table (a new game starts)."""
+        with self._state_lock:
+            return self.session.get("session") is not None and not self._played and not self._in_play
 
     def hand_started(self, hand: str) -> None:
         """The table started ``hand`` (the service's loop: memory only): its context is fixed now."""

@@ -106,6 +106,7 @@ def test_real_mcr_results_carry_the_chairs_and_the_hall_credits_the_right_player
         t.seat(1, {"T1": ["A", "B", "C", "D"]})
         t.start_session(1, minutes=120)
         wait_for(lambda: link.context().get("session") == 1, what="the session at the table")
+        assert link.first_hand()  # a new game: East as seated deals, no sticks carried over
         for i in range(5):  # the East round's four hands (chair 0 wins 8 each), then the South round's first
             hand = f"T1-{i + 1}"
             link.hand_started(hand)
@@ -113,6 +114,10 @@ def test_real_mcr_results_carry_the_chairs_and_the_hall_credits_the_right_player
             _real_hand(store, link, hand, {"deltas": deltas, "dealer": i % 4, "next_dealer": (i + 1) % 4})
             link.hand_finished(hand, {"status": "played", "dealer": i % 4, "next_dealer": (i + 1) % 4})
         wait_for(lambda: db.count("results") == 5, what="the results at the hall")
+        assert not link.first_hand()
+        link.stop()  # a restarted table goes on counting the session's hands: the South round's chairs
+        link = HallLink(LinkConfig(broker.url, HALL, "T1"), store.path, profile="mcr")
+        assert not link.first_hand() and link.context_for("T1-6")["seats"] == ["B", "A", "D", "C"]
         seats = [json.loads(b)["seats"] for (b,) in db.q("SELECT body FROM results ORDER BY hand")]
         assert seats[:4] == [["A", "B", "C", "D"]] * 4 and seats[4] == ["B", "A", "D", "C"]
         line = {x.player: x.total for x in t.standings().tables[(1, "T1")].standings}
