@@ -141,6 +141,8 @@ CAPABILITIES = Capabilities(
 class RiichiHooks(GameRules):
     """The ``GameRules`` hooks for riichi (mixed into the profile class before ``Profile``)."""
 
+    penalty_catalogue = tournament.CATALOGUE  # the judge's console (rules/game/penalty_catalogue.py)
+
     capabilities = CAPABILITIES
     start_score = 30_000  # Reg 6.2.3
     placement_points = (15.0, 5.0, -5.0, -15.0)  # EMA uma in thousands: informational only (spec §2.6)
