@@ -8,7 +8,7 @@ import html
 import io
 from typing import Any
 
-from hall.standings import Standings, TableSession
+from hall.standings import Standings, TableSession, penalty_paid
 
 LABELS = {
     "en": {"protocol": "Score protocol", "session": "Session", "table": "Table", "hand": "Hand",
@@ -27,12 +27,25 @@ def table_rows(ts: TableSession, start_score: int) -> tuple[list[str], list[list
     index = {p: i for i, p in enumerate(ts.players)}
     rows = []
     for r in ts.hands:
-        by_seat = r["body"].get("result", {}).get("seats") or r["players"] or ts.players
+        by_seat = r["body"].get("result", {}).get("seats") or r["body"].get("seats") or r["players"] or ts.players
         pts = [0] * len(ts.players)
         for seat, d in enumerate(r["deltas"]):
             if seat < len(by_seat) and by_seat[seat] in index:
                 pts[index[by_seat[seat]]] = int(d)
         rows.append([r["hand"] + (" *" if r["corrected"] else ""), *pts])
+    for pen in ts.table_penalties:  # given at the table's console: who lost, who received, the rule, the judge
+        ev = pen["event"]
+        by_seat = pen.get("seats") or pen.get("players") or ts.players
+        pts = [0] * len(ts.players)
+        seat = int(ev.get("seat", -1))
+        paid = penalty_paid(ev, len(by_seat))
+        if 0 <= seat < len(by_seat) and by_seat[seat] in index:
+            pts[index[by_seat[seat]]] = -(sum(paid) if any(paid) else int(ev.get("points", 0)))
+        for s, amount in enumerate(paid):
+            if amount and s < len(by_seat) and by_seat[s] in index:
+                pts[index[by_seat[s]]] += amount
+        what = f"{ev.get('code') or ev.get('reason', '')} ({ev.get('rule', '')}; {ev.get('judge', '')})"
+        rows.append([what, *pts])
     by_player = {s.player: s for s in ts.standings}
     summary = {
         "total": [ts.totals.get(i, start_score) - start_score for i in range(len(ts.players))],

@@ -27,6 +27,7 @@ class TableSession:
     late: dict[int, float] = field(default_factory=dict)
     leftover: int = 0
     standings: list[Standing] = field(default_factory=list)
+    table_penalties: list[dict[str, Any]] = field(default_factory=list)  # given at the table's console
 
 
 @dataclass
@@ -53,6 +54,28 @@ def substituted(db: HallDB) -> dict[tuple[int, str], dict[str, int]]:
     for (detail,) in db.q("SELECT detail FROM audit WHERE action='substitute' ORDER BY id"):
         d = json.loads(detail)
         out.setdefault((int(d["session"]), str(d["table"])), {})[str(d["out"])] = int(d["seat"])
+    return out
+
+
+def penalty_paid(ev: dict[str, Any], seats: int) -> list[int]:
+    """What each seat receives from a console penalty (``paid``; a custom ``to_others``: its points to each
+    other seat); all zeros when it is taken and given to nobody."""
+    paid = [int(x) for x in ev.get("paid") or ()]
+    if not paid and ev.get("to_others"):
+        seat = int(ev.get("seat", -1))
+        paid = [0 if s == seat else int(ev.get("points", 0)) for s in range(seats)]
+    return paid
+
+
+def table_penalties(db: HallDB) -> list[tuple[str, dict[str, Any]]]:
+    """The penalties given at the tables' consoles, as their outboxes sent them (each once: the hall keeps one
+    copy of each message), in the order given: ``(table, {"event": ..., "session", "players", "seats"})``."""
+    rows = db.q("SELECT table_id, body FROM messages WHERE kind='event' AND hand=table_id ORDER BY t_table, seq")
+    out = []
+    for table, body in rows:
+        b = json.loads(body)
+        if (b.get("event") or {}).get("type") == "penalty_awarded":
+            out.append((table, b))
     return out
 
 
@@ -92,6 +115,26 @@ def compute(db: HallDB, profile: Any) -> Standings:
         # sends them as ``next_options`` (controller/referee/core.py), the simulated tables as ``options_after``
         after = result.get("next_options") or result.get("options_after") or {}
         ts.leftover = int(after.get("deposits", 0))
+    for t_id, pen in table_penalties(db):
+        ts = tables.get((pen.get("session"), t_id))  # type: ignore[arg-type]
+        if ts is None:
+            continue  # given outside any seated session
+        index = {**held.get((ts.session, t_id), {}), **{p: i for i, p in enumerate(ts.players)}}
+        by_seat = pen.get("seats") or pen.get("players") or ts.players
+        ev = pen["event"]
+        seat = int(ev.get("seat", -1))
+        if not 0 <= seat < len(by_seat) or by_seat[seat] not in index:
+            continue
+        who = index[by_seat[seat]]
+        paid = penalty_paid(ev, len(by_seat))
+        if any(paid):  # paid to players: a transfer of game points, like a hand's (003 line 2152, 004 line 278)
+            ts.totals[who] -= sum(paid)
+            for s, amount in enumerate(paid):
+                if amount and s < len(by_seat) and by_seat[s] in index:
+                    ts.totals[index[by_seat[s]]] += amount
+        elif int(ev.get("points", 0)):  # taken and given to nobody (000 line 422, 003 line 2130)
+            ts.penalties[who] = ts.penalties.get(who, 0) + int(ev["points"])
+        ts.table_penalties.append(pen)
     records: dict[str, list[Standing]] = {}
     for key in sorted(tables):
         ts = tables[key]

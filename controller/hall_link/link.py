@@ -110,7 +110,7 @@ class HallLink:
         self._hand_ctx: dict[str, dict[str, Any]] = {}  # the context each hand started with (its chairs)
         self._in_play = ""
         for c in self.outbox.commands():  # a restarted table knows its session from the recorded commands
-            self._apply(Command(c["id"], c["kind"], c["body"]), replay=True)
+            self._apply(Command(c["id"], c["kind"], c["body"]), replay=True, received=c["received"])
         self._refresh()  # the hands this session already played (a restarted table goes on counting)
 
     # --- life ---------------------------------------------------------------------------------------------
@@ -176,11 +176,12 @@ class HallLink:
             log.warning("hall link: ignored a bad message on %s: %s", msg.topic, exc)
 
     # --- hall commands ----------------------------------------------------------------------------------
-    def _apply(self, cmd: Command, replay: bool = False) -> None:
+    def _apply(self, cmd: Command, replay: bool = False, received: float | None = None) -> None:
         b = cmd.body
         with self._state_lock:
             if cmd.kind == "session_start":
                 self.session = {"session": b.get("session"), "players": list(b.get("players") or []),
+                                "received": time.time() if received is None else received,
                                 "starts_at": b.get("starts_at"), "ends_at": b.get("ends_at"),
                                 "warning_at": b.get("warning_at"), "warned": False, "ended": False}
                 self.messages = []
@@ -225,6 +226,16 @@ class HallLink:
         if self.rules is not None and players:
             ctx["seats"] = self.rules.chairs(players, len([h for h in self._played if h != exclude]))
         return ctx
+
+    def session_began(self) -> float:
+        """When this table received the hall's current session (0: none) — the judge's ladders count from it."""
+        with self._state_lock:
+            return float(self.session.get("received") or 0.0) if self.session else 0.0
+
+    def session_hands(self) -> list[str]:
+        """The hands played in the current session, in order."""
+        with self._state_lock:
+            return list(self._played)
 
     def first_hand(self) -> bool:
         """The next hand is the first of the hall's session at this table (a new game starts)."""

@@ -1,7 +1,8 @@
 """The hall outbox: new tables in the table's own event store (SQLite), next to ``events`` and ``hands``.
 
 :meth:`Outbox.feed` copies what the hall needs from the store into ``hall_outbox`` — each finished hand's
-result, and the hand's events (``hall.events = "all"``) or only its ``hand_started`` (``"results"``) — in
+result, and the hand's events (``hall.events = "all"``) or only its ``hand_started`` (``"results"``), and the
+judge's penalties (:data:`JUDGE_EVENTS`, with the session and the players by chair) — in
 one transaction with its read position, so a crash between the two never loses or doubles a message. A
 message stays in the outbox until the hall service acknowledges it (:meth:`ack`); :meth:`due` lists what to
 (re)send — when a message was sent is kept in memory only, so sending costs no write.
@@ -44,6 +45,8 @@ CREATE TABLE IF NOT EXISTS hall_commands (
 );
 """
 EVENT_MODES = ("results", "all")
+# the judge's decisions the hall credits (whatever hall.events says): penalties given at the table's console
+JUDGE_EVENTS = ("penalty_awarded",)
 
 
 def hand_of(stream: str) -> str:
@@ -99,9 +102,12 @@ class Outbox:
             for _rid, stream, seq, typ, t_wall, body in rows:
                 if typ == "hand_started":
                     starts.append((hand_of(stream), ctx_of(hand_of(stream))))
-                if self.events == "all" or typ == "hand_started":
-                    msgs.append((hand_of(stream), "event", json.dumps(
-                        {"stream": stream, "seq": seq, "event": json.loads(body)}, sort_keys=True), t_wall))
+                if self.events == "all" or typ == "hand_started" or typ in JUDGE_EVENTS:
+                    ev = json.loads(body)
+                    msg = {"stream": stream, "seq": seq, "event": ev}
+                    if typ in JUDGE_EVENTS:  # the judge's decision with the session and who sat where then
+                        msg.update(json.loads(ctx_of(str(ev.get("hand_id") or ""))))
+                    msgs.append((hand_of(stream), "event", json.dumps(msg, sort_keys=True), t_wall))
             if len(rows) < limit:  # else events are still to copy: results come after their hand's events
                 known = dict(starts)
                 for hand, profile, finished, result in done:

@@ -170,7 +170,11 @@ class LiveTable:
             if p.seat in seats:
                 total[p.seat] -= p.points
                 pen[p.seat] += p.points
-                if p.to_others:
+                if p.paid:  # from the catalogue: what each seat receives (one player, East and the others, ...)
+                    for s, amount in enumerate(p.paid):
+                        if s in seats:
+                            total[s] += amount
+                elif p.to_others:
                     for s in seats:
                         if s != p.seat:
                             total[s] += p.points

@@ -9,6 +9,7 @@ from controller.event_store import EventStore
 from controller.hall_link.link import HallLink, LinkConfig
 from hall.db import HallDB
 from hall.messages import OutboxMessage
+from hall.protocols import table_csv
 from hall.service import HallService
 from hall.tournament import Tournament
 from tests.hall.conftest import wait_for
@@ -122,6 +123,56 @@ def test_real_mcr_results_carry_the_chairs_and_the_hall_credits_the_right_player
         assert seats[:4] == [["A", "B", "C", "D"]] * 4 and seats[4] == ["B", "A", "D", "C"]
         line = {x.player: x.total for x in t.standings().tables[(1, "T1")].standings}
         assert line == {"A": 4 * 24 - 8, "B": -4 * 8 + 24, "C": -40, "D": -40}
+    finally:
+        link.stop()
+        service.stop()
+
+
+def test_penalties_given_at_the_tables_console_reach_the_hall_once(broker, tmp_path):
+    """The judge's penalties (the profile's catalogue) go through the table's outbox: the director types nothing,
+    a resend doubles nothing. MCR: 003 line 2130 (5 taken, given to nobody) and 003 line 2152 (a knocked-over
+    tile: 30 to that one player); the offender sat in chair 1 of the South round's first hand (003 line 2168)."""
+    from rules.events import PenaltyAwarded
+    from rules.game.penalty_catalogue import charge
+
+    db = HallDB(tmp_path / "hall.sqlite")
+    service = HallService(db, broker.url, HALL).start()
+    assert service.wait_connected()
+    t = Tournament(db, service, profile="mcr", seed=3)
+    for p in ("A", "B", "C", "D"):
+        t.register(p)
+    store = EventStore(tmp_path / "T1.sqlite")
+    link = HallLink(LinkConfig(broker.url, HALL, "T1", resend_s=0.5, poll_s=0.05), store.path, profile="mcr").start()
+    try:
+        wait_for(lambda: link.connected, what="the table's link")
+        t.seat(1, {"T1": ["A", "B", "C", "D"]})
+        t.start_session(1, minutes=120)
+        wait_for(lambda: link.context().get("session") == 1, what="the session at the table")
+        for i in range(5):
+            hand = f"T1-{i + 1}"
+            link.hand_started(hand)
+            _real_hand(store, link, hand, {"deltas": [0, 0, 0, 0], "dealer": i % 4, "next_dealer": (i + 1) % 4})
+            link.hand_finished(hand, {"status": "played", "dealer": i % 4, "next_dealer": (i + 1) % 4})
+        kinds = {k.code: k for k in t.profile.penalty_catalogue}
+        knocked = charge(kinds["knocked_over_tile"], 1, (0, 1, 2, 3), chosen=30, to_seat=2)
+        touch = charge(kinds["wall_touch"], 1, (0, 1, 2, 3), previous=1)
+        for seq, (code, c) in enumerate((("knocked_over_tile", knocked), ("wall_touch", touch))):
+            store.append("T1/judge", seq, PenaltyAwarded(seat=1, points=c.points, rule=kinds[code].rule, reason=code,
+                                                         code=code, paid=c.paid if any(c.paid) else (),
+                                                         occurrence=c.occurrence, hand_id="T1-5", judge="J. Judge"))
+        link.pump()
+        wait_for(lambda: len(db.q("SELECT 1 FROM messages WHERE hand='T1'")) == 2, what="the penalties at the hall")
+        link.outbox.unsend()  # everything sent again (a reconnection): the hall keeps one copy
+        link.pump()
+        time.sleep(1.0)
+        line = {x.player: (x.total, x.penalty) for x in t.standings().tables[(1, "T1")].standings}
+        # hand 5 is the South round's first: chair 1 is A, chair 2 is D (SEAT_TABLE)
+        assert line == {"A": (-30 - 5, 5), "B": (0, 0), "C": (0, 0), "D": (30, 0)}
+        pens = t.standings().tables[(1, "T1")].table_penalties
+        assert [p["event"]["code"] for p in pens] == ["knocked_over_tile", "wall_touch"]
+        assert pens[0]["event"]["judge"] == "J. Judge" and pens[0]["seats"] == ["B", "A", "D", "C"]
+        csv_text = table_csv(t.standings().tables[(1, "T1")], t.profile.start_score)
+        assert "knocked_over_tile (003 «Отдельные нарушения» 7 (line 2152); J. Judge),-30,0,0,30" in csv_text
     finally:
         link.stop()
         service.stop()

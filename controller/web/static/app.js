@@ -278,10 +278,14 @@ function renderConsole(j, pub, hand) {
   if (seatSel.options.length !== pub.table.players) {
     seatSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: seatName(hand, s)})));
   }
+  const toSel = $("#pen-to");
+  if (toSel.options.length !== pub.table.players) {
+    toSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: seatName(hand, s)})));
+  }
   const codeSel = $("#pen-code");
   if (codeSel.options.length !== j.penalty_catalog.length + 1) {
     codeSel.replaceChildren(el("option", {value: "", text: t("penalty.custom")}),
-      ...j.penalty_catalog.map(p => el("option", {value: p.code, text: p.text + " — " + p.rule})));
+      ...j.penalty_catalog.map(p => el("option", {value: p.code, text: (lang === "ru" ? p.text_ru : p.text) + " — " + p.rule})));
     codeSel.catalog = j.penalty_catalog;
   }
   const more = $("#more-actions");
@@ -407,16 +411,22 @@ function setupConsole() {
   $("#pen-code").addEventListener("change", ev => {
     const p = (ev.target.catalog || []).find(x => x.code === ev.target.value);
     const f = $("#penalty");
+    // from the catalogue the seed sets the amount (fixed or its ladder) and the payee; the judge types only
+    // what the seed leaves to him (a choice of points, the player who receives them)
+    const judgeChooses = !!p && p.points === null && !p.ladder.length;
+    f.points.disabled = !!p && !judgeChooses; f.points.required = !p || judgeChooses;
+    f.rule.disabled = f.to_others.disabled = !!p; f.rule.required = !p;
+    $("#pen-to-label").hidden = !(p && p.payee === "one_player");
     if (!p) return;
-    f.rule.value = p.rule; f.reason.value = p.text;
-    if (p.points !== null) f.points.value = p.points;
+    f.rule.value = p.rule; f.reason.value = lang === "ru" ? p.text_ru : p.text;
+    f.points.value = p.points !== null ? p.points : p.choices.length ? p.choices[0] : p.bounds[1] ? p.bounds[0] : "";
     f.to_others.checked = !!p.to_others;
   });
   $("#penalty").addEventListener("submit", async ev => {
     ev.preventDefault();
     const f = ev.target;
     const r = await post("/api/judge/penalty", {seat: Number(f.seat.value), points: Number(f.points.value), rule: f.rule.value,
-      reason: f.reason.value, code: f.code.value, to_others: f.to_others.checked});
+      reason: f.reason.value, code: f.code.value, to_others: f.to_others.checked, to_seat: Number(f.to_seat.value)});
     if (r.ok) f.reset();
   });
   $("#judge-btn").addEventListener("click", () => { $("#login-msg").textContent = ""; $("#login").showModal(); });

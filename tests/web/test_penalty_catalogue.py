@@ -1,0 +1,55 @@
+"""The judge's console picks a penalty from the profile's catalogue: the seed's amount, its escalation and its
+payee are applied by the table (the judge types only what the seed leaves to him) and recorded."""
+from __future__ import annotations
+
+from controller.web.judge import judge_stream
+from rules.events import PenaltyAwarded
+from tests.web.helpers import client, run, served
+
+
+def test_mcr_escalation_and_a_knocked_over_tile_paid_to_one_player(tmp_path):
+    """003 line 2142: touching the wall — a warning, then 5, then 10; 003 line 2152: a knocked-over tile, 5 to 60
+    to that one player, as the judge decides."""
+
+    async def scenario():
+        async with served(tmp_path, profile="mcr") as t, client() as http:
+            csrf = await t.login(http)
+            async with http.get(t.url + "/api/judge/actions", headers=t.headers(csrf)) as r:
+                assert r.status == 200
+            got = []
+            for _ in range(3):  # typed points are ignored: the ladder decides
+                async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf),
+                                     json={"seat": 1, "code": "wall_touch", "points": 99}) as r:
+                    assert r.status == 200, await r.text()
+                    got.append((await r.json())["awarded"]["points"])
+            assert got == [0, 5, 10]
+            bad = {"seat": 0, "code": "knocked_over_tile", "points": 70, "to_seat": 2}
+            async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf), json=bad) as r:
+                assert r.status == 400 and "5 to 60" in (await r.json())["error"]
+            ok = {"seat": 0, "code": "knocked_over_tile", "points": 30, "to_seat": 2, "reason": "tile knocked over"}
+            async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf), json=ok) as r:
+                assert r.status == 200, await r.text()
+            pens = [e for e in t.store.events(judge_stream(t.svc)) if isinstance(e, PenaltyAwarded)]
+            assert [(p.code, p.points, p.occurrence) for p in pens[:3]] == [("wall_touch", 0, 1), ("wall_touch", 5, 2),
+                                                                            ("wall_touch", 10, 3)]
+            assert pens[0].rule.startswith("003") and pens[3].paid == (0, 0, 30, 0) and pens[3].judge == "A. Judge"
+            async with http.get(t.url + "/api/view") as r:
+                view = await r.json()
+            assert view["totals"] == [-30, -15, 30, 0]  # the 30 went to seat 2, the deductions to nobody
+
+    run(scenario())
+
+
+def test_riichi_chombo_from_the_console(tmp_path):
+    """004 line 278: chombo — 4000 to East (the dealer), 2000 to the others."""
+
+    async def scenario():
+        async with served(tmp_path, profile="riichi-ema2016") as t, client() as http:
+            csrf = await t.login(http)
+            async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf),
+                                 json={"seat": 2, "code": "chombo"}) as r:
+                assert r.status == 200, await r.text()
+                ev = (await r.json())["awarded"]
+            assert ev["points"] == 8000 and ev["paid"] == [4000, 2000, 0, 2000]  # seat 0 deals the first hand
+
+    run(scenario())
