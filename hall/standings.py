@@ -35,6 +35,7 @@ class Standings:
     tables: dict[tuple[int, str], TableSession]
     ranking: list[TournamentStanding]
     records: dict[str, list[Standing]]
+    disqualified: list[str] = field(default_factory=list)  # out of the ranking (hall/regulations.py)
 
 
 def seating(db: HallDB, session: int | None = None) -> dict[int, dict[str, list[str]]]:
@@ -136,6 +137,7 @@ def compute(db: HallDB, profile: Any) -> Standings:
             ts.penalties[who] = ts.penalties.get(who, 0) + int(ev["points"])
         ts.table_penalties.append(pen)
     records: dict[str, list[Standing]] = {}
+    played_in: dict[str, list[int]] = {}  # the session of each record
     for key in sorted(tables):
         ts = tables[key]
         if not ts.hands:
@@ -145,6 +147,37 @@ def compute(db: HallDB, profile: Any) -> Standings:
                                                  leftover=ts.leftover)
         for st in ts.standings:
             records.setdefault(st.player, []).append(st)
+            played_in.setdefault(st.player, []).append(ts.session)
     subs = {r[0] for r in db.q("SELECT id FROM players WHERE substitute=1")}
-    ranking = profile.tournament_standings({p: rs for p, rs in records.items() if p not in subs})
-    return Standings(tables, ranking, records)
+    ranked, disqualified = _sanctioned(db, records, played_in)
+    ranking = profile.tournament_standings({p: rs for p, rs in ranked.items() if p not in subs})
+    return Standings(tables, ranking, records, disqualified)
+
+
+def _sanctioned(db: HallDB, records: dict[str, list[Standing]],
+                sessions: dict[str, list[int]]) -> tuple[dict[str, list[Standing]], list[str]]:
+    """The records the tournament ranking uses after the sanctions (hall/regulations.py): a table-point penalty
+    lowers that session's table points, an annulment drops the player's session (or all of them), a
+    disqualification takes him out of the ranking; a removal changes nothing already played."""
+    from dataclasses import replace
+
+    from hall.regulations import sanctions
+
+    out = {p: list(rs) for p, rs in records.items()}
+    sessions = {p: list(ns) for p, ns in sessions.items()}
+    disqualified: list[str] = []
+    for s in sanctions(db):
+        rs = out.get(s.player)
+        if rs is None:
+            continue
+        ns = sessions[s.player]
+        if s.kind == "table_points":
+            out[s.player] = [replace(r, table_points=r.table_points - s.points) if n == s.session else r
+                             for r, n in zip(rs, ns, strict=False)]
+        elif s.kind == "annulment":
+            keep = [(r, n) for r, n in zip(rs, ns, strict=False) if s.session is not None and n != s.session]
+            out[s.player], sessions[s.player] = [r for r, _ in keep], [n for _, n in keep]
+        elif s.kind == "disqualification" and s.player not in disqualified:
+            disqualified.append(s.player)
+    return {p: rs for p, rs in out.items() if rs and p not in disqualified}, disqualified
+

@@ -15,6 +15,7 @@ import time
 from functools import cached_property
 from typing import Any
 
+from hall import regulations
 from hall import seating as seating_mod
 from hall.db import HallDB
 from hall.standings import Standings, compute
@@ -248,17 +249,77 @@ class Tournament:
             db.execute("INSERT OR REPLACE INTO late VALUES (?,?,?)", (session, player, float(minutes)))
         self.db.audit(who, "late", {"session": session, "player": player, "minutes": minutes})
 
-    def correct(self, table: str, hand: str, deltas: list[int], reason: str, who: str = "director") -> None:
-        """The director corrects a hand's result (the table's record is kept; the correction wins)."""
+    def correct(self, table: str, hand: str, deltas: list[int], reason: str, who: str = "director", *,
+                appeal: int | None = None, override: bool = False) -> None:
+        """The director corrects a hand's result (the table's record is kept; the correction wins). A result
+        every seat confirmed is final (000 line 269): only an upheld ``appeal`` about it or the head judge's
+        ``override`` changes it."""
         rows = self.db.q("SELECT deltas FROM results WHERE table_id=? AND hand=?", (table, hand))
         if not rows:
             raise TournamentError(f"no result {hand!r} from {table}")
+        if regulations.result_locked(self.db, table, hand):
+            if appeal is not None and not regulations.upheld_appeal(self.db, appeal, table, hand):
+                raise TournamentError(f"appeal {appeal} was not upheld for {table} {hand}")
+            if appeal is None and not override:
+                raise TournamentError(f"{table} {hand}: every seat confirmed this result (000 §2.4.9.4): it changes "
+                                      "only by an upheld appeal or the head judge's override")
         if len(deltas) != len(json.loads(rows[0][0])) or not all(isinstance(d, int) for d in deltas):
             raise TournamentError(f"the correction needs {len(json.loads(rows[0][0]))} whole numbers, one per seat")
         with self.db.tx() as db:
             db.execute("INSERT INTO corrections (table_id, hand, deltas, reason, created) VALUES (?,?,?,?,?)",
                        (table, hand, json.dumps(deltas), reason, self.clock()))
-        self.db.audit(who, "correct", {"table": table, "hand": hand, "deltas": deltas, "reason": reason})
+        self.db.audit(who, "correct", {"table": table, "hand": hand, "deltas": deltas, "reason": reason,
+                                       "appeal": appeal, "override": override})
+
+    # --- sanctions and appeals (hall/regulations.py) ------------------------------------------------------
+    def sanction(self, player: str, kind: str, reason: str, who: str = "director", *, session: int | None = None,
+                 points: float = 0) -> None:
+        """A sanction beyond points, audited with who, when and why: ``table_points`` (``points`` TP taken in
+        ``session``), ``removal``, ``disqualification``, ``annulment`` (of ``session``, or all), ``dead_hand``."""
+        self._player(player)
+        if kind not in regulations.SANCTIONS:
+            raise TournamentError(f"no sanction {kind!r}: one of {', '.join(regulations.SANCTIONS)}")
+        if not reason.strip():
+            raise TournamentError("a sanction needs its reason")
+        if kind == "table_points" and (session is None or not points or points < 0):
+            raise TournamentError("a table-point penalty needs the session and the points (> 0)")
+        self.db.audit(who, "sanction", {"kind": kind, "player": player, "session": session, "points": points,
+                                        "reason": reason, "at": self.clock()})
+        if kind in ("removal", "disqualification"):  # seated no more (000 line 463, 004 line 546)
+            with self.db.tx() as db:
+                db.execute("UPDATE players SET active=0 WHERE id=?", (player,))
+
+    def appeal(self, session: int, player: str, text: str, who: str = "director", *, table: str | None = None,
+               hand: str | None = None) -> int:
+        """Record a player's written appeal (000 §2.9.2, line 485): refused once the seed's time after the
+        session's end has passed. Returns its number."""
+        self._player(player)
+        if not text.strip():
+            raise TournamentError("an appeal is made in writing: its text is needed")
+        rows = self.db.q("SELECT status, ended FROM sessions WHERE n=?", (session,))
+        if not rows or rows[0][0] not in ("running", "ended"):
+            raise TournamentError(f"session {session} has not been played")
+        limit = regulations.appeal_minutes(self.profile_name)
+        now = self.clock()
+        if rows[0][1] is not None and now > rows[0][1] + limit * 60:
+            late = (now - rows[0][1]) / 60
+            raise TournamentError(f"the appeal comes {late:.0f} minutes after session {session} ended: "
+                                  f"appeals are received within {limit} minutes (000 §2.9.2)")
+        self.db.audit(who, "appeal", {"session": session, "player": player, "text": text, "table": table,
+                                      "hand": hand, "at": now})
+        return int(self.db.q("SELECT MAX(id) FROM audit WHERE action='appeal'")[0][0])
+
+    def decide_appeal(self, appeal: int, upheld: bool, decision: str, who: str = "head judge") -> None:
+        """The head judge's (or the arbitration committee's) decision on an appeal (000 §2.9.3-2.9.5)."""
+        found = [a for a in regulations.appeals(self.db) if a["id"] == appeal]
+        if not found:
+            raise TournamentError(f"no appeal {appeal}")
+        if found[0]["decision"] is not None:
+            raise TournamentError(f"appeal {appeal} is already decided")
+        if not decision.strip():
+            raise TournamentError("the decision needs its text")
+        self.db.audit(who, "appeal_decision", {"appeal": appeal, "upheld": bool(upheld), "decision": decision,
+                                               "at": self.clock()})
 
     # --- standings ----------------------------------------------------------------------------------------
     def standings(self) -> Standings:

@@ -109,6 +109,8 @@ class Dashboard:
             "protocols": sorted([s, tb] for (s, tb), ts in st.tables.items() if ts.hands),
             "players": [{"id": p, "name": names.get(p, p)} for p in t.players() + t.players(substitutes=True)],
             "broker": {"connected": bool(self.hall.service and self.hall.service.connected)},
+            # the judges' decisions (hall/regulations.py, hall/standings.py): audited, with who, when and why
+            "regulations": regulations_view(t, st, cur["session"] if cur else None),
             "t": now,
         }
 
@@ -209,3 +211,15 @@ def _int(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int | str):
         raise ValueError(f"{v!r} is not a whole number")
     return int(v)
+
+
+def regulations_view(t: Any, st: Any, session: int | None) -> dict[str, Any]:
+    """Sanctions, appeals, the disqualified and the penalties given at the tables' consoles (this session)."""
+    from dataclasses import asdict as _asdict
+
+    from hall import regulations
+
+    pens = [{"table": ts.table, "session": ts.session, **p["event"]} for ts in st.tables.values()
+            if session is None or ts.session == session for p in ts.table_penalties]
+    return {"sanctions": [_asdict(x) for x in regulations.sanctions(t.db)], "appeals": regulations.appeals(t.db),
+            "disqualified": list(st.disqualified), "table_penalties": pens}

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from controller.event_store import EventStore
 from controller.hall_link.link import HallLink, LinkConfig
 from hall.db import HallDB
 from hall.messages import OutboxMessage
 from hall.protocols import table_csv
 from hall.service import HallService
-from hall.tournament import Tournament
+from hall.tournament import Tournament, TournamentError
 from tests.hall.conftest import wait_for
 
 HALL = "h1"
@@ -176,3 +178,110 @@ def test_penalties_given_at_the_tables_console_reach_the_hall_once(broker, tmp_p
     finally:
         link.stop()
         service.stop()
+
+
+def _four(tmp_path, profile="sichuan-mpl2025", clock=None) -> Tournament:
+    t = Tournament(HallDB(tmp_path / "hall.sqlite"), profile=profile, seed=3, **({"clock": clock} if clock else {}))
+    for p in ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"):
+        t.register(p)
+    return t
+
+
+def _result(t: Tournament, session: int, table: str, hand: str, players: list[str], deltas: list[int],
+            confirmed_by: str | None = None) -> None:
+    body = {"profile": t.profile_name, "session": session, "players": players,
+            "result": {"status": "played", "deltas": deltas, "confirmed_by": confirmed_by}}
+    with t.db.tx() as db:
+        assert t.db.ingest(db, table, OutboxMessage(hand, 1, "result", body, 1.0), 2.0)
+
+
+def test_a_result_every_seat_confirmed_is_final(tmp_path):
+    """000 line 269: «После того, как счётчик записал результаты и все игроки их подтвердили, результаты сдачи
+    считаются действительными и, в принципе, не могут быть пересчитаны задним числом» — changed only by an upheld
+    appeal or the head judge's override, both audited."""
+    now = [1000.0]
+    t = _four(tmp_path, clock=lambda: now[0])
+    players = ["P1", "P2", "P3", "P4"]
+    t.seat(1, {"T1": players})
+    t.start_session(1, minutes=60)
+    _result(t, 1, "T1", "h1", players, [6, -2, -2, -2], confirmed_by="seats")
+    _result(t, 1, "T1", "h2", players, [4, -4, 0, 0], confirmed_by="judge")
+    t.correct("T1", "h2", [0, 0, 4, -4], "the judge's own confirmation may be corrected")
+    with pytest.raises(TournamentError, match="every seat confirmed"):
+        t.correct("T1", "h1", [-2, 6, -2, -2], "recount")
+    a = t.appeal(1, "P2", "the win was mine, not P1's", table="T1", hand="h1")
+    with pytest.raises(TournamentError, match="not upheld"):
+        t.correct("T1", "h1", [-2, 6, -2, -2], "recount", appeal=a)  # pending
+    t.decide_appeal(a, True, "the video shows P2's hu first", who="head judge")
+    t.correct("T1", "h1", [-2, 6, -2, -2], "appeal upheld", appeal=a)
+    assert {x.player: x.total for x in t.standings().tables[(1, "T1")].standings} == {
+        "P1": -2, "P2": 6, "P3": 2, "P4": -6}
+    _result(t, 1, "T1", "h3", players, [3, -1, -1, -1], confirmed_by="seats")
+    t.correct("T1", "h3", [0, 0, 0, 0], "the scorer's slip", who="head judge", override=True)
+    audit = t.db.q("SELECT who, action, detail FROM audit WHERE action IN ('appeal', 'appeal_decision', 'correct') "
+                   "ORDER BY id")
+    assert [(w, a_) for w, a_, _ in audit] == [("director", "correct"), ("director", "appeal"),
+                                               ("head judge", "appeal_decision"), ("director", "correct"),
+                                               ("head judge", "correct")]
+    assert json.loads(audit[-1][2])["override"] is True
+
+
+def test_an_appeal_after_30_minutes_is_refused(tmp_path):
+    """000 lines 485-486 (§2.9.2): «не позже, чем через 30 минут после окончания соответствующей сессии», in
+    writing; the decision is recorded (§2.9.3-2.9.5, lines 488-497)."""
+    now = [1000.0]
+    t = _four(tmp_path, clock=lambda: now[0])
+    t.seat(1, {"T1": ["P1", "P2", "P3", "P4"]})
+    t.start_session(1, minutes=60)
+    now[0] += 3600
+    t.end_session(1)
+    now[0] += 29 * 60
+    first = t.appeal(1, "P3", "the judge's ruling on the dead wall")
+    now[0] += 2 * 60
+    with pytest.raises(TournamentError, match="31 minutes after session 1 ended: appeals are received within 30"):
+        t.appeal(1, "P4", "too late")
+    with pytest.raises(TournamentError, match="in writing"):
+        t.appeal(1, "P4", " ")
+    t.decide_appeal(first, False, "the ruling stands")
+    with pytest.raises(TournamentError, match="already decided"):
+        t.decide_appeal(first, True, "again")
+    from hall.regulations import appeals
+
+    [a] = appeals(t.db)
+    assert a["player"] == "P3" and a["at"] == 1000.0 + 3600 + 29 * 60 and a["decision"]["upheld"] is False
+
+
+def test_sanctions_beyond_points(tmp_path):
+    """000 line 420 (§2.8.1: «аннулированием достигнутых результатов»), line 422 (beyond −48 «штраф в турнирных
+    очках или дисквалификация»), line 463 (§2.8.5: removal from the tournament), 004 line 546 (a cheat is
+    disqualified at once): each audited with who, when, why."""
+    t = _four(tmp_path)
+    s1 = {"T1": ["P1", "P2", "P3", "P4"], "T2": ["P5", "P6", "P7", "P8"]}
+    s2 = {"T1": ["P1", "P5", "P3", "P7"], "T2": ["P2", "P6", "P4", "P8"]}
+    t.seat(1, s1)
+    t.seat(2, s2)
+    for s, tables in ((1, s1), (2, s2)):
+        for table, players in tables.items():
+            _result(t, s, table, f"{table}-{s}", players, [30, 10, -15, -25])
+    before = {x.player: x.table_points for x in t.standings().ranking}
+    assert before["P1"] == 8 and before["P3"] == 4 and before["P2"] == 7 and before["P5"] == 7
+    t.sanction("P1", "table_points", "beyond −48 GP in session 2 (000 §2.8.2)", who="head judge", session=2, points=2)
+    t.sanction("P3", "annulment", "results annulled for session 1 (000 §2.8.1)", session=1)
+    t.sanction("P5", "disqualification", "caught cheating (004 line 546)")
+    t.sanction("P2", "removal", "persistent disorder (000 §2.8.5.1)")
+    st = t.standings()
+    after = {x.player: x.table_points for x in st.ranking}
+    assert after["P1"] == 6 and after["P3"] == 2 and "P5" not in after and st.disqualified == ["P5"]
+    assert after["P2"] == 7  # removed: what he played stands
+    assert "P5" not in t.players() and "P2" not in t.players() and "P1" in t.players()  # seated no more
+    rows = t.db.q("SELECT who, detail FROM audit WHERE action='sanction' ORDER BY id")
+    assert rows[0][0] == "head judge" and json.loads(rows[0][1])["reason"].startswith("beyond −48")
+    from hall.web import regulations_view  # what the director's dashboard serves (/api/state)
+
+    view = regulations_view(t, st, None)
+    assert [(x["kind"], x["player"], x["who"]) for x in view["sanctions"]][:1] == [("table_points", "P1", "head judge")]
+    assert view["disqualified"] == ["P5"] and view["appeals"] == []
+    with pytest.raises(TournamentError, match="no sanction"):
+        t.sanction("P1", "flogging", "x")
+    with pytest.raises(TournamentError, match="needs its reason"):
+        t.sanction("P1", "removal", " ")
