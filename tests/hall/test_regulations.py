@@ -285,3 +285,16 @@ def test_sanctions_beyond_points(tmp_path):
         t.sanction("P1", "flogging", "x")
     with pytest.raises(TournamentError, match="needs its reason"):
         t.sanction("P1", "removal", " ")
+
+
+def test_a_late_riichi_player_over_the_limit_who_still_plays_is_deducted(tmp_path):
+    """004 lines 558-560 (Rules 5.7): 1000 a minute up to 10 minutes; beyond, a substitute plays. When none is
+    available and the late player plays himself, he is deducted the full 10 000 (never nothing)."""
+    t = _four(tmp_path, profile="riichi-ema2016")
+    players = ["P1", "P2", "P3", "P4"]
+    t.seat(1, {"T1": players})
+    _result(t, 1, "T1", "h1", players, [10000, 0, -5000, -5000])
+    t.late(1, "P2", 4.5)
+    t.late(1, "P3", 12)
+    line = {x.player: x.penalty for x in t.standings().tables[(1, "T1")].standings}
+    assert line == {"P1": 0, "P2": 5000, "P3": 10000, "P4": 0}

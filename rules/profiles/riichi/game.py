@@ -404,7 +404,10 @@ class RiichiHooks(GameRules):
         uma = dict(zip(seats, tournament.ema_scores([finals[s] for s in seats]), strict=True))
         out = []
         for s in sorted(seats, key=lambda x: (places[x], x)):
-            lateness, _substitute = tournament.lateness_penalty(float((late or {}).get(s, 0)))
+            lateness, substitute = tournament.lateness_penalty(float((late or {}).get(s, 0)))
+            if substitute:  # over 10 minutes a substitute plays (004 line 560); a late player who plays all the
+                # same is deducted the full 10 minutes (004 line 558) [Interp: the seed stops the scale there]
+                lateness = tournament.LATE_PER_MINUTE * tournament.LATE_MAX_MINUTES
             deduction = int((penalties or {}).get(s, 0)) + (lateness or 0)
             out.append(Standing(1 + sum(1 for x in seats if finals[x] > finals[s]), s, (players or {}).get(s, str(s)),
                                 finals[s], (uma[s] - (finals[s] - self.start_score)) / 1000, places[s], deduction))
