@@ -36,6 +36,36 @@ class Standings:
     ranking: list[TournamentStanding]
     records: dict[str, list[Standing]]
     disqualified: list[str] = field(default_factory=list)  # out of the ranking (hall/regulations.py)
+    teams: list[TeamStanding] = field(default_factory=list)  # team standings (000 line 188), when teams are set
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    rank: int
+    team: str
+    members: tuple[str, ...]
+    table_points: float
+    total: int
+
+
+def team_standings(ranking: list[TournamentStanding], teams: dict[str, str]) -> list[TeamStanding]:
+    """000 line 188 (§2.4.3: «индивидуальный, командный или групповой» зачёт): a team's (or group's) line is the
+    sum of its ranked members' table points, then of their points [Interp: the seed names team results without
+    a rule; the individual ranking's own keys, summed]; equal teams share the rank."""
+    sums: dict[str, list[Any]] = {}
+    for r in ranking:
+        team = teams.get(r.player)
+        if team:
+            line = sums.setdefault(team, [[], 0.0, 0])
+            line[0].append(r.player)
+            line[1] += r.table_points
+            line[2] += r.total
+    order = sorted(sums, key=lambda k: (-sums[k][1], -sums[k][2], k))
+    out: list[TeamStanding] = []
+    for i, k in enumerate(order):
+        tied = out and (out[-1].table_points, out[-1].total) == (sums[k][1], sums[k][2])
+        out.append(TeamStanding(out[-1].rank if tied else i + 1, k, tuple(sums[k][0]), sums[k][1], sums[k][2]))
+    return out
 
 
 def seating(db: HallDB, session: int | None = None) -> dict[int, dict[str, list[str]]]:
@@ -136,11 +166,13 @@ def compute(db: HallDB, profile: Any) -> Standings:
         elif int(ev.get("points", 0)):  # taken and given to nobody (000 line 422, 003 line 2130)
             ts.penalties[who] = ts.penalties.get(who, 0) + int(ev["points"])
         ts.table_penalties.append(pen)
+    started = {r[0] for r in db.q("SELECT n FROM sessions WHERE status IN ('running', 'ended')")}
     records: dict[str, list[Standing]] = {}
     played_in: dict[str, list[int]] = {}  # the session of each record
     for key in sorted(tables):
         ts = tables[key]
-        if not ts.hands:
+        bye = len(ts.players) <= 2 and key[0] in started  # a table of one or two: a fixed result (000 §3.1.4)
+        if not ts.hands and not bye:
             continue  # nothing played yet at this table this session
         names = dict(enumerate(ts.players))
         ts.standings = profile.session_standings(ts.totals, names, penalties=ts.penalties, late=ts.late,
@@ -151,7 +183,8 @@ def compute(db: HallDB, profile: Any) -> Standings:
     subs = {r[0] for r in db.q("SELECT id FROM players WHERE substitute=1")}
     ranked, disqualified = _sanctioned(db, records, played_in)
     ranking = profile.tournament_standings({p: rs for p, rs in ranked.items() if p not in subs})
-    return Standings(tables, ranking, records, disqualified)
+    teams = {p: t for p, t in (db.get_meta("teams") or {}).items() if t}
+    return Standings(tables, ranking, records, disqualified, team_standings(ranking, teams) if teams else [])
 
 
 def _sanctioned(db: HallDB, records: dict[str, list[Standing]],

@@ -21,6 +21,8 @@ from hall.db import HallDB
 from hall.standings import Standings, compute
 from hall.topics import check_id
 
+BYE_TABLE = "bye"  # the incomplete table of one or two players that plays no game (000 §3.1.4)
+
 
 class TournamentError(ValueError):
     """A director's request that cannot be done (unknown player, session not running, ...): one line."""
@@ -43,6 +45,7 @@ class Tournament:
         if db.get_meta("seed") is None:
             db.set_meta("seed", seed or secrets.randbits(48))
         self._cache: tuple[int, Standings] | None = None
+        self.unmet: dict[int, list[str]] = {}  # what each session's draw could not honour (hall/seating.py)
 
     @cached_property
     def profile(self) -> Any:
@@ -59,12 +62,24 @@ class Tournament:
         return self.db.get_meta("name", "Tournament")
 
     # --- players ----------------------------------------------------------------------------------------
-    def register(self, player: str, name: str = "", substitute: bool = False) -> None:
+    def register(self, player: str, name: str = "", substitute: bool = False, *, region: str = "",
+                 team: str = "") -> None:
+        """A player (or a substitute), with his region (the draw keeps one region apart, 000 line 184) and
+        team (team standings, 000 line 188)."""
         check_id("player", player)
         with self.db.tx() as db:
             db.execute("INSERT INTO players (id, name, substitute, registered) VALUES (?,?,?,?) ON CONFLICT(id) "
                        "DO UPDATE SET name=excluded.name, substitute=excluded.substitute, active=1",
                        (player, name or player, int(substitute), self.clock()))
+        for key, value in (("regions", region), ("teams", team)):
+            if value or player in (self.db.get_meta(key) or {}):
+                self.db.set_meta(key, {**(self.db.get_meta(key) or {}), player: value})
+
+    def regions(self) -> dict[str, str]:
+        return {p: r for p, r in (self.db.get_meta("regions") or {}).items() if r}
+
+    def teams(self) -> dict[str, str]:
+        return {p: r for p, r in (self.db.get_meta("teams") or {}).items() if r}
 
     def withdraw(self, player: str) -> None:
         self._player(player)
@@ -90,6 +105,15 @@ class Tournament:
             return False
         return True
 
+    @property
+    def table_rules(self) -> seating_mod.TableRules:
+        """The tables this rule set plays (Siamese 3 or 2, Red 2-4, Sichuan's incomplete tables)."""
+        return seating_mod.TableRules.of(self.profile, self.profile_name)
+
+    def is_bye(self, players: list[str]) -> bool:
+        """A table of one or two that plays no game (000 §3.1.4)."""
+        return len(players) not in self.table_rules.sizes
+
     def tables_available(self, n: int) -> list[str]:
         ids = list(self.db.get_meta("tables") or [])
         if not ids:
@@ -103,22 +127,38 @@ class Tournament:
         opponents, seat winds drawn at each table."""
         if self.session_status(session) in ("running", "ended"):
             raise TournamentError(f"session {session} has started: seat a substitute instead")
+        rules = self.table_rules
         if tables is None:
             history = [list(t.values()) for s, t in self.seating().items() if s < session]
             rng = random.Random(f"{self.db.get_meta('seed')}/{session}")
             ahead = max(1, int(self.db.get_meta("sessions", 1)) - session + 1)  # the sessions still to draw
+            regions = self.regions()
             try:
-                drawn = seating_mod.draw(self.players(), history, rng=rng, allow_three=self.allows_three(),
-                                         sessions=ahead)
+                sizes = seating_mod.plan_sizes(len(self.players()), rules)
+                if not regions and all(n == 4 for n in sizes):  # tables of four only: the look-ahead draw
+                    drawn = seating_mod.draw(self.players(), history, rng=rng, allow_three=False, sessions=ahead)
+                    unmet = seating_mod.unmet_of(drawn, history, rules)
+                    bye: list[str] = []
+                else:  # regions, incomplete tables, other table sizes: the full draw (hall/seating.py)
+                    ranking = [x.player for x in self.standings().ranking]
+                    d = seating_mod.draw_report(self.players(), history, rng=rng, rules=rules, regions=regions,
+                                                ranking=ranking)
+                    drawn, unmet, bye = d.tables, d.unmet, d.bye
             except seating_mod.SeatingError as exc:
                 raise TournamentError(str(exc)) from None
-            tables = dict(zip(self.tables_available(len(drawn)), drawn, strict=True))
+            real = [t for t in drawn if t is not bye]
+            tables = dict(zip(self.tables_available(len(real)), real, strict=True))
+            if bye:
+                tables[BYE_TABLE] = bye
+            self.unmet[session] = unmet
+            if unmet:
+                self.db.audit("draw", "seating_unmet", {"session": session, "unmet": unmet})
         else:
             for t, ps in tables.items():
                 check_id("table", t)
                 for p in ps:
                     self._player(p)
-                if not (3 <= len(ps) <= 4) or len(ps) == 3 and not self.allows_three():
+                if not (len(ps) in rules.sizes or rules.bye and 1 <= len(ps) <= 2):
                     raise TournamentError(f"table {t}: {len(ps)} players is not a table for {self.profile_name}")
         with self.db.tx() as db:
             db.execute("DELETE FROM seating WHERE session=?", (session,))
@@ -127,7 +167,8 @@ class Tournament:
             db.execute("INSERT OR IGNORE INTO sessions (n, status) VALUES (?, 'planned')", (session,))
         if self.service is not None:  # the tables show where their next players sit
             for t, ps in tables.items():
-                self.service.send_command(t, "seating", {"session": session, "players": ps})
+                if not self.is_bye(ps):
+                    self.service.send_command(t, "seating", {"session": session, "players": ps})
         return tables
 
     def seating(self) -> dict[int, dict[str, list[str]]]:
@@ -185,6 +226,8 @@ class Tournament:
         self.db.audit(who, "session_start", {"session": session, "minutes": minutes})
         if self.service is not None:
             for t, ps in tables.items():
+                if self.is_bye(ps):
+                    continue  # a table of one or two plays no game (000 §3.1.4)
                 self.service.send_command(t, "session_start", {
                     "session": session, "players": ps, "starts_at": now, "ends_at": ends_at,
                     "warning_at": ends_at - warning * 60,
@@ -215,8 +258,9 @@ class Tournament:
     def _to_tables(self, session: int, kind: str, body: dict[str, Any]) -> None:
         if self.service is None:
             return
-        for t in self.seating().get(session, {}):
-            self.service.send_command(t, kind, {"session": session, **body})
+        for t, ps in self.seating().get(session, {}).items():
+            if not self.is_bye(ps):
+                self.service.send_command(t, kind, {"session": session, **body})
 
     def tick(self) -> None:
         """The clock (about once a second): the warning and the end when their time has come."""
