@@ -187,8 +187,21 @@ class Dashboard:
             t.penalty(int(b["session"]), str(b["player"]), _int(b["amount"]), str(b.get("reason", "")), who=who)
         elif action == "late":
             t.late(int(b["session"]), str(b["player"]), float(b["minutes"]), who=who)
-        elif action == "correct":
-            t.correct(str(b["table"]), str(b["hand"]), [_int(x) for x in b["deltas"]], str(b.get("reason", "")), who=who)
+        elif action == "correct":  # a locked result (000 line 269): with an upheld appeal or the head judge's override
+            appeal = _int(b["appeal"]) if b.get("appeal") not in (None, "") else None
+            t.correct(str(b["table"]), str(b["hand"]), [_int(x) for x in b["deltas"]], str(b.get("reason", "")), who=who,
+                      appeal=appeal, override=b.get("override") is True)
+        elif action == "sanction":  # hall/regulations.py
+            session = int(b["session"]) if b.get("session") not in (None, "") else None
+            t.sanction(str(b["player"]), str(b["kind"]), str(b.get("reason", "")), who=who, session=session,
+                       points=float(b.get("points") or 0))
+        elif action == "appeal":
+            return {"appeal": t.appeal(int(b["session"]), str(b["player"]), str(b.get("text", "")), who=who,
+                                       table=b.get("table") or None, hand=b.get("hand") or None)}
+        elif action == "decide_appeal":
+            if not isinstance(b.get("upheld"), bool):
+                raise ValueError("upheld: true or false")
+            t.decide_appeal(_int(b["appeal"]), b["upheld"], str(b.get("decision", "")), who=who)
         elif action == "substitute":
             t.substitute(int(b["session"]), str(b["table"]), int(b["seat"]), str(b["player"]), who=who)
         elif action == "register":

@@ -298,3 +298,29 @@ def test_a_late_riichi_player_over_the_limit_who_still_plays_is_deducted(tmp_pat
     t.late(1, "P3", 12)
     line = {x.player: x.penalty for x in t.standings().tables[(1, "T1")].standings}
     assert line == {"P1": 0, "P2": 5000, "P3": 10000, "P4": 0}
+
+
+def test_the_directors_actions_for_sanctions_appeals_and_locked_results(tmp_path):
+    """The director's API (POST /api/director/<action>, behind his login: tests/hall/test_dashboard.py) reaches
+    the same audited records: an appeal, its decision, the correction it allows (000 line 269, 485), a sanction."""
+    from types import SimpleNamespace
+
+    from hall.web import Dashboard
+
+    now = [1000.0]
+    t = _four(tmp_path, clock=lambda: now[0])
+    players = ["P1", "P2", "P3", "P4"]
+    t.seat(1, {"T1": players})
+    t.start_session(1, minutes=60)
+    _result(t, 1, "T1", "h1", players, [6, -2, -2, -2], confirmed_by="seats")
+    d = Dashboard.__new__(Dashboard)
+    d.hall = SimpleNamespace(tournament=t)
+    with pytest.raises(TournamentError, match="every seat confirmed"):
+        d._act("correct", {"table": "T1", "hand": "h1", "deltas": [0, 0, 0, 0]}, "judge")
+    a = d._act("appeal", {"session": 1, "player": "P2", "text": "miscount", "table": "T1", "hand": "h1"}, "judge")
+    d._act("decide_appeal", {"appeal": a["appeal"], "upheld": True, "decision": "recount"}, "head")
+    d._act("correct", {"table": "T1", "hand": "h1", "deltas": [0, 0, 0, 0], "appeal": a["appeal"]}, "judge")
+    d._act("sanction", {"player": "P4", "kind": "disqualification", "reason": "cheating (004 line 546)"}, "head")
+    assert t.standings().disqualified == ["P4"]
+    assert [r[0] for r in t.db.q("SELECT who FROM audit WHERE action IN ('appeal_decision', 'sanction')")] == [
+        "head", "head"]
