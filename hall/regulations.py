@@ -52,11 +52,26 @@ class Sanction:
 
 
 def sanctions(db: HallDB) -> list[Sanction]:
+    """The director's sanctions (the audit log) and the judges' at the tables' consoles (their outboxes: the
+    seat named by the players by chair of that moment); ids of the tables' are negative."""
     out = []
     for rid, at, who, detail in db.q("SELECT id, at, who, detail FROM audit WHERE action='sanction' ORDER BY id"):
         d = json.loads(detail)
         out.append(Sanction(rid, at, who, d["kind"], d["player"], d.get("session"), float(d.get("points") or 0),
                             d.get("reason", "")))
+    rows = db.q("SELECT rowid, table_id, body FROM messages WHERE kind='event' AND hand=table_id ORDER BY t_table, seq")
+    for rid, table, body in rows:
+        b = json.loads(body)
+        ev = b.get("event") or {}
+        if ev.get("type") != "judge_action" or ev.get("action") != "sanction":
+            continue
+        d = ev.get("detail") or {}
+        by_seat = b.get("seats") or b.get("players") or []
+        seat = int(d.get("seat", -1))
+        if d.get("kind") not in SANCTIONS or not 0 <= seat < len(by_seat):
+            continue
+        out.append(Sanction(-rid, float(ev.get("t_wall") or 0), f"{ev.get('judge', '')} at {table}", d["kind"],
+                            by_seat[seat], b.get("session"), float(d.get("points") or 0), str(d.get("reason", ""))))
     return out
 
 

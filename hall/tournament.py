@@ -87,8 +87,11 @@ class Tournament:
             db.execute("UPDATE players SET active=0 WHERE id=?", (player,))
 
     def players(self, substitutes: bool = False) -> list[str]:
+        """The players still in the tournament (a removal or a disqualification, the director's or a table judge's,
+        bars a player from the next draws: 000 line 463, 004 line 546)."""
+        barred = {s.player for s in regulations.sanctions(self.db) if s.kind in ("removal", "disqualification")}
         return [r[0] for r in self.db.q("SELECT id FROM players WHERE active=1 AND substitute=? ORDER BY registered, id",
-                                        (int(substitutes),))]
+                                        (int(substitutes),)) if r[0] not in barred]
 
     def player_names(self) -> dict[str, str]:
         return dict(self.db.q("SELECT id, name FROM players"))

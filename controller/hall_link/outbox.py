@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS hall_commands (
 """
 EVENT_MODES = ("results", "all")
 # the judge's decisions the hall credits (whatever hall.events says): penalties given at the table's console
-JUDGE_EVENTS = ("penalty_awarded",)
+JUDGE_EVENTS = {"penalty_awarded": "", "judge_action": "sanction"}  # event type -> its action ("": any)
 
 
 def hand_of(stream: str) -> str:
@@ -102,10 +102,12 @@ class Outbox:
             for _rid, stream, seq, typ, t_wall, body in rows:
                 if typ == "hand_started":
                     starts.append((hand_of(stream), ctx_of(hand_of(stream))))
-                if self.events == "all" or typ == "hand_started" or typ in JUDGE_EVENTS:
-                    ev = json.loads(body)
+                ev = json.loads(body) if typ in JUDGE_EVENTS else None
+                judged = ev is not None and JUDGE_EVENTS[typ] in ("", ev.get("action"))
+                if self.events == "all" or typ == "hand_started" or judged:
+                    ev = ev if ev is not None else json.loads(body)
                     msg = {"stream": stream, "seq": seq, "event": ev}
-                    if typ in JUDGE_EVENTS:  # the judge's decision with the session and who sat where then
+                    if judged:  # the judge's decision with the session and who sat where then
                         msg.update(json.loads(ctx_of(str(ev.get("hand_id") or ""))))
                     msgs.append((hand_of(stream), "event", json.dumps(msg, sort_keys=True), t_wall))
             if len(rows) < limit:  # else events are still to copy: results come after their hand's events

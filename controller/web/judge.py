@@ -171,6 +171,25 @@ def _penalty(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
     return {"awarded": ev.to_json()}
 
 
+TABLE_SANCTIONS = ("dead_hand", "removal", "disqualification", "annulment", "table_points")
+
+
+@judge_action("sanction", "a sanction beyond points (dead hand, removal, disqualification, annulment of the "
+              "session's results, a table-point penalty): recorded with who and why, sent to the hall",
+              {"seat": "seat 0..3", "kind": ", ".join(TABLE_SANCTIONS), "reason": "why",
+               "points": "table points (a table-point penalty)"})
+def _sanction(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+    seat = _int(params, "seat", 0, svc.players - 1)
+    kind = _text(params, "kind", 40)
+    if kind not in TABLE_SANCTIONS:
+        raise ActionError(f"kind: one of {', '.join(TABLE_SANCTIONS)}")
+    reason = _text(params, "reason", 300)
+    points = _int(params, "points", 1, 100) if kind == "table_points" else 0
+    detail = {"kind": kind, "seat": seat, "reason": reason, "points": points}
+    record(svc, JudgeAction(action="sanction", detail=detail, **_stamp(svc, judge)))
+    return {"sanction": detail}
+
+
 def catalogue(profile: str) -> dict[str, PenaltyKind]:
     from rules.profiles import registry
 

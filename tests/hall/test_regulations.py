@@ -134,7 +134,7 @@ def test_penalties_given_at_the_tables_console_reach_the_hall_once(broker, tmp_p
     """The judge's penalties (the profile's catalogue) go through the table's outbox: the director types nothing,
     a resend doubles nothing. MCR: 003 line 2130 (5 taken, given to nobody) and 003 line 2152 (a knocked-over
     tile: 30 to that one player); the offender sat in chair 1 of the South round's first hand (003 line 2168)."""
-    from rules.events import PenaltyAwarded
+    from rules.events import JudgeAction, PenaltyAwarded
     from rules.game.penalty_catalogue import charge
 
     db = HallDB(tmp_path / "hall.sqlite")
@@ -162,8 +162,11 @@ def test_penalties_given_at_the_tables_console_reach_the_hall_once(broker, tmp_p
             store.append("T1/judge", seq, PenaltyAwarded(seat=1, points=c.points, rule=kinds[code].rule, reason=code,
                                                          code=code, paid=c.paid if any(c.paid) else (),
                                                          occurrence=c.occurrence, hand_id="T1-5", judge="J. Judge"))
+        store.append("T1/judge", 2, JudgeAction(action="login", detail={}, judge="J. Judge"))  # not for the hall
+        store.append("T1/judge", 3, JudgeAction(action="sanction", hand_id="T1-5", judge="J. Judge", detail={
+            "kind": "disqualification", "seat": 3, "reason": "a tile hidden in the sleeve (004 line 546)"}))
         link.pump()
-        wait_for(lambda: len(db.q("SELECT 1 FROM messages WHERE hand='T1'")) == 2, what="the penalties at the hall")
+        wait_for(lambda: len(db.q("SELECT 1 FROM messages WHERE hand='T1'")) == 3, what="the judge's decisions")
         link.outbox.unsend()  # everything sent again (a reconnection): the hall keeps one copy
         link.pump()
         time.sleep(1.0)
@@ -173,6 +176,7 @@ def test_penalties_given_at_the_tables_console_reach_the_hall_once(broker, tmp_p
         pens = t.standings().tables[(1, "T1")].table_penalties
         assert [p["event"]["code"] for p in pens] == ["knocked_over_tile", "wall_touch"]
         assert pens[0]["event"]["judge"] == "J. Judge" and pens[0]["seats"] == ["B", "A", "D", "C"]
+        assert t.standings().disqualified == ["C"] and "C" not in t.players()  # chair 3 of hand 5 is C
         csv_text = table_csv(t.standings().tables[(1, "T1")], t.profile.start_score)
         assert "knocked_over_tile (003 «Отдельные нарушения» 7 (line 2152); J. Judge),-30,0,0,30" in csv_text
     finally:

@@ -53,3 +53,24 @@ def test_riichi_chombo_from_the_console(tmp_path):
             assert ev["points"] == 8000 and ev["paid"] == [4000, 2000, 0, 2000]  # seat 0 deals the first hand
 
     run(scenario())
+
+
+def test_a_sanction_at_the_console_is_recorded_with_who_and_why(tmp_path):
+    """000 line 437 / 004 line 302 (a dead hand by the judge's decision), 004 line 546 (a cheat disqualified at
+    once): the console records the sanction in the judge stream, which the table's outbox sends to the hall."""
+    from rules.events import JudgeAction
+
+    async def scenario():
+        async with served(tmp_path, profile="riichi-ema2016") as t, client() as http:
+            csrf = await t.login(http)
+            async with http.post(t.url + "/api/judge/sanction", headers=t.headers(csrf),
+                                 json={"seat": 3, "kind": "flogging", "reason": "x"}) as r:
+                assert r.status == 400
+            async with http.post(t.url + "/api/judge/sanction", headers=t.headers(csrf),
+                                 json={"seat": 3, "kind": "dead_hand", "reason": "passed information"}) as r:
+                assert r.status == 200, await r.text()
+            acts = [e for e in t.store.events(judge_stream(t.svc)) if isinstance(e, JudgeAction)
+                    and e.action == "sanction"]
+            assert [(a.detail["kind"], a.detail["seat"], a.judge) for a in acts] == [("dead_hand", 3, "A. Judge")]
+
+    run(scenario())
