@@ -229,11 +229,23 @@ def previous_offences(svc: Any, kind: PenaltyKind, seat: int) -> int:
         if order:
             start = (len(order) - 1) // kind.per_hands * kind.per_hands
             block = set(order[start:])
+    who = _player_at(svc, svc.hand_id, seat)  # the same player, whichever chair he sat in (MCR, 003 line 2168)
     n = 0
     for p in penalties(svc):
-        if p.seat == seat and p.code in group and p.t_wall >= since and (block is None or p.hand_id in block):
+        if p.code in group and p.t_wall >= since and (block is None or p.hand_id in block) \
+                and _player_at(svc, p.hand_id, p.seat) == who:
             n += 1
     return n
+
+
+def _player_at(svc: Any, hand_id: str, seat: int) -> str | int:
+    """Who sat in ``seat`` during ``hand_id`` (the hall's players by chair); the seat itself without a hall."""
+    hall = getattr(svc, "hall", None)
+    if hall is None:
+        return seat
+    ctx = hall.context_for(hand_id or "")
+    by_seat = ctx.get("seats") or ctx.get("players") or []
+    return by_seat[seat] if 0 <= seat < len(by_seat) else seat
 
 
 def _session_scope(svc: Any) -> tuple[float, list[str] | None]:

@@ -74,3 +74,33 @@ def test_a_sanction_at_the_console_is_recorded_with_who_and_why(tmp_path):
             assert [(a.detail["kind"], a.detail["seat"], a.judge) for a in acts] == [("dead_hand", 3, "A. Judge")]
 
     run(scenario())
+
+
+def test_the_ladder_follows_the_player_not_the_chair(tmp_path):
+    """003 line 2142 counts a player's offences; in MCR the players change chairs each round (003 line 2168), so
+    A's wall touch at chair 0 in the East round counts when A, now at chair 1, touches the wall again."""
+    from types import SimpleNamespace
+
+    from controller.event_store import EventStore
+    from controller.web.judge import catalogue, previous_offences
+    from rules.events import PenaltyAwarded
+
+    chairs = {"h1": ["A", "B", "C", "D"], "h5": ["B", "A", "D", "C"]}
+
+    class Hall:  # the table's hall link, as the console sees it
+        def context_for(self, hand):
+            return {"session": 1, "players": chairs["h1"], "seats": chairs[hand]}
+
+        def session_began(self):
+            return 0.0
+
+        def session_hands(self):
+            return ["h1", "h2", "h3", "h4"]
+
+    store = EventStore(tmp_path / "t.sqlite")
+    store.append("T1/judge", 0, PenaltyAwarded(seat=0, points=0, rule="003", reason="touch", code="wall_touch",
+                                               hand_id="h1", t_wall=1.0, judge="J"))
+    svc = SimpleNamespace(profile="mcr", hall=Hall(), hand_id="h5", players=4, store=store, cfg={"table.id": "T1"})
+    kind = catalogue("mcr")["wall_touch"]
+    assert previous_offences(svc, kind, 1) == 1  # A, now at chair 1: his second offence (5 points)
+    assert previous_offences(svc, kind, 0) == 0  # B, now at chair 0: his first (a warning)
