@@ -27,7 +27,7 @@ def _by_hand(tmp_path, profile: str, ids: list[str]) -> list[tuple[int, str, flo
     prof = registry.get(profile)
     db = HallDB(tmp_path / "hall.sqlite")
     seating: dict[tuple[int, str], list[str]] = {}
-    for s, table, seat, p in db.q("SELECT session, table_id, seat, player FROM seating ORDER BY seat"):
+    for s, table, _seat, p in db.q("SELECT session, table_id, seat, player FROM seating ORDER BY seat"):
         seating.setdefault((s, table), []).append(p)
     replaced = {(d["session"], d["table"], d["out"]): d["seat"]
                 for d in (json.loads(x) for (x,) in db.q("SELECT detail FROM audit WHERE action='substitute'"))}
