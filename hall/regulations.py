@@ -59,8 +59,9 @@ def sanctions(db: HallDB) -> list[Sanction]:
         d = json.loads(detail)
         out.append(Sanction(rid, at, who, d["kind"], d["player"], d.get("session"), float(d.get("points") or 0),
                             d.get("reason", "")))
-    rows = db.q("SELECT rowid, table_id, body FROM messages WHERE kind='event' AND hand=table_id ORDER BY t_table, seq")
-    for rid, table, body in rows:
+    from hall.standings import judge_messages
+
+    for rid, (table, body) in enumerate(judge_messages(db), start=1):
         b = json.loads(body)
         ev = b.get("event") or {}
         if ev.get("type") != "judge_action" or ev.get("action") != "sanction":

@@ -98,12 +98,21 @@ def penalty_paid(ev: dict[str, Any], seats: int) -> list[int]:
     return paid
 
 
+def judge_messages(db: HallDB) -> list[tuple[str, str]]:
+    """``(table, body)`` of every message of the tables' judge streams (their key is the table's own id), in the
+    order given — read table by table through the messages' primary key (never a scan of every event)."""
+    out: list[tuple[float, int, str, str]] = []
+    for (table,) in db.q("SELECT id FROM tables"):
+        out += [(tt, seq, table, body) for tt, seq, body in db.q(
+            "SELECT t_table, seq, body FROM messages WHERE table_id=? AND hand=? AND kind='event'", (table, table))]
+    return [(table, body) for _tt, _seq, table, body in sorted(out)]
+
+
 def table_penalties(db: HallDB) -> list[tuple[str, dict[str, Any]]]:
     """The penalties given at the tables' consoles, as their outboxes sent them (each once: the hall keeps one
     copy of each message), in the order given: ``(table, {"event": ..., "session", "players", "seats"})``."""
-    rows = db.q("SELECT table_id, body FROM messages WHERE kind='event' AND hand=table_id ORDER BY t_table, seq")
     out = []
-    for table, body in rows:
+    for table, body in judge_messages(db):
         b = json.loads(body)
         if (b.get("event") or {}).get("type") == "penalty_awarded":
             out.append((table, b))
