@@ -251,7 +251,7 @@ class HallLink:
     def hand_finished(self, hand: str, result: dict[str, Any]) -> None:
         """The table recorded ``hand``'s result (memory only; the pump reads the store's record too)."""
         with self._state_lock:
-            ctx = self._hand_ctx.get(hand) or {}
+            ctx = self._hand_ctx.get(hand) or self._context_now(exclude=hand)  # (a hand resumed after a restart)
             if self._in_play == hand:
                 self._in_play = ""
             if result.get("status", "played") == "played" and self.session \
