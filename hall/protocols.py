@@ -14,11 +14,11 @@ LABELS = {
     "en": {"protocol": "Score protocol", "session": "Session", "table": "Table", "hand": "Hand",
            "total": "Session total", "penalty": "Penalties", "score": "Session score", "points": "Table points",
            "place": "Place", "signature": "Signature", "judge": "Judge", "ranking": "Final ranking",
-           "rank": "Rank", "player": "Player", "sessions": "Sessions", "sum": "Total"},
+           "rank": "Rank", "player": "Player", "sessions": "Sessions", "sum": "Total", "teams": "Team standings"},
     "ru": {"protocol": "Протокол учёта очков", "session": "Сессия", "table": "Стол", "hand": "Сдача",
            "total": "Итого за сессию", "penalty": "Штрафы", "score": "Очки за сессию", "points": "Турнирные очки",
            "place": "Место", "signature": "Подпись", "judge": "Судья", "ranking": "Итоговое положение",
-           "rank": "Место", "player": "Игрок", "sessions": "Сессий", "sum": "Сумма"},
+           "rank": "Место", "player": "Игрок", "sessions": "Сессий", "sum": "Сумма", "teams": "Командный зачёт"},
 }
 
 
@@ -95,10 +95,20 @@ def table_html(ts: TableSession, start_score: int, tournament: str, names: dict[
 
 
 def ranking_rows(st: Standings, names: dict[str, str]) -> tuple[list[str], list[list[Any]]]:
+    """The ranking, then the disqualified (rank ``DQ``, out of the ranking: hall/regulations.py)."""
     keys = sorted({k for r in st.ranking for k in r.detail})
     head = ["rank", "player", "name", "sessions", "table_points", "total", *keys]
-    return head, [[r.rank, r.player, names.get(r.player, ""), r.sessions, r.table_points, r.total,
-                   *[r.detail.get(k, "") for k in keys]] for r in st.ranking]
+    rows = [[r.rank, r.player, names.get(r.player, ""), r.sessions, r.table_points, r.total,
+             *[r.detail.get(k, "") for k in keys]] for r in st.ranking]
+    rows += [["DQ", p, names.get(p, ""), len(st.records.get(p, [])), "", "", *["" for _ in keys]]
+             for p in st.disqualified]
+    return head, rows
+
+
+def team_rows(st: Standings) -> tuple[list[str], list[list[Any]]]:
+    """The team standings (000 line 188), when the players have teams."""
+    return (["rank", "team", "members", "table_points", "total"],
+            [[x.rank, x.team, " ".join(x.members), x.table_points, x.total] for x in st.teams])
 
 
 def ranking_csv(st: Standings, names: dict[str, str]) -> str:
@@ -118,4 +128,9 @@ def ranking_html(st: Standings, names: dict[str, str], tournament: str, lang: st
             + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>"]
     body += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>" for row in rows]
     body.append("</table>")
+    if st.teams:
+        head, rows = team_rows(st)
+        body.append(f"<h2>{e(L['teams'])}</h2><table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
+        body += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>" for row in rows]
+        body.append("</table>")
     return _page(L["ranking"], "".join(body), lang)

@@ -277,6 +277,9 @@ def test_sanctions_beyond_points(tmp_path):
     after = {x.player: x.table_points for x in st.ranking}
     assert after["P1"] == 6 and after["P3"] == 2 and "P5" not in after and st.disqualified == ["P5"]
     assert after["P2"] == 7  # removed: what he played stands
+    from hall.protocols import ranking_csv
+
+    assert ranking_csv(st, t.player_names()).strip().splitlines()[-1] == "DQ,P5,P5,2,,"  # listed, unranked
     assert "P5" not in t.players() and "P2" not in t.players() and "P1" in t.players()  # seated no more
     rows = t.db.q("SELECT who, detail FROM audit WHERE action='sanction' ORDER BY id")
     assert rows[0][0] == "head judge" and json.loads(rows[0][1])["reason"].startswith("beyond −48")

@@ -95,3 +95,7 @@ def test_team_standings(tmp_path):
     teams = t.standings().teams
     assert [(x.rank, x.team, x.members, x.table_points, x.total) for x in teams] == [
         (1, "even", ("P01", "P03"), 6.0, 15), (2, "odd", ("P02", "P04"), 4.0, -15)]
+    from hall.protocols import ranking_html
+
+    page = ranking_html(t.standings(), t.player_names(), "Cup", "ru")
+    assert "Командный зачёт" in page and "<td>even</td><td>P01 P03</td><td>6.0</td><td>15</td>" in page
