@@ -51,7 +51,7 @@ class Sanction:
     reason: str
 
 
-def sanctions(db: HallDB) -> list[Sanction]:
+def sanctions(db: HallDB, judged: list[tuple[str, str]] | None = None) -> list[Sanction]:
     """The director's sanctions (the audit log) and the judges' at the tables' consoles (their outboxes: the
     seat named by the players by chair of that moment); ids of the tables' are negative."""
     out = []
@@ -61,7 +61,7 @@ def sanctions(db: HallDB) -> list[Sanction]:
                             d.get("reason", "")))
     from hall.standings import judge_messages
 
-    for rid, (table, body) in enumerate(judge_messages(db), start=1):
+    for rid, (table, body) in enumerate(judge_messages(db) if judged is None else judged, start=1):
         b = json.loads(body)
         ev = b.get("event") or {}
         if ev.get("type") != "judge_action" or ev.get("action") != "sanction":

@@ -108,11 +108,11 @@ def judge_messages(db: HallDB) -> list[tuple[str, str]]:
     return [(table, body) for _tt, _seq, table, body in sorted(out)]
 
 
-def table_penalties(db: HallDB) -> list[tuple[str, dict[str, Any]]]:
+def table_penalties(db: HallDB, judged: list[tuple[str, str]] | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The penalties given at the tables' consoles, as their outboxes sent them (each once: the hall keeps one
     copy of each message), in the order given: ``(table, {"event": ..., "session", "players", "seats"})``."""
     out = []
-    for table, body in judge_messages(db):
+    for table, body in judge_messages(db) if judged is None else judged:
         b = json.loads(body)
         if (b.get("event") or {}).get("type") == "penalty_awarded":
             out.append((table, b))
@@ -155,7 +155,8 @@ def compute(db: HallDB, profile: Any) -> Standings:
         # sends them as ``next_options`` (controller/referee/core.py), the simulated tables as ``options_after``
         after = result.get("next_options") or result.get("options_after") or {}
         ts.leftover = int(after.get("deposits", 0))
-    for t_id, pen in table_penalties(db):
+    judged = judge_messages(db)  # the tables' judge streams, read once
+    for t_id, pen in table_penalties(db, judged):
         ts = tables.get((pen.get("session"), t_id))  # type: ignore[arg-type]
         if ts is None:
             continue  # given outside any seated session
@@ -190,14 +191,14 @@ def compute(db: HallDB, profile: Any) -> Standings:
             records.setdefault(st.player, []).append(st)
             played_in.setdefault(st.player, []).append(ts.session)
     subs = {r[0] for r in db.q("SELECT id FROM players WHERE substitute=1")}
-    ranked, disqualified = _sanctioned(db, records, played_in)
+    ranked, disqualified = _sanctioned(db, records, played_in, judged)
     ranking = profile.tournament_standings({p: rs for p, rs in ranked.items() if p not in subs})
     teams = {p: t for p, t in (db.get_meta("teams") or {}).items() if t}
     return Standings(tables, ranking, records, disqualified, team_standings(ranking, teams) if teams else [])
 
 
-def _sanctioned(db: HallDB, records: dict[str, list[Standing]],
-                sessions: dict[str, list[int]]) -> tuple[dict[str, list[Standing]], list[str]]:
+def _sanctioned(db: HallDB, records: dict[str, list[Standing]], sessions: dict[str, list[int]],
+                judged: list[tuple[str, str]] | None = None) -> tuple[dict[str, list[Standing]], list[str]]:
     """The records the tournament ranking uses after the sanctions (hall/regulations.py): a table-point penalty
     lowers that session's table points, an annulment drops the player's session (or all of them), a
     disqualification takes him out of the ranking; a removal changes nothing already played."""
@@ -208,7 +209,7 @@ def _sanctioned(db: HallDB, records: dict[str, list[Standing]],
     out = {p: list(rs) for p, rs in records.items()}
     sessions = {p: list(ns) for p, ns in sessions.items()}
     disqualified: list[str] = []
-    for s in sanctions(db):
+    for s in sanctions(db, judged):
         rs = out.get(s.player)
         if rs is None:
             continue
