@@ -2,7 +2,7 @@
 the tables' identities and the broker, the hall database's backup and restore.
 
   hall serve [--config F]            the hall service and its dashboard (an embedded mosquitto by default)
-  hall simulate --tables N --sessions S --profile P --seed X [--broker URL] [--broker-restart]
+  hall simulate --tables N --sessions S --profile P --seed X [--broker URL] [--broker-restart] [--regulations]
                                      N simulated tables through S sessions; prints the final standings and
                                      'results: sent N, ingested N, lost 0, duplicated 0'; exit 1 on a loss
                 [--pantheon URL --pantheon-token T --pantheon-event E --pantheon-person P]
@@ -59,6 +59,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--events", choices=("results", "all"), default="results",
                    help="what the tables publish: results and hand starts (default), or every event")
     p.add_argument("--max-hands", type=positive_int, default=None, help="at most this many hands per table and session")
+    p.add_argument("--regulations", action="store_true",
+                   help="play the seeds' regulations too: a substitute mid-session, a late player, a penalty and a "
+                   "sanction at a table's console, an appeal, an incomplete table where the rule set plays three "
+                   "(listed on stderr)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     p.add_argument("--pantheon", default="", metavar="URL",
                    help="riichi: send every hand to this Pantheon (Mimir URL) through the hall's Pantheon outbox, the "
@@ -213,9 +217,13 @@ def simulate(args: argparse.Namespace) -> int:
     try:
         rep = run(args.tables, args.sessions, args.profile, args.seed, broker=args.broker,
                   broker_restart=args.broker_restart, events="all" if pan else args.events,
-                  max_hands=args.max_hands, progress=progress, after_session=pan.after_session if pan else None)
+                  max_hands=args.max_hands, progress=progress, after_session=pan.after_session if pan else None,
+                  regulations=args.regulations)
     except (BrokerError, RuntimeError) as exc:
         raise CliError(str(exc)) from None
+    for line in rep.regulations:
+        if progress is not None:
+            progress(f"regulations: {line}")
     print(f"final standings: {args.profile}, {args.tables} tables, {args.sessions} session(s), "
           f"{rep.seconds:.1f} s")
     for line in format_ranking(rep):

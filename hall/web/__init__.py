@@ -184,6 +184,8 @@ class Dashboard:
             "protocols": sorted([s, tb] for (s, tb), ts in st.tables.items() if ts.hands),
             "players": [{"id": p, "name": names.get(p, p)} for p in t.players() + t.players(substitutes=True)],
             "broker": {"connected": bool(self.hall.service and self.hall.service.connected)},
+            # the judges' decisions (hall/regulations.py, hall/standings.py): audited, with who, when and why
+            "regulations": regulations_view(t, st, cur["session"] if cur else None),
             "t": now,
         }
 
@@ -321,8 +323,21 @@ class Dashboard:
             t.penalty(int(b["session"]), str(b["player"]), _int(b["amount"]), str(b.get("reason", "")), who=who)
         elif action == "late":
             t.late(int(b["session"]), str(b["player"]), float(b["minutes"]), who=who)
-        elif action == "correct":
-            t.correct(str(b["table"]), str(b["hand"]), [_int(x) for x in b["deltas"]], str(b.get("reason", "")), who=who)
+        elif action == "correct":  # a locked result (000 line 269): with an upheld appeal or the head judge's override
+            appeal = _int(b["appeal"]) if b.get("appeal") not in (None, "") else None
+            t.correct(str(b["table"]), str(b["hand"]), [_int(x) for x in b["deltas"]], str(b.get("reason", "")), who=who,
+                      appeal=appeal, override=b.get("override") is True)
+        elif action == "sanction":  # hall/regulations.py
+            session = int(b["session"]) if b.get("session") not in (None, "") else None
+            t.sanction(str(b["player"]), str(b["kind"]), str(b.get("reason", "")), who=who, session=session,
+                       points=float(b.get("points") or 0))
+        elif action == "appeal":
+            return {"appeal": t.appeal(int(b["session"]), str(b["player"]), str(b.get("text", "")), who=who,
+                                       table=b.get("table") or None, hand=b.get("hand") or None)}
+        elif action == "decide_appeal":
+            if not isinstance(b.get("upheld"), bool):
+                raise ValueError("upheld: true or false")
+            t.decide_appeal(_int(b["appeal"]), b["upheld"], str(b.get("decision", "")), who=who)
         elif action == "substitute":
             t.substitute(int(b["session"]), str(b["table"]), int(b["seat"]), str(b["player"]), who=who)
         elif action == "register":
@@ -358,3 +373,15 @@ def _int(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int | str):
         raise ValueError(f"{v!r} is not a whole number")
     return int(v)
+
+
+def regulations_view(t: Any, st: Any, session: int | None) -> dict[str, Any]:
+    """Sanctions, appeals, the disqualified and the penalties given at the tables' consoles (this session)."""
+    from dataclasses import asdict as _asdict
+
+    from hall import regulations
+
+    pens = [{"table": ts.table, "session": ts.session, **p["event"]} for ts in st.tables.values()
+            if session is None or ts.session == session for p in ts.table_penalties]
+    return {"sanctions": [_asdict(x) for x in regulations.sanctions(t.db)], "appeals": regulations.appeals(t.db),
+            "disqualified": list(st.disqualified), "table_penalties": pens}
