@@ -22,6 +22,7 @@ from hall.runtime import Hall
 from hall.web import Dashboard
 from tests.hall.conftest import _need_mosquitto, wait_for
 from tests.needs import need
+from tests.web.browser import OFFLINE_ARGS
 
 PASSWORD = "correct horse battery"
 CHROMIUM = "/usr/bin/chromium"
@@ -72,7 +73,7 @@ def browser():
     if not os.access(CHROMIUM, os.X_OK):
         need("chromium", f"no chromium at {CHROMIUM} (Debian's chromium package)")
     pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"])
+    b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage", *OFFLINE_ARGS])
     page = b.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
     yield page
     b.close()

@@ -4,8 +4,10 @@ Why an NSS database and not ``--ignore-certificate-errors-spki-list``: the SPKI 
 chain's verification, so it cannot show that the browser trusts what the hall's CA signed and refuses what another
 CA signed. Chromium on Linux takes user-added trust anchors from the NSS database in ``$HOME/.pki/nssdb``; the test
 gives chromium its own HOME and adds the hall's CA there with ``certutil`` (Debian's ``libnss3-tools``) — the same
-trust path as installing the CA on a phone. The table listens on every interface; this machine's non-loopback
-address is the client that is not the table's own screen.
+trust path as installing the CA on a phone. The table listens on 127.0.0.1; the browser "on another machine" talks
+to forwarders on 127.0.0.2 at the table's own port numbers (so the table's redirect to HTTPS at the host the page
+used lands on them too), which connect on to the table from this machine's non-loopback address
+(tests.web.other_machine): every connection's destination is loopback, and the table sees a client that is not.
 """
 from __future__ import annotations
 
@@ -24,23 +26,28 @@ from pathlib import Path
 import pytest
 
 from hall.provision import _CA, provision
-from tests.web.browser import CHROMIUM, ROOT, chromium_missing, log_in
+from tests.needs import need
+from tests.web.browser import CHROMIUM, OFFLINE_ARGS, ROOT, chromium_missing, log_in
 from tests.web.helpers import PIN
-from tests.web.test_tls import local_address
+from tests.web.other_machine import forwarded, other_machine
 
-missing = chromium_missing() or ("" if shutil.which("certutil") else
-                                 "certutil is missing (apt-get install libnss3-tools): the hall's CA in chromium's NSS db")
-if missing and os.environ.get("CI"):
-    pytest.fail(missing, pytrace=False)
-pytestmark = pytest.mark.skipif(bool(missing), reason=missing)
+
+@pytest.fixture(autouse=True, scope="module")
+def _tools():
+    """A missing browser or certutil fails these tests (tests/needs.py), unless the person asked to skip them."""
+    if missing := chromium_missing():
+        need("chromium", missing)
+    if not shutil.which("certutil"):
+        need("certutil", "certutil is missing (apt-get install libnss3-tools): the hall's CA in chromium's NSS db")
 
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory):
-    ip = local_address()
-    assert ip, "this machine has no non-loopback IPv4 address to test from"
+    ip = other_machine()
     tmp = tmp_path_factory.mktemp("tlsb")
-    prov = provision(tmp / "prov", 1, hall_id="h1", hall_host="127.0.0.1", tls=True, table_hosts={"table-01": [ip]})
+    # the page's certificate also names 127.0.0.2: the address chromium uses for the table, through the forwarders
+    prov = provision(tmp / "prov", 1, hall_id="h1", hall_host="127.0.0.1", tls=True,
+                     table_hosts={"table-01": ["127.0.0.2"]})
     return prov, ip, tmp
 
 
@@ -59,7 +66,7 @@ def chrome(hall):
     env = {**os.environ, "HOME": str(home)}
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, env=env,
-                               args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+                               args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", *OFFLINE_ARGS])
         try:
             yield b
         finally:
@@ -86,21 +93,22 @@ def tls_table(tmp: Path, certdir: Path):
 
 def test_judge_over_https_corrects_a_record_plain_http_goes_to_https_and_a_replayed_cookie_is_refused(hall, chrome):
     prov, ip, tmp = hall
-    with tls_table(tmp / "t1", prov.out / "tables" / "table-01") as (https_port, http_port):
+    with tls_table(tmp / "t1", prov.out / "tables" / "table-01") as (https_port, http_port), \
+            forwarded(ip, [https_port, http_port]) as host:
         ctx = chrome.new_context(viewport={"width": 1280, "height": 900})
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         # from another machine's address over plain HTTP: the public view, and the judge's button leads to HTTPS
-        page.goto(f"http://{ip}:{http_port}/?lang=en")
+        page.goto(f"http://{host}:{http_port}/?lang=en")
         page.wait_for_selector("text=Standings")
         refused = page.evaluate("fetch('/api/login', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
                                 f"body: JSON.stringify({{pin: '{PIN}'}})}}).then(r => r.status)")
         assert refused == 403
         page.click("#judge-btn")
-        page.wait_for_url(f"https://{ip}:{https_port}/**")  # the certificate is trusted: no interstitial
+        page.wait_for_url(f"https://{host}:{https_port}/**")  # the certificate is trusted: no interstitial
         # over HTTPS the judge logs in and corrects the misread tile: the settlement changes
-        page.goto(f"https://{ip}:{https_port}/?lang=en")
+        page.goto(f"https://{host}:{https_port}/?lang=en")
         log_in(page, "Chief Judge", PIN)
         page.wait_for_selector("#referee:not([hidden])", timeout=60000)
         page.wait_for_selector("#result .deltas", timeout=60000)
@@ -115,7 +123,7 @@ def test_judge_over_https_corrects_a_record_plain_http_goes_to_https_and_a_repla
         cookie = next(c for c in ctx.cookies() if c["name"] == "mt_judge")
         assert cookie["secure"] and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
         # the captured cookie replayed over plain HTTP: refused, and the judge's session is over
-        conn = http.client.HTTPConnection(ip, http_port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10, source_address=(ip, 0))
         conn.request("GET", "/api/judge/audit", headers={"Cookie": f"mt_judge={cookie['value']}"})
         r = conn.getresponse()
         assert r.status == 308 and r.getheader("Location").startswith("https://")  # not served: the session ended
@@ -166,14 +174,15 @@ def test_the_console_warns_when_the_login_is_insecure(hall, chrome):
         line = p.stdout.readline() if p.stdout else ""
         m = re.search(r":(\d+)/", line)
         assert m, line
-        ctx = chrome.new_context()
-        page = ctx.new_page()
-        page.goto(f"http://{ip}:{m.group(1)}/?lang=ru")
-        page.wait_for_selector("text=Положение")
-        log_in(page, "Судья", PIN)
-        page.wait_for_selector("#insecure-warn:not([hidden])", timeout=30000)
-        assert "открыто" in page.inner_text("#insecure-warn")
-        ctx.close()
+        with forwarded(ip, [int(m.group(1))]) as host:
+            ctx = chrome.new_context()
+            page = ctx.new_page()
+            page.goto(f"http://{host}:{m.group(1)}/?lang=ru")
+            page.wait_for_selector("text=Положение")
+            log_in(page, "Судья", PIN)
+            page.wait_for_selector("#insecure-warn:not([hidden])", timeout=30000)
+            assert "открыто" in page.inner_text("#insecure-warn")
+            ctx.close()
     finally:
         p.terminate()
         p.wait(10)

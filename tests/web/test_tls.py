@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import fcntl
 import re
-import socket
 import ssl
-import struct
 import warnings
 from pathlib import Path
 
@@ -23,6 +20,7 @@ from controller.web.security import PinWatch, RateLimit, Sessions, hash_pin
 from hall.provision import _CA, provision
 from hall.tls import cert_problems, fingerprint, is_loopback, login_refusal
 from tests.web.helpers import PIN, run, served
+from tests.web.other_machine import connector, other_machine
 
 
 @pytest.fixture(scope="module")
@@ -38,23 +36,6 @@ def table_files(prov) -> dict[str, str]:
 
 def trusting(cafile: Path) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(cafile))
-
-
-def local_address() -> str | None:
-    """This machine's first non-loopback IPv4 address (a client from there is not loopback to the server)."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        for _, name in socket.if_nameindex():
-            try:
-                raw = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))  # SIOCGIFADDR
-            except OSError:
-                continue
-            ip = socket.inet_ntoa(raw[20:24])
-            if not is_loopback(ip):
-                return ip
-    finally:
-        s.close()
-    return None
 
 
 # --- the decisions ---------------------------------------------------------------------------------------------
@@ -209,33 +190,28 @@ def test_judge_over_https_plain_http_refused_and_a_replayed_cookie_ends_the_sess
 
 
 def test_no_login_over_plain_http_from_another_machine(tmp_path):
-    ip = local_address()
-    if ip is None:
-        pytest.fail("this machine has no non-loopback IPv4 address to test from")
+    ip = other_machine()
     # the server's answer is login_refusal() of the request's remote: tested above for any address; here a real
-    # client from this machine's non-loopback address, the server listening on every interface (web.host 0.0.0.0)
+    # client whose address is this machine's non-loopback one (the connection's source; its destination stays
+    # loopback: tests.web.other_machine). What the operator hears when the page listens on every interface
+    # (web.host 0.0.0.0) depends on the configuration only: checked on such a server, never started.
 
     async def scenario(insecure: bool):
         async with served(tmp_path / str(insecure), web__insecure_login=insecure) as t:
-            await t.web.close()
             from controller.web import WebServer
 
-            w = WebServer(t.svc, "0.0.0.0", 0, pin_hash=t.web.table.pin_hash)
-            port = await w.start()
-            try:
-                assert bool(w.warnings()) and ("in clear" in w.warnings()[0]) is insecure
-                url = f"http://{ip}:{port}"
-                async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-                    async with http.get(url + "/api/session") as r:
-                        s = await r.json()
-                    async with http.post(url + "/api/login", json={"pin": PIN}, headers={"Origin": url}) as r:
-                        status = r.status
-                    local = f"http://127.0.0.1:{port}"
-                    async with http.post(local + "/api/login", json={"pin": PIN}, headers={"Origin": local}) as r:
-                        assert r.status == 200  # the table's own screen logs in without HTTPS
-                return s, status
-            finally:
-                await w.close()
+            beyond = WebServer(t.svc, "0.0.0.0", 0, pin_hash=t.web.table.pin_hash)
+            assert bool(beyond.warnings()) and ("in clear" in beyond.warnings()[0]) is insecure
+            url = t.url
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), connector=connector(ip)) as http:
+                async with http.get(url + "/api/session") as r:
+                    s = await r.json()
+                async with http.post(url + "/api/login", json={"pin": PIN}, headers={"Origin": url}) as r:
+                    status = r.status
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.post(url + "/api/login", json={"pin": PIN}, headers={"Origin": url}) as r:
+                    assert r.status == 200  # the table's own screen logs in without HTTPS
+            return s, status
 
     s, status = run(scenario(False))
     assert status == 403 and s["login"] is False and "another machine" in s["refused"]
@@ -343,25 +319,23 @@ def test_a_lockout_of_the_whole_table_cannot_keep_the_judge_out(tmp_path):
 
     from controller.config import gpio_number
     from controller.devices import Panel
-    from controller.web import WebServer
 
-    ip = local_address()
-    if ip is None:
-        pytest.fail("this machine has no non-loopback IPv4 address to test from")
+    ip = other_machine()  # the phones' address: the source of their connections to the table's 127.0.0.1
 
     async def scenario():
         async with served(tmp_path, web__insecure_login=True) as t:
-            w = WebServer(t.svc, "0.0.0.0", 0, pin_hash=t.web.table.pin_hash)
-            port = await w.start()
+            w = t.web
             factory = MockFactory()
             panel = Panel(t.svc.cfg.section("gpio"), pin_factory=factory)
             old_panel, t.svc.panel = t.svc.panel, panel
             try:
                 for i in range(20):  # guessing from many phones
                     w.table.limit.failed(f"10.1.1.{i}")
-                remote, local = f"http://{ip}:{port}", f"http://127.0.0.1:{port}"
-                async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-                    async def login(url):
+                url = t.url
+                jar = aiohttp.CookieJar(unsafe=True)
+                async with aiohttp.ClientSession(cookie_jar=jar, connector=connector(ip)) as remote, \
+                        aiohttp.ClientSession(cookie_jar=jar) as local:
+                    async def login(http):
                         async with http.post(url + "/api/login", json={"pin": PIN}, headers={"Origin": url}) as r:
                             return r.status
                     assert await login(remote) == 429  # locked for every other address...
@@ -375,7 +349,6 @@ def test_a_lockout_of_the_whole_table_cannot_keep_the_judge_out(tmp_path):
             finally:
                 t.svc.panel = old_panel
                 panel.close()
-                await w.close()
 
     run(scenario())
 
@@ -396,19 +369,19 @@ def test_dashboard_without_https_takes_the_directors_password_only_on_its_own_ma
     from hall.auth import hash_password
     from hall.web import Dashboard
 
-    ip = local_address()
-    if ip is None:
-        pytest.fail("this machine has no non-loopback IPv4 address to test from")
+    ip = other_machine()  # the source of the "remote" connection; every destination is 127.0.0.1
 
     async def scenario(insecure: bool) -> list[int]:
-        dash = Dashboard(None, "0.0.0.0", 0, directors={"d": hash_password("pw-123456")}, insecure_login=insecure)
+        directors = {"d": hash_password("pw-123456")}
+        beyond = Dashboard(None, "0.0.0.0", 0, directors=directors, insecure_login=insecure)  # (never started)
+        assert ("in clear" in beyond.warnings()[0]) is insecure
+        dash = Dashboard(None, "127.0.0.1", 0, directors=directors, insecure_login=insecure)
         port = await dash.start()
-        assert ("in clear" in dash.warnings()[0]) is insecure
         got = []
         try:
-            async with aiohttp.ClientSession() as http:
-                for host in (ip, "127.0.0.1"):
-                    url = f"http://{host}:{port}"
+            url = f"http://127.0.0.1:{port}"
+            for conn in (connector(ip), None):
+                async with aiohttp.ClientSession(connector=conn) as http:
                     async with http.post(url + "/login", data={"name": "d", "password": "pw-123456"},
                                          headers={"Origin": url}, allow_redirects=False) as r:
                         got.append((r.status, r.headers.get("Location", "")))
@@ -445,3 +418,38 @@ def test_serve_beyond_loopback_without_https_warns_on_start(tmp_path):
             p.wait(20)
         assert re.search(r"web page on http://0\.0\.0\.0:\d+/", first), first
         assert second.startswith("warning: ") and words in second, second
+
+
+def test_the_client_on_another_machine_reaches_loopback_and_is_not_loopback_to_the_server():
+    """The tests' "other machine" (tests.web.other_machine): its connections go to 127.0.0.x only, and the server
+    sees this machine's non-loopback address as the remote — through aiohttp's connector and chromium's forwarder."""
+    from aiohttp import web
+
+    from tests.web.other_machine import Forwarder
+
+    ip = other_machine()
+
+    async def scenario() -> list[str]:
+        async def remote(request: web.Request) -> web.Response:
+            return web.Response(text=str(request.remote))
+
+        app = web.Application()
+        app.router.add_get("/", remote)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        fw = Forwarder(ip, port, ("127.0.0.2", 0))
+        seen = []
+        try:
+            for url, conn in ((f"http://127.0.0.1:{port}/", connector(ip)), (f"http://127.0.0.1:{port}/", None),
+                              (f"http://127.0.0.2:{fw.address[1]}/", None)):
+                async with aiohttp.ClientSession(connector=conn) as http, http.get(url) as r:
+                    seen.append(await r.text())
+        finally:
+            await asyncio.get_running_loop().run_in_executor(None, fw.close)
+            await runner.cleanup()
+        return seen
+
+    assert asyncio.run(scenario()) == [ip, "127.0.0.1", ip]
