@@ -6,6 +6,15 @@
 * :class:`CameraObserver` — the real path: every moment filmed (:class:`.render.TableFilm`) with a real
   table's nuisances — arms reaching over the zones that change, frames dropped, a blur, a lighting change,
   tiles pushed out of line, tiles that cannot be read — and read by :class:`controller.referee.camera.CameraReader`.
+
+A Pi-class CPU (``slowdown`` K, ``simulate --cpu-slowdown K``): the camera films at its own pace (``FPS``, in
+camera time) while the reader works; each read takes K times its measured time (in camera time: the
+simulation does not sleep) and the one-frame queue between them keeps only the newest frame — a frame the
+camera takes while the reader is busy replaces the one waiting, which is dropped (counted). The reader takes
+the newest frame when it is free, so it never falls behind the camera; what it reports reaches the referee
+when its read ends (:meth:`CameraObserver.take_timed`: arrival times, in camera time), which is what the
+live service does (:class:`controller.table_camera.LatestFrame`, :class:`controller.referee.feed.CameraFeed`).
+Without ``slowdown`` every frame filmed is read at once (the reader is taken as infinitely fast).
 """
 from __future__ import annotations
 
@@ -73,7 +82,7 @@ class CameraObserver:
     the pose and every nuisance."""
 
     def __init__(self, profile: str, n_views: int, *, style: str, seed: int, unreadable: set[int] | None = None,
-                 nuisances: bool = True):
+                 nuisances: bool = True, slowdown: float | None = None):
         from controller.referee.camera import CameraReader
         from controller.referee.sim.render import TableFilm
         from vision.calibration import calibrate
@@ -94,11 +103,28 @@ class CameraObserver:
         self.settle_frames: list[int] = []  # per settled change: frames between its first and the confirming one
         self.frame_ms: dict[int, float] = {}  # recent frames read: ms of vision each
         self.smudged: list[tuple[int, int]] = []  # (seat, pond index) of each tile rendered unreadable
+        # a Pi-class CPU (see the module's docstring)
+        self.slowdown = slowdown
+        self.free_at = float("-inf")  # camera time the reader is done with its current frame
+        self.queue_dropped = 0  # frames the camera took while the reader was busy, replaced by a newer one
+        self.queue_wait: list[float] = []  # seconds each frame read waited in the queue for the reader
+        self.read_s: list[float] = []  # camera seconds of each read (its measured time x slowdown)
+        self._moment_t = 0.0  # the camera time of the change being filmed (the moment's)
+        self._origin: dict[int, float] = {}  # frame number -> the moment it showed
+        self._timed: list[tuple[float, float, ObservationEvent, float]] = []  # see take_timed
+
+    def take_timed(self) -> list[tuple[float, float, ObservationEvent, float]]:
+        """With ``slowdown``: the events of the frames read since the last call, each ``(arrival, origin,
+        event, frame)``: the camera time its read ended, the camera time of the change it reports (the moment
+        the first frame that showed it belongs to), and the camera time of the frame read."""
+        out, self._timed = self._timed, []
+        return out
 
     def observe(self, m: Moment) -> list[ObservationEvent]:
         t0 = time.perf_counter()
         scene = m.scene
         assert scene is not None
+        self._moment_t = m.t
         if self.nuisances and self.last_t < self.relight_at <= m.t:
             self.film.relight()
         if m.truth in self.unreadable and m.note == "discard":
@@ -124,6 +150,9 @@ class CameraObserver:
             dropped = self.nuisances and self.rng.random() < 0.03
             if dropped:
                 shots.append((shots[-1][0] + 1 / FPS, ()))  # the camera goes on: one more frame after
+            elif self.slowdown is not None and j < len(shots) and shots[j][0] <= self.free_at:
+                self._replaced(tf)  # the next frame comes before the reader is free: it takes that one
+                continue
             out += self._shoot(tf, arms, dropped)
         pipe = self.camera.pipe
         for _ in range(SETTLE_FRAMES):  # the camera films on: a reading not yet seen twice alike is confirmed
@@ -138,7 +167,23 @@ class CameraObserver:
             out += self._shoot(max(t, self.last_t + 1 / FPS), (), False)
         return out
 
+    def _replaced(self, t: float) -> None:
+        """A frame taken while the reader is busy and replaced in the queue by a newer one (never rendered:
+        nobody sees it)."""
+        self.frames += 1
+        self.queue_dropped += 1
+        self.last_t = t
+
     def _shoot(self, t: float, arms: tuple[tuple[int, str], ...], dropped: bool) -> list[ObservationEvent]:
+        start = t
+        if self.slowdown is not None and not dropped:
+            if self.free_at >= t + 1 / FPS:  # the camera filmed on while the reader was busy: it takes the newest
+                k = int((self.free_at - t) * FPS + 1e-9)  # (the table as it lies: the arms have moved on)
+                t, arms = t + k / FPS, ()
+                self.frames += k
+                self.queue_dropped += k
+            start = max(t, self.free_at)
+            self.queue_wait.append(start - t)
         t0 = time.perf_counter()
         img = self.film.frame(arms, blur=self.nuisances and self.rng.random() < 0.02)
         t1 = time.perf_counter()
@@ -153,12 +198,21 @@ class CameraObserver:
         self.vision_s += dt
         self.read += 1
         self.frame_ms[fno] = dt * 1e3
+        self._origin[fno] = self._moment_t
+        if self.slowdown is not None:  # the read, stretched to a slower CPU's, in camera time
+            self.read_s.append(dt * self.slowdown)
+            self.free_at = start + dt * self.slowdown
+            for e in evs:
+                first = int(getattr(e, "frame", fno))
+                self._timed.append((self.free_at, self._origin.get(first, self._moment_t), e, t))
         if evs:  # vision's work from the frame that first showed the change to the one that confirmed it
             first = min(int(getattr(e, "frame", fno)) for e in evs)
             self.settle_ms.append(sum(v for k, v in self.frame_ms.items() if first <= k <= fno))
             self.settle_frames.append(fno - first)
         for k in [k for k in self.frame_ms if k < fno - 8]:
             del self.frame_ms[k]
+        for k in [k for k in self._origin if k < fno - 64]:
+            del self._origin[k]
         return evs
 
     def _smudge_new(self, scene) -> None:

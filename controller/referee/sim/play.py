@@ -115,9 +115,35 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
         ticks_to(ev.t_mono)
         settle(ref.feed(ev), ev)
 
+    slowdown: float | None = getattr(observer, "slowdown", None)
+    pending: list[tuple[float, float, Event, float]] = []  # (arrival, origin, event, frame): not yet fed
+    busy = [float("-inf")]  # camera time the referee is done with what it was given
+
+    def deliver(upto: float, taken_before: float = float("-inf")) -> None:
+        """A Pi-class CPU: the camera's observations reach the referee when their read ended (in that order,
+        between the buttons pressed meanwhile), and a button waits for the frames the camera took before it
+        was pressed (``taken_before``: as :meth:`controller.referee.session.RefereeSession.button` holds it);
+        the referee's own work is stretched by the same factor. Each observation's verdict latency: from the
+        change's camera time to the end of the referee's work on it."""
+        while pending and (pending[0][0] <= upto or pending[0][3] < taken_before):
+            arrival, origin, ev, _ = pending.pop(0)
+            ticks_to(arrival)
+            t0 = time.perf_counter()
+            feed(ev)
+            busy[0] = max(busy[0], arrival) + (time.perf_counter() - t0) * (slowdown or 1.0)
+            rep.latencies.append((busy[0] - origin) * 1e3)
+
     for m in truth.timeline.moments:
+        if slowdown is not None:
+            deliver(m.t, m.t if m.kind == "input" and m.event.TYPE == "button_pressed" else float("-inf"))  # type: ignore[union-attr]
         if m.kind == "input":
             feed(m.event)  # type: ignore[arg-type]
+        elif slowdown is not None:
+            observer.observe(m)
+            pending += observer.take_timed()  # type: ignore[attr-defined]
+            ticks_to(min([m.t, *(a for a, _, _, _ in pending)]))  # (answered from the table as it was till then)
+            scene = m.scene
+            deliver(m.t)
         else:
             seen = observer.observe(m)
             ticks_to(min([m.t, *(ev.t_mono for ev in seen)]))  # (answered from the table as it was till then)
@@ -126,7 +152,11 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
                 feed(ev)
         settle(ref.tick(m.t), RefereeTick(t_mono=m.t, t_wall=m.t))
     for ev in observer.settle(truth.timeline.end):
-        feed(ev)
+        if slowdown is None:
+            feed(ev)
+    if slowdown is not None:
+        pending += observer.take_timed()  # type: ignore[attr-defined]
+        deliver(float("inf"))
     for ev in signed_again(ref, truth.timeline.end):
         feed(ev)
     ref.tick(truth.timeline.end)
