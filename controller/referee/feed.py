@@ -3,8 +3,9 @@
 
 The feed reads the newest frame as soon as it is done with the last (a live camera's frames wait in a
 one-frame queue: :class:`controller.table_camera.LatestFrame`), at most ``fps`` frames a second; after each
-frame it tells the session how far the camera has been read (:meth:`RefereeSession.caught_up`), so a call
-button pressed while the reader was busy reaches the referee after the frames taken before it (on a slow CPU
+frame it tells the session how far the camera has been read and whether its view is settled
+(:meth:`RefereeSession.caught_up`), so a call button pressed while the reader was busy reaches the referee
+after the frames taken before it and the change they showed (on a slow CPU
 the discard a call claims may be read after the button was pressed: ``simulate --cpu-slowdown``)."""
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ class CameraFeed:
                 continue
             for ev in evs:
                 session.put(ev)
-            session.caught_up(frame.t_mono)
+            pipe = self.reader.pipe
+            session.caught_up(frame.t_mono, pipe.scene == pipe.tracker.stable)
             # the rest of the frame interval (a read longer than it: the next frame at once, never a backlog)
             await asyncio.sleep(max(0.0, 1.0 / self.fps - (time.monotonic() - started)))

@@ -41,8 +41,8 @@ from rules.events import (
     Violation,
 )
 
-#: A call button waits at most this long for the camera to read the frames taken before it (a Pi 4's
-#: slowest read of a 1080p frame is under 1 s: simulate --cpu-slowdown 6).
+#: A call button waits at most this long for the camera to read the frames taken before it (two reads of a
+#: changed 1080p frame on a Pi 4: under 0.5 s, simulate --cpu-slowdown 6; a frame the camera failed to give).
 HOLD_MAX_S = 2.0
 
 log = logging.getLogger("mahjong_table.referee")
@@ -236,8 +236,9 @@ class RefereeSession:
 
     def button(self, ev: ButtonPressed) -> None:
         """A call button or the judge's confirmation, as the service recorded it. While the camera feed reads,
-        the button waits until the feed has read a frame taken after it was pressed (:meth:`caught_up`): the
-        discard it claims, read late by a slow reader, reaches the referee first (at most ``HOLD_MAX_S``)."""
+        the button waits until the feed has read a frame taken after it was pressed and the camera's view is
+        settled (:meth:`caught_up`): the discard it claims, read late by a slow reader, reaches the referee
+        first (at most ``HOLD_MAX_S``)."""
         if ev.button not in ("call", "confirm"):
             return
         if self.read_to is not None and (self.held or ev.t_mono > self.read_to):
@@ -245,11 +246,12 @@ class RefereeSession:
         else:
             self.put(ev)
 
-    def caught_up(self, t_mono: float | None) -> None:
-        """The camera feed has read its frames up to ``t_mono`` (None: the feed reads no frame now): the
-        buttons pressed before then go to the referee, in order."""
+    def caught_up(self, t_mono: float | None, settled: bool = True) -> None:
+        """The camera feed has read its frames up to ``t_mono`` (None: the feed reads no frame now), its view
+        ``settled`` (no change seen but not yet confirmed): the buttons pressed before then go to the referee,
+        in order."""
         self.read_to = t_mono
-        while self.held and (t_mono is None or self.held[0][1].t_mono <= t_mono):
+        while self.held and (t_mono is None or (settled and self.held[0][1].t_mono <= t_mono)):
             self.put(self.held.pop(0)[1])
 
     def _release_stale(self) -> None:

@@ -42,8 +42,10 @@ def test_a_button_waits_for_the_frames_taken_before_it():
     assert _queued(s) == []  # the discard a call claims may be in the frame being read
     s.caught_up(10.6)
     assert _queued(s) == [b1]
+    s.caught_up(10.8, settled=False)  # the frame after the press shows a tile not yet confirmed: it waits on
+    assert _queued(s) == []
     s.put(PondTileSeen(frame=7, seat=3, index=0, tile="6p", sideways=False, t_mono=10.65, t_wall=10.65))
-    s.caught_up(10.8)
+    s.caught_up(10.9)
     q = _queued(s)
     assert [e.TYPE for e in q] == ["pond_tile_seen", "button_pressed"] and q[1] is b2
     b3 = _press(9.0)  # pressed before the last frame read: nothing to wait for
@@ -86,7 +88,7 @@ def test_the_feed_reads_the_next_frame_at_once_after_a_read_longer_than_a_frame_
 
     class Reader:
         def __init__(self, *a, **k):
-            pass
+            self.pipe = SimpleNamespace(scene=1, tracker=SimpleNamespace(stable=1))
 
         def process(self, image, t_mono, t_wall):
             time.sleep(0.15)  # 1.5 frame intervals at 10 fps
@@ -107,7 +109,7 @@ def test_the_feed_reads_the_next_frame_at_once_after_a_read_longer_than_a_frame_
         def put(self, ev):
             pass
 
-        def caught_up(self, t):
+        def caught_up(self, t, settled=True):
             self.read.append(t)
             if len(self.read) >= 3:
                 done.set()

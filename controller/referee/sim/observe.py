@@ -8,8 +8,9 @@
   tiles pushed out of line, tiles that cannot be read — and read by :class:`controller.referee.camera.CameraReader`.
 
 A Pi-class CPU (``slowdown`` K, ``simulate --cpu-slowdown K``): the camera films at its own pace (``FPS``, in
-camera time) while the reader works; each read takes K times its measured time (in camera time: the
-simulation does not sleep) and the one-frame queue between them keeps only the newest frame — a frame the
+camera time) while the reader works; each read takes K times the CPU time it took here (in camera time: the
+simulation does not sleep; CPU time, not wall time, so that other work on a shared machine does not stretch
+it further) and the one-frame queue between them keeps only the newest frame — a frame the
 camera takes while the reader is busy replaces the one waiting, which is dropped (counted). The reader takes
 the newest frame when it is free, so it never falls behind the camera; what it reports reaches the referee
 when its read ends (:meth:`CameraObserver.take_timed`: arrival times, in camera time), which is what the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from typing import Protocol
 
 from controller.referee.sim.timeline import Moment
@@ -28,6 +30,18 @@ from vision.tracking import Tracker
 
 FPS = 10.0
 SETTLE_FRAMES = 3  # frames filmed after a moment's two while the camera's last reading is not yet confirmed
+
+
+@dataclass
+class Read:
+    """One frame read on a Pi-class CPU: ``arrival`` (camera time its read ended), ``frame`` (camera time the
+    frame was taken), ``settled`` (no change seen but not yet confirmed after it), ``events`` (each with its
+    origin: the camera time of the change it reports, the moment the first frame that showed it belongs to)."""
+
+    arrival: float
+    frame: float
+    settled: bool
+    events: list[tuple[float, ObservationEvent]]
 
 
 class Observer(Protocol):
@@ -111,12 +125,10 @@ class CameraObserver:
         self.read_s: list[float] = []  # camera seconds of each read (its measured time x slowdown)
         self._moment_t = 0.0  # the camera time of the change being filmed (the moment's)
         self._origin: dict[int, float] = {}  # frame number -> the moment it showed
-        self._timed: list[tuple[float, float, ObservationEvent, float]] = []  # see take_timed
+        self._timed: list[Read] = []  # see take_timed
 
-    def take_timed(self) -> list[tuple[float, float, ObservationEvent, float]]:
-        """With ``slowdown``: the events of the frames read since the last call, each ``(arrival, origin,
-        event, frame)``: the camera time its read ended, the camera time of the change it reports (the moment
-        the first frame that showed it belongs to), and the camera time of the frame read."""
+    def take_timed(self) -> list[Read]:
+        """With ``slowdown``: the frames read since the last call, in order (:class:`Read`)."""
         out, self._timed = self._timed, []
         return out
 
@@ -193,18 +205,20 @@ class CameraObserver:
         if dropped:
             return []
         fno = self.camera.pipe.frame_no
+        c1 = time.process_time()
         evs = self.camera.process(img, t_mono=t, t_wall=t)
         dt = time.perf_counter() - t1
+        cpu = time.process_time() - c1  # (the CPU the read took: what a slower CPU stretches, whatever the load)
         self.vision_s += dt
         self.read += 1
         self.frame_ms[fno] = dt * 1e3
         self._origin[fno] = self._moment_t
         if self.slowdown is not None:  # the read, stretched to a slower CPU's, in camera time
-            self.read_s.append(dt * self.slowdown)
-            self.free_at = start + dt * self.slowdown
-            for e in evs:
-                first = int(getattr(e, "frame", fno))
-                self._timed.append((self.free_at, self._origin.get(first, self._moment_t), e, t))
+            self.read_s.append(cpu * self.slowdown)
+            self.free_at = start + cpu * self.slowdown
+            pipe = self.camera.pipe
+            self._timed.append(Read(self.free_at, t, pipe.scene == pipe.tracker.stable,
+                                    [(self._origin.get(int(getattr(e, "frame", fno)), self._moment_t), e) for e in evs]))
         if evs:  # vision's work from the frame that first showed the change to the one that confirmed it
             first = min(int(getattr(e, "frame", fno)) for e in evs)
             self.settle_ms.append(sum(v for k, v in self.frame_ms.items() if first <= k <= fno))
