@@ -122,7 +122,7 @@ class CameraObserver:
         self.free_at = float("-inf")  # camera time the reader is done with its current frame
         self.queue_dropped = 0  # frames the camera took while the reader was busy, replaced by a newer one
         self.queue_wait: list[float] = []  # seconds each frame read waited in the queue for the reader
-        self.read_s: list[float] = []  # camera seconds of each read (its measured time x slowdown)
+        self.read_s: list[float] = []  # camera seconds of each read (its CPU time here x slowdown)
         self._moment_t = 0.0  # the camera time of the change being filmed (the moment's)
         self._origin: dict[int, float] = {}  # frame number -> the moment it showed
         self._timed: list[Read] = []  # see take_timed
