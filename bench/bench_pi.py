@@ -22,13 +22,16 @@ def run(quick: bool = False) -> list[Row]:
     specs = tables(["mcr", "riichi-ema2016"] if quick else ["sichuan-mpl2025", "mcr", "riichi-ema2016", "red"])
     hands = 1 if quick else 3
     got = {}
+    cpus: dict[float, list[float]] = {}
     for k in SLOWDOWNS:
         summary = summarize(specs, simulate(specs, hands, 11, faults=True, slowdown=k), slowdown=k)
         lat: list[float] = []
+        cpu: list[float] = []
         frames = read = dropped = wrong = played = 0
         read_max = 0.0
         for s in summary.values():
             lat += s.latencies
+            cpu += s.read_cpu_ms
             frames += s.frames
             read += s.frames_read
             dropped += s.frames_dropped
@@ -36,13 +39,24 @@ def run(quick: bool = False) -> list[Row]:
             played += s.hands
             read_max = max(read_max, s.read_max)
         got[k] = (sorted(lat), frames, read, dropped, wrong, played, read_max)
+        cpus[k] = sorted(cpu)
 
     def pct(xs: list[float], p: float) -> float:
         return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))] if xs else float("nan")
 
     base = got[1.0][0]
-    rows: list[Row] = []
     tabs = ", ".join(s.label for s in specs)
+    cpu = cpus[1.0]
+    note = (f"{len(cpu)} frames read at 1x ({tabs}): CPU time of CameraReader.process on this machine (one thread); "
+            f"x3 / x5 / x6 of it is what a Pi 5 / Pi 4 / this run's 6x read takes")
+    rows: list[Row] = [
+        Row("vision read per frame (incremental), CPU p50", pct(cpu, 50), "ms", 100.0, "camera frame interval at 10 fps",
+            note),
+        Row("vision read per frame (incremental), CPU p95", pct(cpu, 95), "ms", 100.0, "camera frame interval at 10 fps",
+            note),
+        Row("vision read per frame (incremental), CPU max", pct(cpu, 100), "ms", 100.0, "camera frame interval at 10 fps",
+            note),
+    ]
     for k in SLOWDOWNS:
         lat, frames, read, dropped, wrong, played, read_max = got[k]
         name = f"referee at {k:g}x CPU ({CLASS[k]})"

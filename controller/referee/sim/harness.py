@@ -90,6 +90,7 @@ class TableSummary:
     queue_wait_max: float = 0.0
     read_max: float = 0.0
     latencies: list[float] = field(default_factory=list)  # ms, per observation: the change -> the verdict
+    read_cpu_ms: list[float] = field(default_factory=list)  # ms of CPU per frame read, here (not stretched)
     faults: Counter = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
     asked: list[dict[str, Any]] = field(default_factory=list)  # every question, with its hand (--verbose)
@@ -114,6 +115,7 @@ class TableSummary:
         self.queue_wait_max = max(self.queue_wait_max, r.queue_wait_max)
         self.read_max = max(self.read_max, r.read_max)
         self.latencies += r.latencies
+        self.read_cpu_ms += r.read_cpu_ms
         self.faults.update(r.faults)
         self.asked += r.asked
         for what, items in (("missed", r.missed), ("false", r.false), ("settlement", r.mismatches)):
@@ -243,6 +245,7 @@ def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None
         rep.frames_dropped = obs.queue_dropped
         rep.queue_wait_max = max(obs.queue_wait, default=0.0)
         rep.read_max = max(obs.read_s, default=0.0)
+        rep.read_cpu_ms = [x / slowdown * 1e3 for x in obs.read_s]
     rep.seconds = time.perf_counter() - t0
     return rep
 
