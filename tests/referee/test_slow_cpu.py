@@ -19,7 +19,7 @@ FRAME_MS = 100.0  # the camera's frame interval (10 fps)
 def test_the_referee_stays_right_on_a_slower_cpu(k, tables):
     if scaled(0, 1):  # long: every profile, more hands
         tables = ("sichuan-mpl2025", "sichuan-wmsg", "mcr", "mcr-siamese", "riichi-ema2016", "red")
-    hands = scaled(1, 20)
+    hands = scaled(1, 10)
     args = [a for t in tables for a in ("--profile", t)]
     code, out, err = _simulate(*args, "--hands", str(hands), "--seed", "11", "--faults", "--json",
                                "--cpu-slowdown", str(k))
