@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.tile_classifier import TileClassifier
-from vision.tile_labels import NONE
+from vision.tile_labels import BACK, CLASS_LABELS, NONE, UNKNOWN
 from vision.tile_render import load_style, render_none, render_tile
 from vision.tileset import TileSet, enroll
 
+CLASS_LABELS_ARR = np.array(CLASS_LABELS)
 TEST_SEED = 500_000_000
 SHOT_SEED = 600_000_000
 
@@ -161,3 +162,57 @@ def score_results(res: list, data: RenderedSet) -> Score:
     o_ok = np.array([r.orientation % 2 == k % 2 for r, k in zip(res, data.orientations)])
     return Score(float(ok.mean()), float(ok[accepted].mean()) if accepted.any() else float("nan"),
                  float(accepted.mean()), float(o_ok[tiles].mean()) if tiles.any() else float("nan"), len(res))
+
+
+# ---- vision IV: never sure and wrong -------------------------------------------------------------------
+
+FRAME_TILES = 46  # crops per rendered frame of table_crops: the reader sees them a frame at a time
+
+
+@dataclass
+class SureScore:
+    """How a reader's *answers* (faces taken, not asked) fare: ``n`` crops, ``best`` share whose most probable
+    class is right, ``answered`` share given a face or ``none``/``back`` (not ``unknown``), ``wrong`` answers
+    that are a wrong face (a confident misread), ``missed`` answers of ``none`` on a tile."""
+
+    n: int
+    best: float
+    answered: float
+    wrong: int
+    missed: int
+
+    @property
+    def wrong_share(self) -> float:
+        """Wrong faces per answer."""
+        return self.wrong / max(1, round(self.answered * self.n))
+
+
+def sure_score(reader, data: RenderedSet, batch: int = FRAME_TILES, threshold: float | None = None) -> SureScore:
+    """Read ``data`` (table crops) with a :class:`vision.tile_reader.SetReader` a frame's crops at a time
+    (its set watch sees them as the table would) and score its answers. ``threshold``: count a face read
+    below this probability as asked (the combined confidence before vision IV, for comparison)."""
+    got: list = []
+    for i in range(0, len(data.crops), batch):
+        got += reader.read(data.crops[i:i + batch])
+    truth = np.array(data.labels)
+    lab = np.array([r.label for r in got])
+    if threshold is not None:
+        lab = np.array([UNKNOWN if r.label not in (NONE, BACK) and r.score < threshold else r.label for r in got])
+    best = np.array([CLASS_LABELS_ARR[int(np.argmax(r.probs))] for r in got])
+    answered = lab != "unknown"
+    wrong = answered & (lab != truth) & (lab != NONE)
+    missed = answered & (lab == NONE)
+    return SureScore(len(got), float(np.mean(best == truth)), float(answered.mean()), int(wrong.sum()),
+                     int(missed.sum()))
+
+
+def mixed(a: RenderedSet, b: RenderedSet, share: float, seed: int = 0) -> RenderedSet:
+    """``a``'s crops with about ``share`` of them swapped for ``b``'s (two sets mixed on one table)."""
+    rng = np.random.default_rng(seed)
+    out = RenderedSet([], [], [])
+    for i in range(min(len(a.crops), len(b.crops))):
+        src = b if rng.random() < share else a
+        out.crops.append(src.crops[i])
+        out.labels.append(src.labels[i])
+        out.orientations.append(src.orientations[i])
+    return out

@@ -251,6 +251,20 @@ class CameraReader:
     def close(self) -> None:
         self.pipe.close()
 
+    def set_check(self) -> dict[str, Any] | None:
+        """Whether the tiles in view still look like the enrolled set (vision's set watch: the reader asks
+        about every face while they do not), as ``{"wrong", "similarity", "line", "seen"}``; None where the
+        reader has no set to compare with."""
+        rd: Any = self.reader
+        for _ in range(4):  # ConfidentReader -> AgreeingReader -> the classifier's SetReader
+            if hasattr(rd, "set_check"):
+                chk = rd.set_check()
+                return None if chk is None else chk.as_dict()
+            rd = getattr(rd, "reader", None) or getattr(rd, "first", None)
+            if rd is None:
+                break
+        return None
+
     # --- racks --------------------------------------------------------------------------------------
     def _racks(self, r: Any, stamp: tuple[int, float, float]) -> list[ObservationEvent]:
         out: list[ObservationEvent] = []

@@ -8,6 +8,10 @@ from typing import Any
 from controller.referee.camera import CameraReader
 
 FPS = 10.0
+WRONG_SET = ("camera: the tiles do not look like the enrolled tile set; tiles are asked, not read — check the "
+             "set (mahjong-table tiles enroll) / камера: кости не похожи на записанный набор; камера спрашивает, "
+             "а не читает — проверьте набор")
+SET_OK = "camera: the tiles look like the enrolled set again / камера: кости снова похожи на записанный набор"
 
 
 class CameraFeed:
@@ -16,6 +20,17 @@ class CameraFeed:
     def __init__(self, fps: float = FPS):
         self.fps = fps
         self.reader: CameraReader | None = None
+        self.set_wrong = False
+
+    def _watch_set(self, svc: Any) -> None:
+        """Say on the page and the judge's console when the tiles in view stop (or start again) looking like
+        the enrolled set: the camera then asks about every face instead of reading it."""
+        chk = self.reader.set_check() if self.reader is not None else None
+        wrong = bool(chk and chk["wrong"])
+        svc.camera_set = chk
+        if wrong != self.set_wrong:
+            self.set_wrong = wrong
+            svc.note(WRONG_SET if wrong else SET_OK)
 
     async def run(self, session: Any) -> None:
         from controller.table_camera import CameraError
@@ -45,6 +60,7 @@ class CameraFeed:
                 svc.note(f"referee: camera: {exc}")
                 await asyncio.sleep(1.0)
                 continue
+            self._watch_set(svc)
             for ev in evs:
                 session.put(ev)
             await asyncio.sleep(1.0 / self.fps)

@@ -228,6 +228,7 @@ function render(msg) {
   chip.dataset.state = s.state;
   let prompt = t("prompt." + s.state);
   if (s.fault) prompt += " — " + s.fault;
+  if (s.camera_set && s.camera_set.wrong) prompt += " — " + t("camera_set.wrong");
   if (s.table_check && s.table_check.hold) prompt += " — " + t("table_check") + ": " + t("check." + s.table_check.result);
   $("#prompt").textContent = prompt;
   const boxes = [...document.querySelectorAll(".seat")];
