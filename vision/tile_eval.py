@@ -216,3 +216,54 @@ def mixed(a: RenderedSet, b: RenderedSet, share: float, seed: int = 0) -> Render
         out.labels.append(src.labels[i])
         out.orientations.append(src.orientations[i])
     return out
+
+
+# ---- vision IV: the table learns its set while it plays ---------------------------------------------------
+
+@dataclass
+class HandCount:
+    questions: int  # faces asked (read ``unknown``)
+    misreads: int  # faces answered wrong
+    tiles: int
+
+
+def learning_curve(clf: TileClassifier, style: str, hands: int, per_hand: int = 30, learn: bool = True,
+                   seed: int = 900_000, revealed: int = 14, data: RenderedSet | None = None) -> list[HandCount]:
+    """A table playing ``hands`` hands in ``style`` (its set enrolled from 3 layout frames), reading
+    ``per_hand`` fresh table crops a hand (never a crop twice). Every face asked is answered by the judge,
+    every misread corrected, and at the hand's settlement ``revealed`` tiles it read are confirmed (the
+    winner's hand): with ``learn`` each confirmed crop joins the set (:class:`vision.set_learner.SetLearner`)
+    and the reader reads with it from the next hand on. ``data``: the crops (default: rendered here)."""
+    from vision.set_learner import SetLearner
+    from vision.tile_reader import SetReader
+
+    base = enroll_from_layouts(clf, style, 3)
+    learner = SetLearner(base, clf)
+    reader = SetReader([base], classifier=clf)
+    if data is None:
+        data = table_crops(style, -(-hands * per_hand // FRAME_TILES) + 1, seed=seed)
+    rng = np.random.default_rng(seed)
+    out = []
+    for h in range(hands):
+        idx = range(h * per_hand, min(len(data.crops), (h + 1) * per_hand))
+        if not len(idx):
+            break
+        q = w = 0
+        confirmed = []
+        for i in idx:
+            r = reader.read([data.crops[i]])[0]
+            truth = data.labels[i]
+            if r.label == UNKNOWN:
+                q += 1
+                confirmed.append(i)  # the judge's answer confirms it
+            elif r.label not in (NONE, BACK) and r.label != truth:
+                w += 1
+                confirmed.append(i)  # the judge's correction confirms it
+            elif r.label == truth and rng.random() < revealed / per_hand:
+                confirmed.append(i)  # revealed, settled and signed
+        if learn:
+            for i in confirmed:
+                learner.add(f"h{h}/{i}", data.labels[i], data.crops[i], hand=f"h{h}")
+            reader.use(learner.tileset())
+        out.append(HandCount(q, w, len(idx)))
+    return out

@@ -71,6 +71,11 @@ class SetReader:
         level = self.tileset.match_level if self.tileset is not None else 0.0
         self.watch = SetWatch(level) if level > 0 and guard else None
 
+    def use(self, tileset: TileSet) -> None:
+        """Read with ``tileset`` from now on (the same set with what the table learned,
+        :class:`vision.set_learner.SetLearner`); the set watch goes on."""
+        self.tileset = tileset
+
     def set_check(self) -> SetCheck | None:
         """Whether the tiles in view still look like the enrolled set (None: no set, or one without a match
         level to compare with)."""
