@@ -173,7 +173,7 @@ FRAME_TILES = 46  # crops per rendered frame of table_crops: the reader sees the
 class SureScore:
     """How a reader's *answers* (faces taken, not asked) fare: ``n`` crops, ``best`` share whose most probable
     class is right, ``answered`` share given a face or ``none``/``back`` (not ``unknown``), ``wrong`` answers
-    that are a wrong face (a confident misread), ``missed`` answers of ``none`` on a tile."""
+    that are a wrong face (a confident misread), ``missed`` answers of ``none`` (or ``back``) on a face."""
 
     n: int
     best: float
@@ -200,8 +200,8 @@ def sure_score(reader, data: RenderedSet, batch: int = FRAME_TILES, threshold: f
         lab = np.array([UNKNOWN if r.label not in (NONE, BACK) and r.score < threshold else r.label for r in got])
     best = np.array([CLASS_LABELS_ARR[int(np.argmax(r.probs))] for r in got])
     answered = lab != "unknown"
-    wrong = answered & (lab != truth) & (lab != NONE)
-    missed = answered & (lab == NONE)
+    wrong = answered & (lab != truth) & (lab != NONE) & (lab != BACK)
+    missed = answered & ((lab == NONE) | (lab == BACK) & (truth != BACK))
     return SureScore(len(got), float(np.mean(best == truth)), float(answered.mean()), int(wrong.sum()),
                      int(missed.sum()))
 
