@@ -223,6 +223,10 @@ def speed(quick: bool) -> list[Row]:
                         "ms", statistics.median(full[("unguarded", t)][0]), before, note="target <= 1.2x"))
         rows.append(Row(f"incremental {th} wall median, vision IV reader vs before", statistics.median(inc[("auto", t)][0]),
                         "ms", statistics.median(inc[("unguarded", t)][0]), before, note="target: no slower"))
+        rows.append(Row(f"full frame {th} CPU median, vision IV reader vs before", statistics.median(full[("auto", t)][1]),
+                        "ms", statistics.median(full[("unguarded", t)][1]), before, note="process CPU time, all threads"))
+        rows.append(Row(f"incremental {th} CPU median, vision IV reader vs before", statistics.median(inc[("auto", t)][1]),
+                        "ms", statistics.median(inc[("unguarded", t)][1]), before, note="process CPU time, all threads"))
     for t in (1, 2):
         th = f"{t} thread{'s' * (t > 1)}"
         new_i, old_i = inc[("auto", t)], inc[("template", t)]

@@ -17,7 +17,6 @@ Thread-safe (the pipeline reads a frame's crops on two threads).
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -49,20 +48,28 @@ class SetWatch:
 
     def __init__(self, match_level: float, window: int = WINDOW, drop: float = DROP):
         self.line = float(match_level) - drop
-        self._recent: deque[float] = deque(maxlen=window)
+        self._ring = np.zeros(window, np.float64)  # the last ``window`` similarities (a ring buffer)
         self._wrong = False
         self._seen = 0
         self._lock = threading.Lock()
 
+    def _recent(self) -> np.ndarray:
+        return self._ring[:min(self._seen, len(self._ring))]
+
     def see(self, similarities: Iterable[float]) -> bool:
         """Add face crops' similarities to their nearest prototypes; whether the set now looks wrong."""
+        s = np.asarray(similarities, np.float64).ravel()
+        s = s[np.isfinite(s)]
         with self._lock:
-            for s in similarities:
-                if np.isfinite(s):
-                    self._recent.append(float(s))
-                    self._seen += 1
-            if len(self._recent) >= MIN_SEEN:
-                med = float(np.median(self._recent))
+            if not len(s):
+                return self._wrong
+            w = len(self._ring)
+            s = s[-w:]
+            idx = (self._seen + np.arange(len(s))) % w
+            self._ring[idx] = s
+            self._seen += len(s)
+            if self._seen >= MIN_SEEN:
+                med = float(np.median(self._recent()))
                 self._wrong = med < self.line or (self._wrong and med < self.line + HYSTERESIS)
             return self._wrong
 
@@ -72,12 +79,11 @@ class SetWatch:
 
     def check(self) -> SetCheck:
         with self._lock:
-            med = float(np.median(self._recent)) if self._recent else float("nan")
+            med = float(np.median(self._recent())) if self._seen else float("nan")
             return SetCheck(self._wrong, med, self.line, self._seen)
 
     def reset(self) -> None:
         """Forget what was seen (a new set enrolled, the judge confirmed the set)."""
         with self._lock:
-            self._recent.clear()
             self._wrong = False
             self._seen = 0

@@ -104,6 +104,7 @@ class TileClassifier:
         self.fusion = Fusion(**meta.get("fusion", {}))
         self.model_id = str(meta.get("model_id", ""))
         self.turns = int(meta.get("turns", TURNS))
+        self._faces = np.array([lab not in (NONE, BACK) for lab in self.classes])  # face classes (not back/none)
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> TileClassifier:
@@ -201,11 +202,10 @@ class TileClassifier:
         ok = p[np.arange(len(p)), best] >= threshold
         if cos is None or tileset is None or not len(p):
             return ok
-        faces = np.array([lab not in (NONE, BACK) for lab in self.classes])
-        c = np.where(faces[None, :] & ~np.isnan(cos), cos, -2.0)
-        if allowed is not None:
-            c = np.where(allowed, c, -2.0)
-        part = np.partition(c, -2, axis=1) if c.shape[1] > 1 else np.concatenate([c, c], 1)
+        faces = self._faces
+        ok_cols = faces[None, :] & ~np.isnan(cos)
+        c = np.where(ok_cols if allowed is None else ok_cols & allowed, cos, -2.0)
+        part = np.partition(c, -2, axis=1)
         top1, top2 = part[:, -1], part[:, -2]
         level = tileset.match_level or TRUST_LEVEL
         drop = SURE_DROP_PHOTO if turns > 1 else SURE_DROP
