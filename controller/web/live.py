@@ -217,6 +217,7 @@ class LiveTable:
             "log": snap.log,
             "table_check": snap.table_check,
             "camera_set": getattr(svc, "camera_set", None),
+            "set_learning": svc.set_learning() if callable(getattr(svc, "set_learning", None)) else None,
             "audit": judge_mod.audit(svc, 100),
             "violations": [{"seat": v.seat, "code": v.code, "rule": v.rule, "message": v.message} for v in raw],
             "actions": [{"name": a.name, "help": a.help, "fields": a.fields} for a in judge_mod.ACTIONS.values()
