@@ -282,7 +282,10 @@ function renderConsole(j, pub, hand) {
     audit.append(el("tr", {}, el("td", {text: new Date(a.t_wall * 1000).toLocaleTimeString()}), el("td", {text: a.judge}),
       el("td", {text: what}), el("td", {text: detail})));
   }
-  $("#log").textContent = (j.log || []).slice().reverse().join("\n");
+  const camera = [];  // the camera's set: noticed as wrong, and what it learned from the record
+  if (j.camera_set && j.camera_set.wrong) camera.push(t("camera_set.wrong"));
+  if (j.set_learning) camera.push(t("set_learning").replace("{n}", j.set_learning.hands));
+  $("#log").textContent = camera.concat((j.log || []).slice().reverse()).join("\n");
 }
 
 // the actions with their own controls on the console (the others get a generated form)
