@@ -1,7 +1,9 @@
 """Tile classifier: throughput (batch vs single crop), model load time, accuracy per trained style and on
 the held-out style at 0, 1, 3 and 5 enrolled examples per face -- single rendered crops, and the table's
 own crops (cut by the pipeline, the set enrolled from rendered photos of the layout) -- with the
-confusion pairs. No real tile photographs are available to this project (docs/vision-model.md)."""
+confusion pairs; vision IV's "never sure and wrong" rows (held-out styles, own / wrong / mixed set, wrong
+faces per answer against the combined confidence of before). No real tile photographs are available to this
+project (docs/vision-model.md)."""
 from __future__ import annotations
 
 import time
