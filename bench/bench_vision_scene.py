@@ -58,6 +58,12 @@ def accuracy(quick: bool, n: int | None = None) -> list[Row]:
     profiles = ["sichuan-mpl2025", "sichuan-wmsg", "mcr", "riichi-ema2016", "red"]
     n = n or (1 if quick else 3)
     kai = enroll_from_layouts(pipeline_classifier(), "kai", 3, seed=LAYOUT_SHOT_SEED + 50)
+    from vision.scene_eval import label_outcomes
+    from vision.style_sets import style_tileset
+    from vision.tile_reader import SetReader
+
+    wrong_set = style_tileset("classic")  # a table whose configured set is not its tiles
+    outcomes: dict[tuple[str, bool], list[int]] = {}
     ways = {"enrolled set": {}, "upper bound, exact art": {}}
     held: dict[str, list[int]] = {}
     illegal = melds = 0
@@ -80,11 +86,21 @@ def accuracy(quick: bool, n: int | None = None) -> list[Row]:
                         melds += len(v.melds)
                         illegal += sum(not prior.legal(m.kind, m.tiles) or m.kind == "unknown" for m in v.melds)
             kframe, _ = render_scene(sc, seed=80000 + k, style="kai")  # the same table in the held-out style
-            got = VisionPipeline(calibrate(kframe), p, tilesets=[kai], threads=1).process(kframe, full=True).scene
+            kcal = calibrate(kframe)
+            got = VisionPipeline(kcal, p, tilesets=[kai], threads=1).process(kframe, full=True).scene
             for name, (r, t) in rates(got, sc).items():
                 a = held.setdefault(name, [0, 0])
                 a[0] += r
                 a[1] += t
+            # vision IV: right / asked / wrong tiles, now and before (every tile read), own and a wrong set
+            for key, ts in (("own", kai), ("wrong", wrong_set)):
+                for guard in (True, False):
+                    rd = SetReader([ts], guard=guard)
+                    kgot = VisionPipeline(kcal, p, reader=rd, threads=1).process(kframe, full=True).scene
+                    o = outcomes.setdefault((key, guard), [0, 0, 0, 0, 0])
+                    for i, v in enumerate(label_outcomes(kgot, sc)):
+                        o[i] += v
+                    o[4] += bool(rd.watch and rd.watch.wrong)
             k += 1
     note = f"{k} held-out scenes, 5 profiles, all styles"
     rows = []
@@ -97,6 +113,13 @@ def accuracy(quick: bool, n: int | None = None) -> list[Row]:
         rows.append(Row(f"accuracy {name}, held-out kai (no art given)", 100.0 * r / max(1, t), "%",
                         note=f"{r}/{t}; kai enrolled from 3 rendered layout photos; the same {k} tables"))
     rows.append(Row("illegal or unknown melds reported", illegal, "melds", note=f"of {melds} melds read"))
+    for key, what in (("own", "kai's own set"), ("wrong", "a wrong set (classic's) enrolled")):
+        r, asked, w, t, flagged = outcomes[(key, True)]
+        r0, asked0, w0, t0, _ = outcomes[(key, False)]
+        rows.append(Row(f"held-out kai scenes, {what}: confident misreads", 100.0 * w / max(1, t), "% of tiles",
+                        100.0 * w0 / max(1, t0), "before vision IV (every tile read)",
+                        note=f"{t} tiles: right {r}, asked {asked}, wrong or missed {w} (before: right {r0}, "
+                             f"asked {asked0}, wrong {w0}); set watch said 'wrong set' in {flagged} of {k} scenes"))
     return rows
 
 
@@ -155,8 +178,14 @@ def speed(quick: bool) -> list[Row]:
     cal = calibrate(f1)
     # the default reader (classifier + enrolled set) and the old one (templates of the exact art), 1 and 2
     # threads, all interleaved: every figure sees the same load
+    from vision.style_sets import style_tileset
+    from vision.tile_reader import SetReader
+
     pipes = {(rd, t): VisionPipeline(cal, "riichi-ema2016", ["classic"], threads=t, reader=rd)
              for rd in ("auto", "template") for t in (1, 2)}
+    for t in (1, 2):  # the reader before vision IV (every crop its most probable class, no set watch)
+        pipes[("unguarded", t)] = VisionPipeline(cal, "riichi-ema2016", threads=t,
+                                                 reader=SetReader([style_tileset("classic")], guard=False))
     reps = 10 if quick else 30
     full: dict[tuple[str, int], tuple[list[float], list[float]]] = {k: ([], []) for k in pipes}
     for i in range(reps):
@@ -187,6 +216,17 @@ def speed(quick: bool) -> list[Row]:
         rows.append(Row(f"full frame {th} wall p95", percentile(new_f[0], 95), "ms", percentile(old_f[0], 95), old))
         rows.append(Row(f"full frame {th} CPU median", statistics.median(new_f[1]), "ms", statistics.median(old_f[1]),
                         old, note="process CPU time, all threads"))
+    before = "the reader before vision IV (no margin check, no set watch), same run"
+    for t in (1, 2):
+        th = f"{t} thread{'s' * (t > 1)}"
+        rows.append(Row(f"full frame {th} wall median, vision IV reader vs before", statistics.median(full[("auto", t)][0]),
+                        "ms", statistics.median(full[("unguarded", t)][0]), before, note="target <= 1.2x"))
+        rows.append(Row(f"incremental {th} wall median, vision IV reader vs before", statistics.median(inc[("auto", t)][0]),
+                        "ms", statistics.median(inc[("unguarded", t)][0]), before, note="target: no slower"))
+        rows.append(Row(f"full frame {th} CPU median, vision IV reader vs before", statistics.median(full[("auto", t)][1]),
+                        "ms", statistics.median(full[("unguarded", t)][1]), before, note="process CPU time, all threads"))
+        rows.append(Row(f"incremental {th} CPU median, vision IV reader vs before", statistics.median(inc[("auto", t)][1]),
+                        "ms", statistics.median(inc[("unguarded", t)][1]), before, note="process CPU time, all threads"))
     for t in (1, 2):
         th = f"{t} thread{'s' * (t > 1)}"
         new_i, old_i = inc[("auto", t)], inc[("template", t)]

@@ -1,7 +1,9 @@
 """Tile classifier: throughput (batch vs single crop), model load time, accuracy per trained style and on
 the held-out style at 0, 1, 3 and 5 enrolled examples per face -- single rendered crops, and the table's
 own crops (cut by the pipeline, the set enrolled from rendered photos of the layout) -- with the
-confusion pairs. No real tile photographs are available to this project (docs/vision-model.md)."""
+confusion pairs; vision IV's "never sure and wrong" rows (held-out styles, own / wrong / mixed set, wrong
+faces per answer against the combined confidence of before). No real tile photographs are available to this
+project (docs/vision-model.md)."""
 from __future__ import annotations
 
 import time
@@ -72,6 +74,76 @@ def run(quick: bool) -> list[Row]:
     per_turn, one = score(clf, test, ts), score(clf, test, replace(ts, prototypes=single.astype(np.float32)))
     rows.append(Row(f"accuracy {held} (held out), 3-shot, a prototype per quarter turn", per_turn.accuracy * 100, "%",
                     one.accuracy * 100, "one prototype per class", note=f"n={per_turn.n}"))
+    return rows + sure_rows(quick)
+
+
+def sure_rows(quick: bool) -> list[Row]:
+    """Vision IV, never sure and wrong: the table's own crops of the held-out styles (``kai`` and its two
+    recoloured copies, :mod:`vision.heldout_styles`; never trained or tuned on), read as the pipeline reads
+    them a frame at a time, with the style's own set (3 layout frames), with another set (a trained style's
+    shipped set, or another held-out copy), and with a quarter of the tiles from another set (mixed).
+    Each row: wrong faces per answer now (the embedding's margin + the set watch); baseline: the same crops
+    read with the combined confidence before vision IV (probability >= the set's threshold)."""
+    from vision.heldout_styles import heldout_style
+    from vision.style_sets import style_tileset
+    from vision.tile_eval import enroll_from_layouts, mixed, sure_score, table_crops
+    from vision.tile_reader import SetReader, pipeline_classifier
+
+    clf = pipeline_classifier()
+    held = {"kai": "kai", "kai-green": heldout_style("kai-green"), "kai-violet": heldout_style("kai-violet")}
+    frames = 2 if quick else 20
+    crops = {k: table_crops(s, frames) for k, s in held.items()}
+    own = {k: enroll_from_layouts(clf, s, 3) for k, s in held.items()}
+    trained = {k: style_tileset(k) for k in ("classic", "fluffy", "fluffy_black")}
+    cases: dict[str, list] = {"own set": [], "wrong set": [], "mixed set (a quarter of another set's tiles)": []}
+    for k in held:
+        cases["own set"].append((own[k], crops[k]))
+        for other in [o for o in held if o != k] + list(trained):
+            cases["wrong set"].append((own.get(other) or trained[other], crops[k]))
+        nxt = list(held)[(list(held).index(k) + 1) % len(held)]
+        cases["mixed set (a quarter of another set's tiles)"].append((own[k], mixed(crops[k], crops[nxt], 0.25)))
+    rows = []
+    for name, pairs in cases.items():
+        tot = {"new": [0, 0, 0, 0], "old": [0, 0, 0, 0]}  # crops, answered, wrong faces, best right
+        flagged = 0
+        for ts, data in pairs:
+            r_new = SetReader([ts], classifier=clf)
+            new = sure_score(r_new, data)
+            r_old = SetReader([ts], classifier=clf, guard=False)
+            old = sure_score(r_old, data, threshold=r_old.threshold)
+            flagged += bool(r_new.watch and r_new.watch.wrong)
+            for key, s in (("new", new), ("old", old)):
+                t = tot[key]
+                t[0] += s.n
+                t[1] += round(s.answered * s.n)
+                t[2] += s.wrong
+                t[3] += round(old.best * s.n)
+        n, a, w, b = tot["new"]
+        _, oa, ow, _ = tot["old"]
+        rows.append(Row(f"never sure and wrong, held-out table crops, {name}: wrong faces per answer",
+                        100.0 * w / max(1, a), "%", 100.0 * ow / max(1, oa), "before vision IV (probability >= threshold)",
+                        note=f"n={n}, best guess {b / n:.4f}; answered {a / n:.3f} (before {oa / n:.3f}); wrong faces "
+                             f"{w} (before {ow}); set watch said 'wrong set' in {flagged} of {len(pairs)} sessions; "
+                             f"targets: own <= 0.05 %, wrong or mixed <= 0.33 %"))
+    # single photos (tiles classify: four turns): kai's own upright renders enrolled, and another set
+    from vision.tile_eval import enroll_style, render_set
+
+    test = render_set("kai", 4 if quick else 12)
+    for name, ts in (("own set (3 shots)", enroll_style(clf, "kai", 3)), ("wrong set (classic's)", trained["classic"]),
+                     ("wrong set (kai-green, 3 shots)", enroll_style(clf, held["kai-green"], 3))):
+        res = clf.classify(test.crops, tileset=ts)
+        thr = ts.threshold_for(clf.turns) or clf.fusion.threshold
+        truth = np.array(test.labels)
+        best = np.array([r.best for r in res])
+        new_ok = np.array([r.label != "unknown" for r in res])
+        old_ok = np.array([r.confidence >= thr for r in res])
+        faces = ~np.isin(best, ["none", "back"])
+        w, ow = int((new_ok & faces & (best != truth)).sum()), int((old_ok & faces & (best != truth)).sum())
+        rows.append(Row(f"never sure and wrong, kai single photos, {name}: wrong faces per answer",
+                        100.0 * w / max(1, new_ok.sum()), "%", 100.0 * ow / max(1, old_ok.sum()),
+                        "before vision IV (probability >= threshold)",
+                        note=f"n={len(res)}, best guess {np.mean(best == truth):.4f}; answered {new_ok.mean():.3f} "
+                             f"(before {old_ok.mean():.3f}); wrong faces {w} (before {ow}); four turns"))
     return rows
 
 

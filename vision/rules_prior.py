@@ -181,7 +181,28 @@ class RulesPrior:
             opts = self._options(face)
             lab = max(opts, key=lambda x: p[IDX[x]])
             out.append(lab if sum(p[IDX[x]] for x in opts) >= CONFLICT_P else UNKNOWN)
-        return MeldReading(kind, tuple(out))
+        return MeldReading(kind, self._settled(kind, out, [getattr(r, "label", None) != UNKNOWN for r in readings]))
+
+    @staticmethod
+    def _settled(kind: str, tiles: list[str], sure: Sequence[bool]) -> tuple[str, ...]:
+        """A tile its reader was not sure of (read ``unknown``, its probabilities kept) is taken only where the
+        meld's sure tiles fix its face: another sure tile of a pung or kong shows it, or a chow's two sure
+        tiles are the run's ends. Else it stays ``unknown`` -- the rules choose among faces, they do not
+        vouch for one the camera doubts (a wrong set's probabilities are confident and wrong)."""
+        out = list(tiles)
+        for i, t in enumerate(tiles):
+            if sure[i] or t in ("x", UNKNOWN):
+                continue
+            others = [face_of(tiles[j]) for j in range(len(tiles))
+                      if j != i and sure[j] and tiles[j] not in ("x", UNKNOWN, JOKER)]
+            if kind == "chow":
+                nums = sorted(int(f[0]) for f in others if f[1] == t[1])
+                fixed = len(nums) == 2 and nums[1] - nums[0] == 2 and int(face_of(t)[0]) == nums[0] + 1
+            else:
+                fixed = t != JOKER and face_of(t) in others
+            if not fixed:
+                out[i] = UNKNOWN
+        return tuple(out)
 
     def legal(self, kind: str, tiles: Sequence[str]) -> bool:
         """Whether a reported set is a legal meld of this profile (``unknown`` tiles may stand for any face,

@@ -51,6 +51,33 @@ def label_errors(got: Scene, want: Scene) -> tuple[int, int]:
     return wrong, total
 
 
+def label_outcomes(got: Scene, want: Scene) -> tuple[int, int, int, int]:
+    """(right, asked, wrong, total) face labels: *asked* a tile read ``unknown`` (the referee asks), *wrong*
+    a tile given a face that is not its own, or missed (not found, or read as no tile) -- a confident
+    misread is what the table must never give. Counted as :func:`label_errors` counts."""
+    free = conventions(want.profile).pond_layout == "free"
+    right = asked = total = 0
+
+    def pairs(xs: tuple, ys: tuple) -> None:
+        nonlocal right, asked, total
+        total += len(ys)
+        right += sum(p == q for p, q in zip(xs, ys))
+        asked += sum(p == "unknown" and q != "unknown" for p, q in zip(xs, ys))
+
+    for a, b in zip(got.seats, want.seats):
+        if free:
+            total += len(b.pond)
+            right += sum((Counter(p.tile for p in b.pond) & Counter(p.tile for p in a.pond)).values())
+            asked += min(sum(p.tile == "unknown" for p in a.pond), len(b.pond))
+        else:
+            pairs(tuple(p.tile for p in a.pond), tuple(p.tile for p in b.pond))
+        pairs(a.flowers, b.flowers)
+        pairs(a.revealed, b.revealed)
+        for i, n in enumerate(b.melds):
+            pairs(a.melds[i].tiles if i < len(a.melds) else (), n.tiles)
+    return right, asked, total - right - asked, total
+
+
 def rates(got: Scene, want: Scene) -> dict[str, tuple[int, int]]:
     """(right, total) for: tile labels, zone assignment (tiles found in the zone they lie in), meld source
     seats, pond order (ponds whose order and sideways flags are right)."""

@@ -57,6 +57,7 @@ class ParseInfo:
     scores: dict[str, list[float]] = field(default_factory=dict)  # the reader's score of each tile read
     why: dict[str, list[str]] = field(default_factory=dict)
     ms: dict[str, float] = field(default_factory=dict)
+    crops: dict[str, list[np.ndarray]] = field(default_factory=dict)  # ponds: the crop of each tile, in order
 
 
 def _two_hands(profile: str) -> bool:
@@ -164,6 +165,7 @@ class SceneParser:
         for (n, _, _), r in zip(jobs, reads):
             info.scores.setdefault(n, []).append(float(r.score))
         by_zone = self._apply_prior(jobs, reads, names, prev, info)
+        crop_of = {(n, f): c for (n, f, _), c in zip(jobs, crops)}  # what a confirmed face can teach the set
         seats = list(prev.seats)
         for s in range(self.n_seats):
             v = seats[s]
@@ -179,6 +181,7 @@ class SceneParser:
                     # a pond tile lies sideways only as a riichi declaration (conventions table)
                     side_ok = self.conv.riichi_sideways_discard
                     upd["pond"] = tuple(PondTile(labs[f], side_ok and f.turns == 1) for f in found if f in labs)
+                    info.crops[name] = [crop_of[(name, f)] for f in found if f in labs and (name, f) in crop_of]
                 elif kind == "meld":
                     upd["melds"] = info.melds.get(name, ())
                 elif kind == "side":

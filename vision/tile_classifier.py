@@ -30,6 +30,19 @@ MAX_BATCH = 128
 TRUST_LEVEL = 0.95  # a set's match level where it has none (sets enrolled before vision III)
 TRUST_SPAN = 0.1  # a face match this far below the match level earns no trust; at the level, full trust
 TURNS = 4  # test-time augmentation: a crop is read in this many quarter turns, probabilities averaged
+#: A face answer with a set is *sure* (taken, not asked) where the embedding says so: its nearest face
+#: prototype is the answer, ahead of the next face by this much cosine (top1 - top2) ...
+SURE_MARGIN = 0.15
+#: ... and the crop looks like the set's own crops: its nearest prototype at most this far below the set's
+#: match level (a tile of another set matches its nearest prototype 0.67-0.89 where the set's own score
+#: 0.93-0.96, medians on the held-out kai styles' table crops) -- or a margin this clear (a tile under glare
+#: or shadow matches its own face less well, but still far better than any other face)
+SURE_DROP = 0.15
+SURE_CLEAR = 0.3
+#: A photo read in its quarter turns (``tiles classify``) is framed unlike the table's crops the set was
+#: enrolled from (rendered single crops of a set's own style: median 0.92, 5th percentile 0.82 against a match
+#: level of 0.98); it is held to its calibrated probability threshold as well
+SURE_DROP_PHOTO = 0.16
 
 
 @dataclass(frozen=True)
@@ -91,6 +104,7 @@ class TileClassifier:
         self.fusion = Fusion(**meta.get("fusion", {}))
         self.model_id = str(meta.get("model_id", ""))
         self.turns = int(meta.get("turns", TURNS))
+        self._faces = np.array([lab not in (NONE, BACK) for lab in self.classes])  # face classes (not back/none)
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> TileClassifier:
@@ -144,9 +158,15 @@ class TileClassifier:
 
     def probabilities(self, logits: np.ndarray, emb: np.ndarray, tileset: TileSet | None = None) -> np.ndarray:
         """Calibrated class probabilities (N, classes), combined with ``tileset`` if given."""
+        return self.fused(logits, emb, tileset)[0]
+
+    def fused(self, logits: np.ndarray, emb: np.ndarray, tileset: TileSet | None = None
+              ) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`probabilities` and the cosine similarities (N, classes) to the set's prototypes they were
+        fused with (None without a set): what :meth:`sure` judges an answer by."""
         p = _softmax(logits / self.temperature)
         if tileset is None or not len(tileset.labels):
-            return p
+            return p, None
         if tileset.model_id and self.model_id and tileset.model_id != self.model_id:
             raise ValueError(f"tile set {tileset.name!s} was enrolled with another model; enroll it again")
         f = self.fusion
@@ -164,7 +184,38 @@ class TileClassifier:
         p_kept = p[:, kept] * (1.0 - trust)
         out = _softmax(z) * (1.0 - p_kept.sum(1, keepdims=True))
         out[:, kept] = p_kept
-        return out
+        return out, cos
+
+    def sure(self, p: np.ndarray, cos: np.ndarray | None, tileset: TileSet | None, threshold: float,
+             allowed: np.ndarray | None = None, blank: np.ndarray | None = None, turns: int = 1) -> np.ndarray:
+        """Which answers (rows of ``p``, the fused probabilities) may be taken rather than asked. Without a set,
+        and for ``back`` and ``none``: the probability reaches ``threshold``. A face read with a set: the
+        embedding's own top1 - top2 margin against the set's prototypes (among ``allowed``, a (N, classes)
+        mask, where given) -- the nearest face prototype is the answer, :data:`SURE_MARGIN` ahead of the
+        next, and the crop near the set's match level (:data:`SURE_DROP`) or the margin clear
+        (:data:`SURE_CLEAR`). The fused probability is confident for most tiles of a set that is not the
+        table's, the margin is not (docs/vision-model.md, "Never sure and wrong"). ``blank``: crops that are
+        the set's blank white dragon (no ink: the embedding has nothing to go by, the colour rule decides).
+        ``turns`` > 1: a photo read in its quarter turns, held to ``threshold`` too and to
+        :data:`SURE_DROP_PHOTO`."""
+        best = p.argmax(1)
+        ok = p[np.arange(len(p)), best] >= threshold
+        if cos is None or tileset is None or not len(p):
+            return ok
+        faces = self._faces
+        ok_cols = faces[None, :] & ~np.isnan(cos)
+        c = np.where(ok_cols if allowed is None else ok_cols & allowed, cos, -2.0)
+        part = np.partition(c, -2, axis=1)
+        top1, top2 = part[:, -1], part[:, -2]
+        level = tileset.match_level or TRUST_LEVEL
+        drop = SURE_DROP_PHOTO if turns > 1 else SURE_DROP
+        margin = top1 - top2
+        face_ok = (c.argmax(1) == best) & (margin >= SURE_MARGIN) & ((top1 >= level - drop) | (margin >= SURE_CLEAR))
+        if blank is not None:
+            face_ok |= blank
+        if turns > 1:
+            face_ok &= ok
+        return np.where(faces[best], face_ok, ok)
 
     def trust_blank_faces(self, p: np.ndarray, crops: Sequence[np.ndarray], tileset: TileSet | None) -> np.ndarray:
         """Probabilities ``p`` (N, classes) of ``crops`` with the set's blank white dragon made sure where a crop
@@ -172,12 +223,22 @@ class TileClassifier:
         some of them "not a tile", but no other face is inkless and nothing else is the face's colour. The
         whole row but ``back`` goes to the white dragon. Only crops read as ``none`` or below the threshold
         are looked at (a frame's others cost nothing)."""
-        if tileset is None or not len(crops) or not tileset.blank_white_dragon():
-            return p
-        doubt = np.flatnonzero((p.argmax(1) == self.classes.index(NONE)) | (p.max(1) < self.fusion.threshold))
+        return self.apply_blank(p, self.blank_of(p, crops, tileset))
+
+    def blank_of(self, p: np.ndarray, crops: Sequence[np.ndarray], tileset: TileSet | None) -> np.ndarray:
+        """Which crops :meth:`trust_blank_faces` makes the set's blank white dragon (N,) bool."""
         blank = np.zeros(len(p), bool)
+        if tileset is None or not len(crops) or not tileset.blank_white_dragon():
+            return blank
+        best = p.argmax(1)  # (a crop read as the white dragon is looked at too: its embedding is no help to sure())
+        doubt = np.flatnonzero((best == self.classes.index(NONE)) | (best == self.classes.index(WHITE_DRAGON))
+                               | (p.max(1) < self.fusion.threshold))
         if len(doubt):
             blank[doubt] = tileset.blank_faces([crops[i] for i in doubt])
+        return blank
+
+    def apply_blank(self, p: np.ndarray, blank: np.ndarray) -> np.ndarray:
+        """``p`` with the rows ``blank`` given to the white dragon (all but ``back``'s probability)."""
         if not blank.any():
             return p
         p = p.copy()
@@ -195,27 +256,36 @@ class TileClassifier:
         probabilities averaged; the orientation comes from the crop as given."""
         x = self.prepare(crops)
         logits, orient, emb = self.run_prepared(x)
-        p = self.probabilities(logits, emb, tileset)
+        p, cos = self.fused(logits, emb, tileset)
         n = self.turns if turns is None else max(1, min(4, turns))
         for k in range(1, n):
             lg, _, e = self.run_prepared(np.ascontiguousarray(np.rot90(x, k, axes=(1, 2))))
-            p += self.probabilities(lg, e, tileset)
-        return self._results(self.trust_blank_faces(p / n, crops, tileset), orient, tileset, n)
+            pk, ck = self.fused(lg, e, tileset)
+            p += pk
+            if cos is not None and ck is not None:
+                cos = cos + ck
+        p /= n
+        blank = self.blank_of(p, crops, tileset)
+        return self._results(self.apply_blank(p, blank), orient, tileset, n,
+                             None if cos is None else cos / n, blank)
 
     def results(self, logits: np.ndarray, orient: np.ndarray, emb: np.ndarray,
                 tileset: TileSet | None = None) -> list[Result]:
         """Results of one pass's raw outputs (no test-time turns)."""
-        return self._results(self.probabilities(logits, emb, tileset), orient, tileset)
+        p, cos = self.fused(logits, emb, tileset)
+        return self._results(p, orient, tileset, 1, cos)
 
-    def _results(self, p: np.ndarray, orient: np.ndarray, tileset: TileSet | None, turns: int = 1) -> list[Result]:
+    def _results(self, p: np.ndarray, orient: np.ndarray, tileset: TileSet | None, turns: int = 1,
+                 cos: np.ndarray | None = None, blank: np.ndarray | None = None) -> list[Result]:
         thr = (tileset.threshold_for(turns) or self.fusion.threshold) if tileset is not None else self.threshold
         best = p.argmax(1)
         conf = p[np.arange(len(p)), best]
+        taken = self.sure(p, cos, tileset, thr, blank=blank, turns=turns)
         o = orient.argmax(1)
         out = []
-        for b, c, k in zip(best, conf, o):
+        for b, c, k, ok in zip(best, conf, o, taken):
             lab = self.classes[int(b)]
-            shown = lab if c >= thr else UNKNOWN
+            shown = lab if ok else UNKNOWN
             k = int(k) if lab != NONE else 0
             if lab == BACK:
                 k %= 2

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.tile_classifier import TileClassifier
-from vision.tile_labels import NONE
+from vision.tile_labels import BACK, CLASS_LABELS, NONE, UNKNOWN
 from vision.tile_render import load_style, render_none, render_tile
 from vision.tileset import TileSet, enroll
 
+CLASS_LABELS_ARR = np.array(CLASS_LABELS)
 TEST_SEED = 500_000_000
 SHOT_SEED = 600_000_000
 
@@ -161,3 +162,108 @@ def score_results(res: list, data: RenderedSet) -> Score:
     o_ok = np.array([r.orientation % 2 == k % 2 for r, k in zip(res, data.orientations)])
     return Score(float(ok.mean()), float(ok[accepted].mean()) if accepted.any() else float("nan"),
                  float(accepted.mean()), float(o_ok[tiles].mean()) if tiles.any() else float("nan"), len(res))
+
+
+# ---- vision IV: never sure and wrong -------------------------------------------------------------------
+
+FRAME_TILES = 46  # crops per rendered frame of table_crops: the reader sees them a frame at a time
+
+
+@dataclass
+class SureScore:
+    """How a reader's *answers* (faces taken, not asked) fare: ``n`` crops, ``best`` share whose most probable
+    class is right, ``answered`` share given a face or ``none``/``back`` (not ``unknown``), ``wrong`` answers
+    that are a wrong face (a confident misread), ``missed`` answers of ``none`` (or ``back``) on a face."""
+
+    n: int
+    best: float
+    answered: float
+    wrong: int
+    missed: int
+
+    @property
+    def wrong_share(self) -> float:
+        """Wrong faces per answer."""
+        return self.wrong / max(1, round(self.answered * self.n))
+
+
+def sure_score(reader, data: RenderedSet, batch: int = FRAME_TILES, threshold: float | None = None) -> SureScore:
+    """Read ``data`` (table crops) with a :class:`vision.tile_reader.SetReader` a frame's crops at a time
+    (its set watch sees them as the table would) and score its answers. ``threshold``: count a face read
+    below this probability as asked (the combined confidence before vision IV, for comparison)."""
+    got: list = []
+    for i in range(0, len(data.crops), batch):
+        got += reader.read(data.crops[i:i + batch])
+    truth = np.array(data.labels)
+    lab = np.array([r.label for r in got])
+    if threshold is not None:
+        lab = np.array([UNKNOWN if r.label not in (NONE, BACK) and r.score < threshold else r.label for r in got])
+    best = np.array([CLASS_LABELS_ARR[int(np.argmax(r.probs))] for r in got])
+    answered = lab != "unknown"
+    wrong = answered & (lab != truth) & (lab != NONE) & (lab != BACK)
+    missed = answered & ((lab == NONE) | (lab == BACK) & (truth != BACK))
+    return SureScore(len(got), float(np.mean(best == truth)), float(answered.mean()), int(wrong.sum()),
+                     int(missed.sum()))
+
+
+def mixed(a: RenderedSet, b: RenderedSet, share: float, seed: int = 0) -> RenderedSet:
+    """``a``'s crops with about ``share`` of them swapped for ``b``'s (two sets mixed on one table)."""
+    rng = np.random.default_rng(seed)
+    out = RenderedSet([], [], [])
+    for i in range(min(len(a.crops), len(b.crops))):
+        src = b if rng.random() < share else a
+        out.crops.append(src.crops[i])
+        out.labels.append(src.labels[i])
+        out.orientations.append(src.orientations[i])
+    return out
+
+
+# ---- vision IV: the table learns its set while it plays ---------------------------------------------------
+
+@dataclass
+class HandCount:
+    questions: int  # faces asked (read ``unknown``)
+    misreads: int  # faces answered wrong
+    tiles: int
+
+
+def learning_curve(clf: TileClassifier, style: str, hands: int, per_hand: int = 30, learn: bool = True,
+                   seed: int = 900_000, revealed: int = 14, data: RenderedSet | None = None) -> list[HandCount]:
+    """A table playing ``hands`` hands in ``style`` (its set enrolled from 3 layout frames), reading
+    ``per_hand`` fresh table crops a hand (never a crop twice). Every face asked is answered by the judge,
+    every misread corrected, and at the hand's settlement ``revealed`` tiles it read are confirmed (the
+    winner's hand): with ``learn`` each confirmed crop joins the set (:class:`vision.set_learner.SetLearner`)
+    and the reader reads with it from the next hand on. ``data``: the crops (default: rendered here)."""
+    from vision.set_learner import SetLearner
+    from vision.tile_reader import SetReader
+
+    base = enroll_from_layouts(clf, style, 3)
+    learner = SetLearner(base, clf)
+    reader = SetReader([base], classifier=clf)
+    if data is None:
+        data = table_crops(style, -(-hands * per_hand // FRAME_TILES) + 1, seed=seed)
+    rng = np.random.default_rng(seed)
+    out = []
+    for h in range(hands):
+        idx = range(h * per_hand, min(len(data.crops), (h + 1) * per_hand))
+        if not len(idx):
+            break
+        q = w = 0
+        confirmed = []
+        for i in idx:
+            r = reader.read([data.crops[i]])[0]
+            truth = data.labels[i]
+            if r.label == UNKNOWN:
+                q += 1
+                confirmed.append(i)  # the judge's answer confirms it
+            elif r.label not in (NONE, BACK) and r.label != truth:
+                w += 1
+                confirmed.append(i)  # the judge's correction confirms it
+            elif r.label == truth and rng.random() < revealed / per_hand:
+                confirmed.append(i)  # revealed, settled and signed
+        if learn:
+            for i in confirmed:
+                learner.add(f"h{h}/{i}", data.labels[i], data.crops[i], hand=f"h{h}")
+            reader.use(learner.tileset())
+        out.append(HandCount(q, w, len(idx)))
+    return out

@@ -10,6 +10,13 @@ renormalised. A :class:`~vision.tile_match.Reading` carries the label, its proba
 lies upside-down, and the whole probability row, which the scene parser combines with the rules
 (:mod:`vision.rules_prior`). :class:`SetReader` with no set reads with the base model alone.
 
+A face the reader is not sure of is ``unknown`` (the referee asks; its probability row still goes to the rules
+prior): the fused probability must reach the set's threshold *and* the embedding agree with it
+(:meth:`TileClassifier.sure`: the nearest prototype is the answer by a margin, and the crop looks like the
+set's own crops). A running similarity of the crops read to the set (:class:`vision.set_watch.SetWatch`)
+notices a set that is not the table's during play; while it says so, every face is ``unknown`` with an even
+row (no face of the wrong set is taken, not even through a meld), and :meth:`SetReader.set_check` says why.
+
 Reading is thread-safe (onnxruntime sessions are); the pipeline splits a frame's crops in two batches on
 two threads, so the model is loaded with one onnxruntime thread.
 """
@@ -21,10 +28,15 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.set_watch import SetCheck, SetWatch
 from vision.tile_classifier import TileClassifier
-from vision.tile_labels import CLASS_LABELS, NONE
+from vision.tile_labels import BACK, CLASS_LABELS, NONE, UNKNOWN
 from vision.tile_match import Reading
 from vision.tileset import TileSet, TileSetError
+
+#: a crop whose nearest face prototype is less similar than this is no tile face of any set (a back, an arm,
+#: a shadow; 0.25-0.45 measured): it tells the set watch nothing (another set's faces: 0.67-0.89)
+WATCH_FLOOR = 0.55
 
 
 @lru_cache(maxsize=4)
@@ -41,7 +53,10 @@ class SetReader:
     crop_margin_px = 0
 
     def __init__(self, tilesets: Sequence[TileSet] = (), classifier: TileClassifier | None = None,
-                 model: str | Path | None = None):
+                 model: str | Path | None = None, guard: bool = True):
+        """``guard``: ask about faces the reader is not sure of, and watch for a wrong set (False: every crop
+        read as its most probable class, as before vision IV -- the benchmark's comparison)."""
+        self.guard = guard
         self.clf = classifier or pipeline_classifier(str(model) if model else None)
         self.sets = tuple(tilesets)
         self.tileset = TileSet.merge(self.sets) if self.sets else None
@@ -51,7 +66,20 @@ class SetReader:
                                "('mahjong-table tiles enroll')")
         self._classes = np.array(CLASS_LABELS)
         self._none = CLASS_LABELS.index(NONE)
+        self._faces = ~np.isin(self._classes, [NONE, BACK])
         self._masks: dict[frozenset[str], np.ndarray] = {}
+        level = self.tileset.match_level if self.tileset is not None else 0.0
+        self.watch = SetWatch(level) if level > 0 and guard else None
+
+    def use(self, tileset: TileSet) -> None:
+        """Read with ``tileset`` from now on (the same set with what the table learned,
+        :class:`vision.set_learner.SetLearner`); the set watch goes on."""
+        self.tileset = tileset
+
+    def set_check(self) -> SetCheck | None:
+        """Whether the tiles in view still look like the enrolled set (None: no set, or one without a match
+        level to compare with)."""
+        return self.watch.check() if self.watch is not None else None
 
     @property
     def threshold(self) -> float:
@@ -74,9 +102,15 @@ class SetReader:
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) with the sets, and orientation logits (N, 4), one pass a crop."""
+        p, orient, _, _ = self._read(crops)
+        return p, orient
+
+    def _read(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
+        """Probabilities, orientation logits, similarities to the prototypes and the blank-dragon mask."""
         logits, orient, emb = self.clf.run_prepared(self.clf.prepare(list(crops)))
-        p = self.clf.probabilities(logits, emb, self.tileset)
-        return self.clf.trust_blank_faces(p, crops, self.tileset), orient
+        p, cos = self.clf.fused(logits, emb, self.tileset)
+        blank = self.clf.blank_of(p, crops, self.tileset)
+        return self.clf.apply_blank(p, blank), orient, cos, blank
 
     def similarity(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Each crop's cosine similarity to its nearest enrolled prototype (N,): how much it looks like a face
@@ -90,7 +124,9 @@ class SetReader:
         """The most probable allowed class of each crop (batched); ``Reading.probs`` is the renormalised row."""
         if not crops:
             return []
-        p, orient = self.probabilities(crops)
+        p, orient, cos, blank = self._read(crops)
+        seen_face = self._faces[p.argmax(1)]  # before the zone's mask: a crop the reader itself takes for a face
+        keep = None
         if allowed is not None:  # the zone priors, one mask per distinct label set
             keep = np.ones_like(p, bool)
             for ok in set(a for a in allowed if a is not None):
@@ -100,4 +136,17 @@ class SetReader:
         best = p.argmax(1)
         conf = p[np.arange(len(p)), best]
         up_down = (orient.argmax(1) == 2) & (best != self._none)
-        return [Reading(str(self._classes[j]), float(c), bool(u), q) for j, c, u, q in zip(best, conf, up_down, p)]
+        labels = self._classes[best]
+        if self.tileset is not None and self.guard:
+            face = self._faces[best]
+            sure = self.clf.sure(p, cos, self.tileset, self.threshold, keep, blank)
+            labels = np.where(face & ~sure, UNKNOWN, labels)
+            if self.watch is not None and cos is not None:
+                near = np.where(self._faces[None, :] & ~np.isnan(cos), cos, -2.0).max(1)
+                # a face at all (not a back or a shadow the zone's mask made a face): the watch's sample
+                watched = face & seen_face & ~blank & (near >= WATCH_FLOOR)
+                if self.watch.see(near[watched]):  # the tiles in view are not the set's: ask, read nothing
+                    labels = np.where(face, UNKNOWN, labels)
+                    p = p.copy()
+                    p[face] = np.where(self._faces, 1.0, 0.0) / self._faces.sum()
+        return [Reading(str(lab), float(c), bool(u), q) for lab, c, u, q in zip(labels, conf, up_down, p)]

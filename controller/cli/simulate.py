@@ -44,7 +44,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--hands", type=int, default=5, help="hands per table (default 5)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1): the same seed plays the same hands")
     ap.add_argument("--faults", action="store_true", help="bots commit the faults the referee must catch")
-    ap.add_argument("--style", default=None, help="the tile style of every hand (default: a random one per hand)")
+    ap.add_argument("--style", default=None, metavar="STYLE",
+                    help="the tile style of every hand (default: a random one per hand): a shipped style or a style "
+                         "folder (style.json + a PNG per face, e.g. photographs of a club's tiles); the table enrolls "
+                         "it from its own rendered layout frames, as for a shipped style")
     ap.add_argument("--exact", action="store_true",
                     help="skip the camera: the referee is told the table exactly (its logic alone, fast)")
     ap.add_argument("--workers", type=int, default=None,
@@ -73,10 +76,18 @@ def run(args: argparse.Namespace) -> int:
         if args.exact:
             raise CliError("--cpu-slowdown slows the camera's reads: not with --exact")
     if args.style is not None:
-        from vision.tile_render import available_styles
+        from pathlib import Path
+
+        from vision.tile_render import available_styles, load_style
 
         if args.style not in available_styles():
-            raise CliError(f"--style {args.style!r}: one of {', '.join(available_styles())}")
+            if not Path(args.style).is_dir():
+                raise CliError(f"--style {args.style!r}: one of {', '.join(available_styles())}, or a style folder")
+            args.style = str(Path(args.style).resolve())
+            try:
+                load_style(args.style)
+            except ValueError as exc:
+                raise CliError(f"--style: {exc}") from None
     workers = args.workers or min(2, os.cpu_count() or 1)
     total = len(specs) * args.hands
     t0 = time.perf_counter()

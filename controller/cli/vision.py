@@ -3,6 +3,7 @@
     mahjong-table vision selftest --image frame.png --tileset table.npz    # or --camera cam:0, --synthetic
     mahjong-table vision render --profile riichi-ema2016 --seed 3 --out frame.png [--truth truth.json]
     mahjong-table vision render --style my-set/ --out frame.png     # a style folder: style.json + one PNG a face
+    mahjong-table vision render --layout --style my-set/ --seed 1 --out layout.png   # the enrollment layout frame
     mahjong-table vision read --profile mcr --tileset table.npz [--calibration cal.json] frame.png...
     mahjong-table vision read --synthetic --profile riichi-ema2016 --seed 1     # a bot hand, events as JSON
     mahjong-table vision grab --camera picamera --out f1.png     # one frame of the table's camera, saved
@@ -41,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rd.add_argument("--step", type=float_in(0.0, 1.0), default=0.7, help="how far into the hand (0..1)")
     rd.add_argument("--out", type=Path, required=True, help="image to write (.png/.jpg)")
     rd.add_argument("--truth", type=Path, help="ground truth JSON to write")
+    rd.add_argument("--layout", action="store_true",
+                    help="the enrollment layout frame instead of a hand (every face once, upright for East, in the "
+                         "table's centre), as 'tiles enroll --layout' reads it")
     rd.set_defaults(func=render_handler)
     rr = sub.add_parser("read", help="read tables from frames, or play a synthetic hand through the pipeline")
     rr.add_argument("--calibration", type=Path, help="calibration JSON (default: calibrate on each image)")
@@ -151,6 +155,15 @@ def render_handler(args: argparse.Namespace) -> int:
         hr = next(random_hands(registry.get(args.profile), args.seed, 1))
     except LookupError as exc:
         raise CliError(str(exc)) from None
+    if args.layout:  # the enrollment layout of the style, as the table's camera sees it
+        from vision.scene_render import render_enrollment_layout
+
+        frame, truth = render_enrollment_layout(args.style or "classic", seed=args.seed)
+        write_with(lambda p: cv2.imwrite(str(p), frame), args.out, "image", IMAGE_SUFFIXES)
+        if args.truth:
+            write_with(lambda p: p.write_text(json.dumps(_truth_json(truth), indent=1)), args.truth, "ground truth")
+        print(f"{args.out}: enrollment layout, style {truth.style}, {len(truth.tiles())} tiles")
+        return 0
     scenes = scenes_from_events(args.profile, hr.events)
     sc = scenes[min(len(scenes) - 1, max(0, int(args.step * (len(scenes) - 1))))]
     frame, truth = render_scene(sc, seed=args.seed, style=args.style)

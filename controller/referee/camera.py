@@ -226,6 +226,7 @@ class CameraReader:
         self._strip_ref: np.ndarray | None = None
         self.frames = 0
         self.ms: dict[str, float] = {}
+        self.pond_crops: dict[tuple[int, int], np.ndarray] = {}  # (seat, pond index) -> its latest crop
 
     def prime(self, scene: Any) -> None:
         """Start from the table the record gives (after a restart): only changes from it are reported."""
@@ -235,6 +236,10 @@ class CameraReader:
     def process(self, image: np.ndarray, t_mono: float, t_wall: float = 0.0) -> list[ObservationEvent]:
         r = self.pipe.process(image, t_mono=t_mono, t_wall=t_wall)
         if r.info is not None:
+            for name, crops in r.info.crops.items():  # the latest crop of every pond tile (what a confirmed
+                seat = int(name[4:])                  # face can teach the set: controller/set_learning.py)
+                for i, c in enumerate(crops):
+                    self.pond_crops[(seat, i)] = c
             # a zone an arm covered is read again once uncovered, whatever the change detector says: what
             # was put down under the arm may differ little from the cloth at a quarter scale (白 on a pale
             # cloth)
@@ -250,6 +255,31 @@ class CameraReader:
 
     def close(self) -> None:
         self.pipe.close()
+
+    def set_reader(self) -> Any:
+        """The classifier's reader with the enrolled set behind this camera (None: another reader)."""
+        rd: Any = self.reader
+        for _ in range(4):
+            if hasattr(rd, "use") and hasattr(rd, "tileset"):
+                return rd
+            rd = getattr(rd, "reader", None) or getattr(rd, "first", None)
+            if rd is None:
+                break
+        return None
+
+    def set_check(self) -> dict[str, Any] | None:
+        """Whether the tiles in view still look like the enrolled set (vision's set watch: the reader asks
+        about every face while they do not), as ``{"wrong", "similarity", "line", "seen"}``; None where the
+        reader has no set to compare with."""
+        rd: Any = self.reader
+        for _ in range(4):  # ConfidentReader -> AgreeingReader -> the classifier's SetReader
+            if hasattr(rd, "set_check"):
+                chk = rd.set_check()
+                return None if chk is None else chk.as_dict()
+            rd = getattr(rd, "reader", None) or getattr(rd, "first", None)
+            if rd is None:
+                break
+        return None
 
     # --- racks --------------------------------------------------------------------------------------
     def _racks(self, r: Any, stamp: tuple[int, float, float]) -> list[ObservationEvent]:

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 from controller.referee.camera import CameraReader
 
 FPS = 10.0
+WRONG_SET = ("camera: the tiles do not look like the enrolled tile set; tiles are asked, not read — check the "
+             "set (mahjong-table tiles enroll) / камера: кости не похожи на записанный набор; камера спрашивает, "
+             "а не читает — проверьте набор")
+SET_OK = "camera: the tiles look like the enrolled set again / камера: кости снова похожи на записанный набор"
 
 
 class CameraFeed:
@@ -24,6 +29,45 @@ class CameraFeed:
     def __init__(self, fps: float = FPS):
         self.fps = fps
         self.reader: CameraReader | None = None
+        self.set_wrong = False
+        self.learning: Any = None
+
+    def _start_learning(self, svc: Any) -> None:
+        """The table learns its set from the faces the record confirms (controller/set_learning.py): the
+        learned crops are kept beside the table's set file (else beside the event store) and read with."""
+        from controller.set_learning import TableLearning, learned_path
+        from vision.set_learner import SetLearner
+        from vision.tileset import TileSetError
+
+        rd = self.reader.set_reader() if self.reader is not None else None
+        store = getattr(svc, "store", None)
+        if rd is None or rd.tileset is None or store is None or not hasattr(store, "listeners"):
+            return
+        try:
+            sets = list(svc.cfg["camera.tilesets"])
+        except (KeyError, TypeError):
+            sets = []
+        path = learned_path(sets[0]) if sets else Path(store.path).with_name("tileset.learned.npz")
+        try:
+            learner = SetLearner.load(path, rd.tileset, rd.clf)
+        except TileSetError as exc:
+            svc.note(f"referee: {exc}")
+            learner = SetLearner(rd.tileset, rd.clf)
+        self.learning = TableLearning(learner, path, self.reader)
+        if learner.counts():
+            rd.use(learner.tileset())
+        store.listeners.append(self.learning.on_event)
+        svc.set_learning = self.learning.status
+
+    def _watch_set(self, svc: Any) -> None:
+        """Say on the page and the judge's console when the tiles in view stop (or start again) looking like
+        the enrolled set: the camera then asks about every face instead of reading it."""
+        chk = self.reader.set_check() if self.reader is not None else None
+        wrong = bool(chk and chk["wrong"])
+        svc.camera_set = chk
+        if wrong != self.set_wrong:
+            self.set_wrong = wrong
+            svc.note(WRONG_SET if wrong else SET_OK)
 
     async def run(self, session: Any) -> None:
         from controller.table_camera import CameraError
@@ -49,12 +93,14 @@ class CameraFeed:
                     log = session.referee.game_log
                     if log:  # after a restart: only what changed since the record is news
                         self.reader.prime(scenes_from_events(svc.profile, log)[-1])
+                    self._start_learning(svc)
                 evs = await asyncio.to_thread(self.reader.process, frame.image, frame.t_mono, frame.t_wall)
             except (CameraError, CalibrationError) as exc:
                 svc.note(f"referee: camera: {exc}")
                 session.caught_up(None)  # nothing held for a camera that gives no frame
                 await asyncio.sleep(1.0)
                 continue
+            self._watch_set(svc)
             for ev in evs:
                 session.put(ev)
             pipe = self.reader.pipe

@@ -197,7 +197,7 @@ class LiveTable:
                       "language": svc.cfg["web.language"]},
             "service": {"state": snap.state, "hand_id": snap.hand_id, "dice": [list(d) for d in snap.dice],
                         "shuffle": snap.shuffle, "fault": snap.fault, "prompt": snap.prompt,
-                        "hands_done": snap.hands_done,
+                        "hands_done": snap.hands_done, "camera_set": getattr(svc, "camera_set", None),
                         "table_check": {k: chk[k] for k in ("result", "differences", "hold") if k in chk}
                         if chk else None},
             # the hall session at this table: time left, last hand, red zone (controller/hall_link/session_rules.py)
@@ -222,6 +222,8 @@ class LiveTable:
         return {
             "log": snap.log,
             "table_check": snap.table_check,
+            "camera_set": getattr(svc, "camera_set", None),
+            "set_learning": svc.set_learning() if callable(getattr(svc, "set_learning", None)) else None,
             "audit": judge_mod.audit(svc, 100),
             "violations": [{"seat": v.seat, "code": v.code, "rule": v.rule, "message": v.message} for v in raw],
             "actions": [{"name": a.name, "help": a.help, "fields": a.fields} for a in judge_mod.ACTIONS.values()

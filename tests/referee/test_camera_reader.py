@@ -239,3 +239,49 @@ def test_a_moment_the_camera_already_filmed_past_is_filmed_after_it():
     laid = Scene("mcr", (SeatView(pond=(PondTile("9p"),)),) + tuple(SeatView() for _ in range(3)))
     ev = [e for e in obs.observe(Moment(t=50.17, kind="scene", scene=laid, note="discard")) if isinstance(e, PondTileSeen)]
     assert [(e.seat, e.tile) for e in ev] == [(0, "9p")] and ev[0].t_mono > 50.27
+
+
+def test_a_wrong_set_is_said_once_on_the_page_and_the_console_and_again_when_it_passes():
+    from controller.referee.feed import SET_OK, WRONG_SET, CameraFeed
+
+    class Svc:
+        def __init__(self):
+            self.notes = []
+
+        def note(self, text):
+            self.notes.append(text)
+
+    class Reader:
+        state = {"wrong": False, "similarity": 0.96, "line": 0.91, "seen": 40}
+
+        def set_check(self):
+            return dict(self.state)
+
+    feed, svc, rd = CameraFeed(), Svc(), Reader()
+    feed.reader = rd
+    feed._watch_set(svc)
+    assert svc.notes == [] and svc.camera_set["wrong"] is False
+    rd.state = {**rd.state, "wrong": True, "similarity": 0.8}
+    feed._watch_set(svc)
+    feed._watch_set(svc)
+    assert svc.notes == [WRONG_SET] and svc.camera_set["similarity"] == 0.8
+    assert "enrolled tile set" in WRONG_SET and "набор" in WRONG_SET  # English and Russian
+    rd.state = {**rd.state, "wrong": False}
+    feed._watch_set(svc)
+    assert svc.notes == [WRONG_SET, SET_OK]
+
+
+def test_the_camera_reader_finds_its_set_watch_through_the_reader_chain():
+    from controller.referee.camera import CameraReader
+
+    class SetLike:
+        def set_check(self):
+            from vision.set_watch import SetCheck
+
+            return SetCheck(True, 0.7, 0.91, 50)
+
+    cr = CameraReader.__new__(CameraReader)
+    cr.reader = ConfidentReader(AgreeingReader(SetLike(), Fixed(["1m"])))
+    assert cr.set_check() == {"wrong": True, "similarity": 0.7, "line": 0.91, "seen": 50}
+    cr.reader = ConfidentReader(Fixed(["1m"]))
+    assert cr.set_check() is None

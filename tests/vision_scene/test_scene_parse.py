@@ -138,8 +138,14 @@ def test_ponds_of_five_rows_are_read_whole(style):
     faces = [faces[(k * 37) % 108] for k in range(108)]  # four copies of each face at most
     ponds = [tuple(PondTile(t) for t in faces[30 * s:30 * s + 30]) for s in range(3)]
     scene = Scene_("sichuan-mpl2025", tuple(SeatView(pond=p) for p in ponds))
+    asked = 0
     for seed in range(4):
         _, _, got, info = render_and_parse(scene, seed, style)
         assert not info.occluded, info.why
-        assert [[p.tile for p in v.pond] for v in got.seats[:3]] == [[p.tile for p in q] for q in ponds]
+        read = [[p.tile for p in v.pond] for v in got.seats[:3]]
+        assert [len(r) for r in read] == [len(q) for q in ponds]
+        # every tile read is right; a doubtful one is asked (vision IV: never sure and wrong), rarely
+        assert all(a in (b.tile, "unknown") for r, q in zip(read, ponds) for a, b in zip(r, q)), read
+        asked += sum(a == "unknown" for r in read for a in r)
+    assert asked <= 4 * 90 // 50, asked
 

@@ -247,6 +247,7 @@ function render(msg) {
   chip.dataset.state = s.state;
   let prompt = t("prompt." + s.state);
   if (s.fault) prompt += " — " + s.fault;
+  if (s.camera_set && s.camera_set.wrong) prompt += " — " + t("camera_set.wrong");
   if (s.table_check && s.table_check.hold) prompt += " — " + t("table_check") + ": " + t("check." + s.table_check.result);
   $("#prompt").textContent = prompt;
   renderSession(pub.session);
@@ -306,7 +307,10 @@ function renderConsole(j, pub, hand) {
     audit.append(el("tr", {}, el("td", {text: new Date(a.t_wall * 1000).toLocaleTimeString()}), el("td", {text: a.judge}),
       el("td", {text: what}), el("td", {text: detail})));
   }
-  $("#log").textContent = (j.log || []).slice().reverse().join("\n");
+  const camera = [];  // the camera's set: noticed as wrong, and what it learned from the record
+  if (j.camera_set && j.camera_set.wrong) camera.push(t("camera_set.wrong"));
+  if (j.set_learning) camera.push(t("set_learning").replace("{n}", j.set_learning.hands));
+  $("#log").textContent = camera.concat((j.log || []).slice().reverse()).join("\n");
 }
 
 // the actions with their own controls on the console (the others get a generated form)

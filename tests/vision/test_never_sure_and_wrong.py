@@ -1,0 +1,87 @@
+"""Vision IV: a wrong face is worse than a question. The reader takes a face only where the embedding's own
+margin against the set's prototypes says so, and a running similarity between the tiles in view and the
+enrolled set notices a set that is not the table's -- then it asks about every face instead of reading."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.conftest import scaled
+from vision.rules_prior import RulesPrior
+from vision.set_watch import MIN_SEEN, SetWatch
+from vision.style_sets import enroll_rendered, style_tileset
+from vision.tile_classifier import SURE_MARGIN
+from vision.tile_eval import sure_score, table_crops
+from vision.tile_labels import CLASS_LABELS, UNKNOWN
+from vision.tile_match import Reading
+from vision.tile_reader import SetReader, pipeline_classifier
+from vision.tileset import TileSet
+
+
+@pytest.fixture(scope="module")
+def kai_table() -> TileSet:
+    return enroll_rendered(pipeline_classifier(), "kai", shots=3, seed=82_000)
+
+
+@pytest.fixture(scope="module")
+def kai_crops():
+    return table_crops("kai", scaled(2, 6), seed=83_000)
+
+
+def test_own_set_answers_most_tiles_and_never_a_wrong_face(kai_table, kai_crops):
+    reader = SetReader([kai_table])
+    s = sure_score(reader, kai_crops)
+    assert s.n >= 80 and s.wrong == 0 and s.answered >= 0.85, s
+    assert not reader.set_check().wrong
+
+
+def test_a_wrong_set_is_noticed_and_every_face_is_asked(kai_crops):
+    """kai's tiles on a table whose set is classic's: before vision IV most were read, some of them wrong."""
+    reader = SetReader([style_tileset("classic")])
+    unguarded = SetReader([style_tileset("classic")], guard=False)
+    before = [r.label for r in unguarded.read(kai_crops.crops)]
+    assert np.mean([b != t for b, t in zip(before, kai_crops.labels)]) > 0.05  # the reads it used to give
+    got = reader.read(kai_crops.crops[:46])
+    chk = reader.set_check()
+    assert chk.wrong and chk.seen >= MIN_SEEN and chk.similarity < chk.line, chk
+    faces = [r for r in got if r.label not in ("none", "back")]
+    assert faces and all(r.label == UNKNOWN for r in faces)
+    # an even row: the rules prior cannot make a face of it through a meld either
+    assert all(np.ptp(r.probs[[CLASS_LABELS.index(x) for x in ("1m", "9p", "7z")]]) < 1e-9 for r in faces)
+
+
+def test_the_watch_flips_on_a_run_of_strangers_and_back_with_hysteresis():
+    w = SetWatch(0.97)  # line 0.91
+    assert not w.see([0.5] * (MIN_SEEN - 1))  # too few to judge
+    assert w.see([0.5])
+    assert w.see([0.915] * 200)  # above the line but within the hysteresis: still wrong
+    assert not w.see([0.96] * 200)
+    w.reset()
+    assert w.check().seen == 0 and not w.wrong
+
+
+def test_a_face_with_a_small_margin_is_asked(kai_table):
+    """Two faces at once (half 3p, half 4p): the fused probability may be sure, the embedding is not."""
+    clf = pipeline_classifier()
+    cos = np.full((2, len(CLASS_LABELS)), 0.2, np.float32)
+    a, b = CLASS_LABELS.index("3p"), CLASS_LABELS.index("4p")
+    cos[:, a] = kai_table.match_level
+    cos[0, b] = kai_table.match_level - SURE_MARGIN / 2  # close behind
+    cos[1, b] = kai_table.match_level - 2 * SURE_MARGIN
+    p = np.zeros((2, len(CLASS_LABELS)))
+    p[:, a] = 0.999  # a confident fused answer either way
+    p[:, b] = 0.001
+    assert clf.sure(p, cos, kai_table, 0.9).tolist() == [False, True]
+
+
+def test_a_doubted_tile_in_a_meld_is_taken_only_where_the_sure_tiles_fix_it():
+    prior = RulesPrior("mcr")
+
+    def r(lab: str, sure: bool = True) -> Reading:
+        p = np.full(len(CLASS_LABELS), 0.001)
+        p[CLASS_LABELS.index(lab)] = 0.9
+        return Reading(lab if sure else UNKNOWN, 0.9, probs=p / p.sum())
+
+    assert prior.meld([r("3m"), r("3m", False), r("3m")], None, False).tiles == ("3m", "3m", "3m")
+    assert prior.meld([r("2m"), r("3m", False), r("4m")], None, False).tiles == ("2m", "3m", "4m")
+    assert prior.meld([r("2m"), r("3m"), r("4m", False)], None, False).tiles == ("2m", "3m", UNKNOWN)

@@ -1,0 +1,58 @@
+"""Held-out tile styles for the confidence and wrong-set checks: recoloured copies of ``kai`` (the style the
+network never trained on), written once into a cache folder and named by their folder path.
+
+    path = heldout_style("kai-green")          # a style folder (style.json + a PNG per face)
+
+Real sets differ from one another in their inks and bodies as much as in their drawings: a copy of ``kai``
+with its inks turned in hue on another body is another set to the table (its enrolled prototypes do not
+read ``kai``'s tiles, and ``kai``'s do not read it) while staying as far from the training styles as ``kai``
+is. Never trained or tuned on; the checks (``make bench``, ``docs/vision-model.md``) report on them beside
+``kai``.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.tile_render import ASSET_DIR
+
+#: name -> (hue turn of the inks in OpenCV's 0-180 hue units, face RGB, back RGB)
+VARIANTS: dict[str, tuple[int, tuple[int, int, int], tuple[int, int, int]]] = {
+    "kai-green": (60, (238, 232, 208), (40, 150, 70)),  # inks turned 120 degrees, an ivory body, a green back
+    "kai-violet": (120, (246, 244, 240), (200, 60, 40)),  # inks turned 240 degrees, a white body, a red back
+}
+
+
+def _cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "mahjong-table" / "styles"
+
+
+def heldout_style(name: str, root: Path | None = None) -> str:
+    """The folder of held-out style ``name`` (:data:`VARIANTS`), written on first use; returned as a path
+    string that :func:`vision.tile_render.load_style` accepts."""
+    turn, face, back = VARIANTS[name]
+    out = (root or _cache()) / name
+    if (out / "style.json").is_file():
+        return str(out)
+    src = ASSET_DIR / "kai"
+    meta = json.loads((src / "style.json").read_text())
+    tmp = out.with_name(f".{name}.{os.getpid()}")
+    tmp.mkdir(parents=True, exist_ok=True)
+    for lab in meta["labels"]:
+        bgra = cv2.imread(str(src / f"{lab}.png"), cv2.IMREAD_UNCHANGED)
+        hsv = cv2.cvtColor(np.ascontiguousarray(bgra[..., :3]), cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(np.int32) + turn) % 180
+        bgra = np.dstack([cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), bgra[..., 3]])
+        cv2.imwrite(str(tmp / f"{lab}.png"), bgra)
+    meta.update(face=list(face), back=list(back), source=f"kai recoloured (inks +{2 * turn} degrees); held out")
+    (tmp / "style.json").write_text(json.dumps(meta, indent=1))
+    try:
+        tmp.replace(out)
+    except OSError:  # another process wrote it first
+        pass
+    return str(out)
