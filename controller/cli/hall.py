@@ -141,6 +141,9 @@ def serve(args: argparse.Namespace) -> int:
             directors = {"director": hash_password(once)}
             print(f"no [directors] in the config: log in as 'director' with the one-time password {once}", flush=True)
         web = Dashboard(hall, cfg["web.host"], cfg["web.port"], directors=directors)
+        from controller.web.replay_routes import add_hall_routes  # each hand's replay (issue #32)
+
+        add_hall_routes(web.app, hall.db)
         try:
             port = await web.start()
         except OSError as exc:
