@@ -3,9 +3,10 @@
 
 The replay is built on the server from the hand's record as the referee wrote it — the latest revision of
 ``<hand>/game`` (``.r<N>`` after the N-th judge correction: the hand machine's log with the referee's own
-events, its verdicts, questions, corrections, the confirmation, where they came) and the answers to its
-questions (``question_answered`` from ``<hand>/referee``) — fed event by event to the page's public
-projection (:class:`controller.web.public.PublicHand`: dealt and drawn tiles face down, a self-drawn
+events, its verdicts, questions, corrections, the confirmation, where they came), the answers to its
+questions (``question_answered`` from ``<hand>/referee``), and the referee's events of the revisions
+before the latest (``<hand>/verdicts``: a question asked before a correction, a verdict it took back) —
+fed event by event to the page's public projection (:class:`controller.web.public.PublicHand`: dealt and drawn tiles face down, a self-drawn
 winning tile hidden until the reveal, violations as code and seed reference only, a question's answer only
 where it was about what lies face up). Each event that changes what is shown is one step, with the whole
 public view after it: the page steps forward and back without asking the server again.
@@ -15,13 +16,11 @@ apart (``/api/replay/<hand>/tenhou6``), because its deal is reconstructed from w
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rules.events import Event, HandStarted, QuestionAnswered
 
-RECORD_RE = re.compile(r"^(?P<hand>.+)/game(?:\.r(?P<rev>\d+))?$")
 #: a step's view without what only a live page needs (the claim window's countdown, the event counter)
 LIVE_ONLY = ("claim", "events")
 
@@ -70,17 +69,21 @@ def replay(store: Any, hand_id: str) -> dict[str, Any]:
     """The replay of ``hand_id`` from ``store`` (an :class:`~controller.event_store.EventStore` or
     :class:`Streams`): ``{"hand_id", "profile", "steps": [{"i", "at", "what", "view"}], "tenhou6": bool}`` —
     ``at``: how many events of the record (the answers merged in) the step has played."""
-    from controller.web.public import PublicHand
+    from controller.web.public import PLAYED, PublicHand
 
     record = latest_record(store, hand_id)
     start = next((e for e in record if isinstance(e, HandStarted)), None)
     if start is None:
         raise ReplayError(f"no refereed record of hand {hand_id!r}")
     answers = [e for e in store.events(f"{hand_id}/referee") if isinstance(e, QuestionAnswered)]
+    # the referee's own events of the revisions before the latest (its questions, the verdicts a correction
+    # took back): the record of each revision holds only those it made itself, ``<hand>/verdicts`` all of them
+    mine = {_key(e) for e in record}
+    earlier = [e for e in store.events(f"{hand_id}/verdicts") if not isinstance(e, PLAYED) and _key(e) not in mine]
     hand = PublicHand(start.profile, hand_id)
     steps: list[dict[str, Any]] = []
     seen = (0, 0, 0)
-    for at, ev in enumerate(merged(record, answers), 1):
+    for at, ev in enumerate(merged(record, [*earlier, *answers]), 1):
         hand.feed(ev, 0.0)
         now = (len(hand.events), len(hand.notices), len(hand.violations))
         if now == seen:
@@ -98,6 +101,12 @@ def replay(store: Any, hand_id: str) -> dict[str, Any]:
         steps.append({"i": len(steps), "at": at, "what": what, "view": view})
     return {"hand_id": hand_id, "profile": start.profile, "steps": steps,
             "tenhou6": start.profile == "riichi-ema2016"}
+
+
+def _key(e: Event) -> str:
+    import json
+
+    return json.dumps(e.to_json(), sort_keys=True, default=str)
 
 
 def tenhou6(store: Any, hand_id: str) -> dict[str, Any]:

@@ -89,7 +89,8 @@ def _json(data: Any) -> web.Response:
 # --- the table ------------------------------------------------------------------------------------------------
 
 def table_streams(store: Any, hand: str) -> Streams:
-    """What the replay reads of a hand in the table's store: its latest record and the answers."""
+    """What the replay reads of a hand in the table's store: its latest record, the answers, the referee's
+    outputs."""
     from controller.referee.session import record_stream
 
     record = latest_record(store, hand)
@@ -97,7 +98,8 @@ def table_streams(store: Any, hand: str) -> Streams:
     while store.count(record_stream(hand, rev + 1)):
         rev += 1
     answers = [e for e in store.events(f"{hand}/referee") if isinstance(e, QuestionAnswered)]
-    return Streams({record_stream(hand, rev): record, f"{hand}/referee": answers})
+    return Streams({record_stream(hand, rev): record, f"{hand}/referee": answers,
+                    f"{hand}/verdicts": store.events(f"{hand}/verdicts")})
 
 
 def add_table_routes(app: web.Application, svc_of: Any) -> None:
