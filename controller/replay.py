@@ -65,11 +65,10 @@ def merged(record: Sequence[Event], answers: Iterable[Event]) -> list[Event]:
     return out
 
 
-def replay(store: Any, hand_id: str) -> dict[str, Any]:
-    """The replay of ``hand_id`` from ``store`` (an :class:`~controller.event_store.EventStore` or
-    :class:`Streams`): ``{"hand_id", "profile", "steps": [{"i", "at", "what", "view"}], "tenhou6": bool}`` —
-    ``at``: how many events of the record (the answers merged in) the step has played."""
-    from controller.web.public import PLAYED, PublicHand
+def replay_events(store: Any, hand_id: str) -> tuple[str, list[Event]]:
+    """(the profile, the events the replay plays in order): the latest record, the referee's events of the
+    revisions before it, the answers to its questions."""
+    from controller.web.public import PLAYED
 
     record = latest_record(store, hand_id)
     start = next((e for e in record if isinstance(e, HandStarted)), None)
@@ -80,10 +79,20 @@ def replay(store: Any, hand_id: str) -> dict[str, Any]:
     # took back): the record of each revision holds only those it made itself, ``<hand>/verdicts`` all of them
     mine = {_key(e) for e in record}
     earlier = [e for e in store.events(f"{hand_id}/verdicts") if not isinstance(e, PLAYED) and _key(e) not in mine]
-    hand = PublicHand(start.profile, hand_id)
+    return start.profile, merged(record, [*earlier, *answers])
+
+
+def replay(store: Any, hand_id: str) -> dict[str, Any]:
+    """The replay of ``hand_id`` from ``store`` (an :class:`~controller.event_store.EventStore` or
+    :class:`Streams`): ``{"hand_id", "profile", "steps": [{"i", "at", "what", "view"}], "tenhou6": bool}`` —
+    ``at``: how many of :func:`replay_events` the step has played."""
+    from controller.web.public import PublicHand
+
+    profile, events = replay_events(store, hand_id)
+    hand = PublicHand(profile, hand_id)
     steps: list[dict[str, Any]] = []
     seen = (0, 0, 0)
-    for at, ev in enumerate(merged(record, [*earlier, *answers]), 1):
+    for at, ev in enumerate(events, 1):
         hand.feed(ev, 0.0)
         now = (len(hand.events), len(hand.notices), len(hand.violations))
         if now == seen:
@@ -99,8 +108,7 @@ def replay(store: Any, hand_id: str) -> dict[str, Any]:
         seen = now
         view = {k: v for k, v in hand.view(0.0).items() if k not in LIVE_ONLY}
         steps.append({"i": len(steps), "at": at, "what": what, "view": view})
-    return {"hand_id": hand_id, "profile": start.profile, "steps": steps,
-            "tenhou6": start.profile == "riichi-ema2016"}
+    return {"hand_id": hand_id, "profile": profile, "steps": steps, "tenhou6": profile == "riichi-ema2016"}
 
 
 def _key(e: Event) -> str:
