@@ -9,7 +9,6 @@ import json
 import os
 import re
 import urllib.parse
-from pathlib import Path
 
 import pytest
 
@@ -141,10 +140,70 @@ def test_an_unknown_hand_says_so(tmp_path, chrome):
             page.close()
 
 
-def test_the_hands_lists_link_the_replay():
-    """The table's hands list and the hall's dashboard both link each hand's replay (the page's code)."""
-    app = (ROOT / "controller" / "web" / "static" / "app.js").read_text(encoding="utf-8")
-    hall = (ROOT / "hall" / "web" / "index.html").read_text(encoding="utf-8")
-    assert '"/replay/" + encodeURIComponent(h.hand_id)' in app
-    assert "/replay/${encodeURIComponent(h.table)}/${encodeURIComponent(h.hand)}" in hall
-    assert Path(ROOT / "controller" / "web" / "static" / "replay.js").is_file()
+def test_the_halls_hands_list_opens_the_replay(tmp_path, chrome):
+    """The dashboard's hands list (hall/web/index.html) links each hand the hall holds the events of; the
+    replay there is the table's, built from the hall's messages."""
+    import asyncio
+    import threading
+
+    from aiohttp import web
+
+    from controller.web.replay_routes import add_hall_routes
+    from hall.db import HallDB
+    from hall.messages import OutboxMessage
+
+    with demo_table(tmp_path, profile="basic", pace=0.0) as url:
+        page = chrome.new_page()
+        try:
+            page.goto(url + "/?lang=en")
+            page.wait_for_selector("#history a.replay", timeout=180000)
+            hand = page.get_attribute("#history a.replay", "href").rsplit("/", 1)[1]
+            table_steps = page.evaluate(f"fetch('/api/replay/{hand}').then(r => r.json())")["steps"]
+        finally:
+            page.close()
+    st = EventStore(tmp_path / "events.sqlite")
+    try:
+        rows = [(s.hand_id, s.seq, s.event.to_json()) for s in st.iter_events() if s.hand_id.startswith(hand + "/")]
+        result = st.result(hand)
+    finally:
+        st.close()
+    db = HallDB(tmp_path / "hall.sqlite")
+    with db.tx() as c:
+        for i, (stream, seq, ev) in enumerate(rows):
+            db.ingest(c, "t1", OutboxMessage(hand, i, "event", {"stream": stream, "seq": seq, "event": ev}, 0.0), 1.0)
+        db.ingest(c, "t1", OutboxMessage(hand, len(rows), "result", {"profile": "basic", "result": result,
+                                                                     "session": 1, "players": []}, 0.0), 1.0)
+    index = (ROOT / "hall" / "web" / "index.html").read_text(encoding="utf-8")
+
+    async def home(request):
+        return web.Response(text=index, content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/", home)
+    add_hall_routes(app, db)
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    runner = web.AppRunner(app)
+
+    async def start():
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        return runner.addresses[0][1]
+
+    port = asyncio.run_coroutine_threadsafe(start(), loop).result(10)
+    page = chrome.new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{port}/?lang=ru")
+        page.click(f"#hands tr[data-hand='{hand}'] a.replay", timeout=30000)
+        page.wait_for_selector("body[data-ready]")
+        assert page.url.split("?")[0].endswith(f"/replay/t1/{hand}")
+        n = len(table_steps)
+        assert page.inner_text("#pos") == f"1 / {n}" and page.inner_text("#next") == "Вперёд ▶"
+        page.keyboard.press("End")
+        assert page.inner_text("#pos") == f"{n} / {n}"
+        assert page.evaluate(f"fetch('/api/replay/t1/{hand}').then(r => r.json())")["steps"] == table_steps
+    finally:
+        page.close()
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        db.close()
