@@ -25,7 +25,7 @@ from typing import Any
 from aiohttp import web
 
 from controller.replay import ReplayError, Streams, hall_streams, latest_record, replay, tenhou6
-from rules.events import QuestionAnswered
+from rules.events import Event, QuestionAnswered
 
 STATIC = Path(__file__).resolve().parent / "static"
 TILES = Path(__file__).resolve().parents[2] / "vision" / "assets" / "tiles"
@@ -97,7 +97,7 @@ def table_streams(store: Any, hand: str) -> Streams:
     rev = 0
     while store.count(record_stream(hand, rev + 1)):
         rev += 1
-    answers = [e for e in store.events(f"{hand}/referee") if isinstance(e, QuestionAnswered)]
+    answers: list[Event] = [e for e in store.events(f"{hand}/referee") if isinstance(e, QuestionAnswered)]
     return Streams({record_stream(hand, rev): record, f"{hand}/referee": answers,
                     f"{hand}/verdicts": store.events(f"{hand}/verdicts")})
 
