@@ -15,6 +15,8 @@ the tables' identities and the broker, the hall database's backup and restore.
   hall players import FILE           register players from the EMA list or mahjong-portal's CSV
   hall export --format ema|portal|penalties [--session N] --out FILE
                                      results for MERS, mahjong-portal; penalties and the zero-sum check
+  hall badges --out badges.pdf [--session N]
+                                     a badge per player (name, QR code of the id) for the seat check
   hall pantheon check|send|held|release
                                      riichi into Pantheon: the event and token, sending, the judge's decisions
 """
@@ -93,6 +95,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     from controller.cli.hall_provision import register as register_provision
 
     register_provision(hs)
+
+    from controller.cli.hall_badges import register as register_badges
+
+    register_badges(hs)
 
 
 def _config(path: str | None, **over):
