@@ -145,7 +145,11 @@ def add_hall_routes(app: web.Application, db: Any) -> None:
         return hall_streams(rows, hand)
 
     async def hands(request: web.Request) -> web.Response:
-        have = {(t, h) for t, h in db.q("SELECT DISTINCT table_id, hand FROM messages WHERE kind='event'")}
+        # a hand whose record (``<hand>/game``) the hall holds; the messages' key begins with table and hand,
+        # so each look-up reads that hand's messages only
+        have = {(t, h) for t, h in db.q(
+            "SELECT r.table_id, r.hand FROM results r WHERE EXISTS (SELECT 1 FROM messages m WHERE "
+            "m.table_id=r.table_id AND m.hand=r.hand AND m.kind='event' AND m.body LIKE ?)", ('%"stream": "%/game%',))}
         out = [{"table": r["table"], "hand": r["hand"], "session": r["session"], "status": r["status"],
                 "deltas": r["deltas"], "replay": (r["table"], r["hand"]) in have} for r in db.results()]
         return _json(out)

@@ -172,6 +172,9 @@ def test_replay_routes_on_the_table_and_the_hall(tmp_path):
             db.ingest(c, "t7", OutboxMessage(hand, i, "event", {"stream": stream, "seq": seq, "event": ev}, 0.0), 1.0)
         db.ingest(c, "t7", OutboxMessage(hand, len(rows), "result", {"profile": PROFILE, "result": result,
                                                                      "session": 1, "players": []}, 0.0), 1.0)
+        # a hand the hall has only the result of (its table sends results only): no replay to open
+        db.ingest(c, "t8", OutboxMessage("t8-00001", 0, "result", {"profile": PROFILE, "result": result,
+                                                                   "session": 1, "players": []}, 0.0), 2.0)
 
     async def hall():
         app = web.Application()
@@ -199,6 +202,8 @@ def test_replay_routes_on_the_table_and_the_hall(tmp_path):
 
     hands, got, page, t6h, missing = asyncio.run(hall())
     db.close()
-    assert hands == [{"table": "t7", "hand": hand, "session": 1, "status": "played", "deltas": right, "replay": True}]
+    assert sorted(hands, key=lambda h: h["table"]) == [
+        {"table": "t7", "hand": hand, "session": 1, "status": "played", "deltas": right, "replay": True},
+        {"table": "t8", "hand": "t8-00001", "session": 1, "status": "played", "deltas": right, "replay": False}]
     assert got == data and t6h == t6 and missing == 404
     assert f'data-api="/api/replay/t7/{hand}"' in page
