@@ -5,7 +5,7 @@ VPY     := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 JOBS    ?= 2
 
-.PHONY: run test test-long bench lint hw-test clean venv screenshots
+.PHONY: run test test-long bench lint hw-test clean venv screenshots deps deps-run
 
 venv: $(STAMP)
 
@@ -15,14 +15,20 @@ $(STAMP): pyproject.toml
 	@$(VPY) -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+deps:  # the Debian packages the tests need: installed when root, else one line naming the command (exit 2)
+	@MT_DEPS_PYTHON=$(PY) bash tools/install_deps.sh test
+
+deps-run:  # what make run needs (python3-venv)
+	@MT_DEPS_PYTHON=$(PY) bash tools/install_deps.sh run
+
+run: deps-run $(STAMP)
 	@$(VENV)/bin/mahjong-table demo
 	@$(VENV)/bin/mahjong-table serve --demo --pace 0.6
 
-test: $(STAMP)
+test: deps $(STAMP)
 	@MT_TEST_SIZE=small $(VPY) -m pytest -n $(JOBS)
 
-test-long: $(STAMP)
+test-long: deps $(STAMP)
 	@MT_TEST_SIZE=long $(VPY) -m pytest -n $(JOBS) --timeout=3600
 
 bench: $(STAMP)

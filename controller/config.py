@@ -136,6 +136,13 @@ def _calibration_file(v: Any) -> str | None:
     return None
 
 
+def _pin_factory_on_board(v: Any) -> str | None:
+    """A pin factory this board cannot run (rpigpio on a Pi 5), by the board's model (controller/board.py)."""
+    from controller import board
+
+    return board.pin_factory_problem(v, board.model())
+
+
 def _table_id(v: Any) -> str | None:
     ok = isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}", v)
     return None if ok else "must be 1..40 letters, digits, '.', '_' or '-' (it names every hand: table-1-00042)"
@@ -191,7 +198,7 @@ SCHEMA: dict[str, Key] = {
     "serial.port": Key(str, "emulator", "serial device, pyserial URL (socket://, loop://) or 'emulator'"),
     "serial.baud": Key(int, 115200, "serial speed of the link to the MCU", (9600, 57600, 115200, 230400, 460800, 921600, 1000000)),
     "serial.time_scale": Key((int, float), 20.0, "emulator only: how much faster than real time it runs", (), _in(0.01, 10000)),
-    "gpio.pin_factory": Key(str, "mock", "gpiozero pin factory: mock (no hardware), lgpio (Pi 5), rpigpio, native", ("mock", "lgpio", "rpigpio", "native", "pigpio")),
+    "gpio.pin_factory": Key(str, "mock", "gpiozero pin factory: mock (no hardware), lgpio (Pi 5 and 4), rpigpio (not on a Pi 5), native", ("mock", "lgpio", "rpigpio", "native", "pigpio"), _pin_factory_on_board),
     "gpio.start_button": Key((int, str), 5, "start/shuffle button pin", (), _pin),
     "gpio.dice_button": Key((int, str), 6, "dice button pin", (), _pin),
     "gpio.judge_button": Key((int, str), 13, "judge-call button pin", (), _pin),
@@ -230,6 +237,13 @@ SCHEMA: dict[str, Key] = {
     "web.judge_pin_hash": Key(str, "", "the judge's PIN, hashed: written by 'mahjong-table web set-pin' (empty: no judge login)", (), _pin_hash),
     "web.camera_public": Key(bool, True, "show the camera view to everyone (false: to the logged-in judge only)"),
     "web.camera_interval_s": Key((int, float), 2.0, "seconds between camera-view frames while someone watches it", (), _positive),
+    "web.tls_certfile": Key(str, "", "HTTPS: this table's page certificate from the hall CA (hall provision --tls); empty: plain HTTP"),
+    "web.tls_keyfile": Key(str, "", "HTTPS: its key"),
+    "web.http_port": Key(int, -1, "with HTTPS: a plain-HTTP port for the public view; its login and console paths redirect to HTTPS (-1: none, 0: any free port)", (), lambda v: None if v == -1 else _port(v)),
+    "web.names": Key(list, [], "the host names/addresses the judges' phones reach this page by: the certificate must cover each (and web.host unless it is 0.0.0.0/::)", (), lambda v: None if all(isinstance(x, str) and x for x in v) else "a list of host names or addresses"),
+    "web.insecure_login": Key(bool, False, "allow the judge's login over plain HTTP from other machines (without HTTPS only the table's own screen may log in); warned on every start and on the page"),
+    "web.session_idle_minutes": Key((int, float), 60, "a judge's session ends after this many minutes without a request", (), _in(1, 24 * 60, " minutes")),
+    "web.session_max_hours": Key((int, float), 12, "a judge's session ends this many hours after the login, whatever happens", (), _in(0.1, 72, " hours")),
     "service.watchdog": Key(bool, True, "ping the systemd watchdog while the main loop is healthy"),
     "referee.enabled": Key(bool, True, "the camera referee follows each hand (false: the operator presses START when a hand is over)"),
     "referee.claim_wait_s": Key((int, float), 0, "seconds the referee awaits further calls before granting a win on a discard where the profile sets no claim time (0: 3 s; where it does, its claim window rules)", (), _in(0, 60, " s")),
@@ -286,8 +300,23 @@ def _duplicate_pins(values: dict[str, Any], given: set[str]) -> list[tuple[str, 
     return problems
 
 
+def _web_tls(values: dict[str, Any], given: set[str]) -> list[tuple[str, str]]:
+    """The page's certificate: a missing or expired file, a key that does not match, a name it does not cover."""
+    cert, key = values.get("web.tls_certfile", ""), values.get("web.tls_keyfile", "")
+    if not cert and not key:
+        return []
+    from hall.tls import cert_problems, is_loopback
+
+    host = values.get("web.host", "")
+    names = list(values.get("web.names") or [])
+    if host and host not in ("0.0.0.0", "::") and not is_loopback(host) and host not in names:
+        names.append(host)
+    where = {"cert": "web.tls_certfile", "key": "web.tls_keyfile", "names": "web.names" if "web.names" in given else "web.tls_certfile"}
+    return [(where[which], why) for which, why in cert_problems(cert, key, names)]
+
+
 # Checks across keys: (values, keys the file set) -> [(key, problem)].
-CROSS_CHECKS: list[Callable[[dict[str, Any], set[str]], list[tuple[str, str]]]] = [_duplicate_pins]
+CROSS_CHECKS: list[Callable[[dict[str, Any], set[str]], list[tuple[str, str]]]] = [_duplicate_pins, _web_tls]
 
 
 class ConfigError(ValueError):

@@ -24,7 +24,13 @@ Listener = Callable[[ButtonPressed], None]
 
 
 def make_pin_factory(name: str):
-    """The gpiozero pin factory for a config name (``mock`` needs no hardware)."""
+    """The gpiozero pin factory for a config name (``mock`` needs no hardware); one this board cannot run
+    (``rpigpio`` on a Pi 5) raises :class:`controller.board.BoardError` with one line."""
+    from controller import board
+
+    bad = board.pin_factory_problem(name, board.model())
+    if bad:
+        raise board.BoardError(bad)
     if name == "mock":
         from gpiozero.pins.mock import MockFactory
 

@@ -172,6 +172,7 @@ class TableService:
         self.healthy_at = 0.0
         self.camera_factory = camera_factory or _config_camera
         self.camera: Any = None  # controller.table_camera.TableCamera, opened when first needed
+        self._camera_fault_reason = ""  # why the camera could not be opened (recorded once per reason)
         self.table_check: dict[str, Any] | None = None  # the last re-read after a restart (web page, prompts)
         self._check_task: asyncio.Task | None = None
         self._resume_after_check = False
@@ -489,7 +490,8 @@ class TableService:
             self._say(f"ignored {name!r} in state {self.machine.state}")
             return
         if name == "start" and self.hall is not None and not self.hall.may_start_hand():
-            self._say("the hall ended the session: no new hand starts")
+            self._say("the session is over at this table: no new hand starts ("
+                      + self.hall.session_state().text_en + ")")
             return
         if name == "start":
             await self._new_hand()
@@ -508,9 +510,12 @@ class TableService:
             self.panel.status({S.FAULT: "fault", S.IDLE: "ok", S.PAUSED: "busy"}.get(t.after, "busy"))
         if t.before is S.PAUSED and self.table_check is not None:
             self.table_check["hold"] = False
-        if name == "abort":  # the hand never reached play: closed, with the reason, never resumed
+        if name in ("abort", "not_started"):  # the hand never reached play: closed, with the reason, never resumed
             durable.append(self.writer.finish_hand(
-                self.hand_id, {"hand_id": self.hand_id, "status": "aborted", "reason": fault or detail}, self.clock.wall()))
+                self.hand_id, {"hand_id": self.hand_id, "status": "aborted" if name == "abort" else name,
+                               "reason": fault or detail}, self.clock.wall()))
+            if self.hall is not None:
+                self.hall.hand_finished(self.hand_id, {"status": "aborted"})
         self.notifier.status(self.machine.prompt)
         await asyncio.gather(*durable)  # the record first, then the motion it orders
         if t.after in (S.COLLECTING, S.SHUFFLING, S.WALLS_UP, S.DICE, S.DEALING, S.PLAY, S.SCORING):
@@ -538,11 +543,15 @@ class TableService:
         self.dice = ()
         self.shuffle_progress = {}
         self.table_check = None
+        options = dict((self.last_result or {}).get("next_options", {}))
+        if self.hall is not None:
+            if self.hall.first_hand():  # a hall session is a new game: East as seated deals, nothing carried
+                self.dealer, options = 0, {}  # over (the sticks left were the last game's, 004 Rules 3.6)
+            self.hall.hand_started(self.hand_id)  # the hand's players and chairs are fixed as it starts
         started = self.writer.start_hand(self.hand_id, self.profile, self.clock.wall())
         await asyncio.gather(started, self.record(HandStarted(hand_id=self.hand_id, profile=self.profile,
                                                                n_players=self.players, dealer=self.dealer,
-                                                               options=dict((self.last_result or {}).get("next_options", {})),
-                                                               **self.clock.stamp())))
+                                                               options=options, **self.clock.stamp())))
 
     async def _operate(self, st: S) -> None:
         try:
@@ -560,6 +569,11 @@ class TableService:
             elif st is S.WALLS_UP:
                 await self.backend.raise_walls()
             elif st is S.DICE:
+                if not self.dice and self.hall is not None and not self.hall.may_start_hand():
+                    # a hand starts at its first dice throw with the walls built (000 §2.4.4, 004 Rules 5.9):
+                    # the session ended (gong, time, red zone) before it, so this hand is not played
+                    self.trigger("not_started", self.hall.session_state().text_en)
+                    return
                 await self._throw_dice()
             elif st is S.DEALING:
                 await self.backend.indicators(turn=self.dealer, dealer=self.dealer)
@@ -576,6 +590,8 @@ class TableService:
                           "dice": [list(d) for d in self.dice], **(self.last_result or {})}
                 if await self.writer.finish_hand(self.hand_id, result, self.clock.wall()):
                     self._played += 1
+                    if self.hall is not None:  # the session's count (its last hand, the chairs) at once
+                        self.hall.hand_finished(self.hand_id, result)
                     self._fault_streak = ("", 0)
                     self._say(f"hand {self.hand_id} recorded" + (f": {result['deltas']}" if "deltas" in result else ""))
                 self.dealer = result.get("next_dealer", self.dealer)
@@ -623,6 +639,9 @@ class TableService:
         await asyncio.sleep(self.cfg.camera.dice_settle_s)
         try:
             cam = await self._open_camera()
+        except CameraError as exc:  # (recorded as a camera_fault as it was opened)
+            raise BackendFault("camera_fault", "camera", f"dice not read: {exc}", reported=True) from None
+        try:
             cam.sync()
             values = await asyncio.to_thread(cam.read_dice, 2)
         except CameraError as exc:
@@ -633,12 +652,32 @@ class TableService:
         return values
 
     async def _open_camera(self) -> Any:
-        """The table camera, opened on a worker thread the first time (a classifier loads, a device opens)."""
+        """The table camera, opened on a worker thread the first time (a classifier loads, a device opens).
+        A camera that cannot be opened is a ``camera_fault`` (a DeviceFault event and one log line, once per
+        distinct reason) and raises :class:`controller.table_camera.CameraError`."""
+        from controller.table_camera import CameraError
+
         if self.camera is None:
-            cam = await asyncio.to_thread(self.camera_factory, self)
+            try:
+                cam = await asyncio.to_thread(self.camera_factory, self)
+            except CameraError as exc:
+                self._camera_fault(str(exc))
+                raise
+            except Exception as exc:  # a camera that cannot be opened must never take the table down
+                self._camera_fault(f"camera {self.cfg['camera.source']!r}: cannot open it: {type(exc).__name__}: {exc}")
+                raise CameraError(self._camera_fault_reason) from None
             if self.camera is None:
                 self.camera = cam
+                self._camera_fault_reason = ""
         return self.camera
+
+    def _camera_fault(self, reason: str) -> None:
+        if reason == self._camera_fault_reason:  # the same reason again (the camera view retries): said once
+            return
+        self._camera_fault_reason = reason
+        logging.getLogger("mahjong_table.camera").error("camera_fault: %s", reason)
+        self._log = (self._log + [time.strftime("%H:%M:%S ") + f"camera fault: {reason}"])[-30:]
+        self.record(DeviceFault(code="camera_fault", part="camera", message=reason, **self.clock.stamp()))
 
     open_camera = _open_camera  # the web page's camera view shares the one camera
 

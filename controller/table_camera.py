@@ -10,6 +10,11 @@
 :class:`vision.pipeline.VisionPipeline`. Reads are blocking CPU work (≈ 0.1–0.3 s a frame): the service runs
 them on a worker thread, and only for physical dice and after a restart, never per event.
 
+A live camera (the Pi camera, a USB or network camera) is read at its own pace on a thread of its own
+(:class:`LatestFrame`): a one-frame queue keeps only the newest frame, so a reader slower than the camera
+(a Pi 4 at 1080p) takes the table as it is now and frames are dropped (counted), never queued up behind
+it — the driver's own buffers are drained as fast as the camera fills them.
+
 The embedded default (``camera.source = "synthetic"``) looks at :class:`SimulatedTable`, the *physical*
 table of the emulated rig: the tiles the hand so far has put on it (the game record replayed through
 :func:`vision.scene_game.scenes_from_events`), the dice as the emulated dice motor left them (decided by
@@ -110,6 +115,76 @@ def describe(diffs: list[dict[str, Any]]) -> str:
 
 # --- the camera ---------------------------------------------------------------------------------------------
 
+class LatestFrame:
+    """A live frame source read continuously on a thread of its own, only the newest frame kept: ``read()``
+    gives the newest frame not yet given (waiting for the next one), so the reader never falls behind the
+    camera however slow it is; frames replaced before anyone took them are ``dropped``. A source's error (or
+    its end) is raised (returned as None) by the ``read`` after the frames before it."""
+
+    def __init__(self, source: Any, name: str = "camera", timeout_s: float = 2.0):
+        self.source = source
+        self.timeout_s = timeout_s  # read() gives None when no frame came in this long
+        self.captured = 0
+        self.taken = 0
+        self.dropped = 0
+        self._cond = threading.Condition()
+        self._frame: Any = None
+        self._error: BaseException | None = None
+        self._ended = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"{name}-frames", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                f = self.source.read()
+            except Exception as exc:  # the driver's error: the reader raises it
+                with self._cond:
+                    self._error = exc
+                    self._cond.notify_all()
+                return
+            with self._cond:
+                if f is None:
+                    self._ended = True
+                    self._cond.notify_all()
+                    return
+                if self._frame is not None:
+                    self.dropped += 1  # replaced in the one-frame queue before the reader took it
+                self._frame = f
+                self.captured += 1
+                self._cond.notify_all()
+
+    def read(self) -> Any:
+        with self._cond:
+            self._cond.wait_for(lambda: self._frame is not None or self._error is not None or self._ended,
+                                self.timeout_s)
+            if self._frame is not None:
+                f, self._frame = self._frame, None
+                self.taken += 1
+                return f
+            if self._error is not None:
+                raise self._error
+            return None
+
+    def close(self) -> None:
+        self._stop.set()
+        try:
+            self.source.close()
+        finally:
+            self._thread.join(timeout=1.0)
+
+
+def is_live(source: Any) -> bool:
+    """A source that films at its own pace (a camera), not one that renders or replays on demand."""
+    live = getattr(source, "live", None)
+    if live is not None:
+        return bool(live)
+    from vision.camera import CvCamera, PiCamera
+
+    return isinstance(source, (PiCamera, CvCamera))
+
+
 class TableCamera:
     """A frame source + calibration + vision pipeline answering "what is on the table" and "the dice"."""
 
@@ -117,7 +192,7 @@ class TableCamera:
                  calibration: Any = None, sync: Callable[[], None] | None = None, max_frames: int = 5,
                  world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6,
                  tilesets: list[Any] | None = None):
-        self.source = source
+        self.source = LatestFrame(source, spec or "camera") if is_live(source) else source
         self.profile = profile
         self.styles = list(styles)
         self.tilesets = list(tilesets or [])  # the table's enrolled sets (else the styles' enrolled sets)
@@ -339,8 +414,9 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
 
     try:
         source = open_source(spec, profile, size=(cfg["camera.width"], cfg["camera.height"]))
-    except (OSError, ImportError, RuntimeError) as exc:
-        raise CameraError(f"camera {spec!r}: cannot open it ({exc})") from None
+    except Exception as exc:  # whatever a camera library raises (ImportError, ValueError, RuntimeError...): one line
+        why = str(exc) if isinstance(exc, OSError) and str(exc) else f"{type(exc).__name__}: {exc}"
+        raise CameraError(f"camera {spec!r}: cannot open it: {why}") from None
     return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec, tilesets=tilesets)
 
 

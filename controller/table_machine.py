@@ -3,6 +3,7 @@
     idle → collecting → shuffling → walls_up → dice → dealing → play → scoring → idle
               any working state --fault--> fault --retry--> the state that faulted
                                                  --abort--> idle
+                                   dice --not_started--> idle (the session ended before the dice)
               any state except fault --pause--> paused --resume--> the state it left
                                                        --abort--> idle (the judge, web page only)
 
@@ -36,6 +37,8 @@ TRANSITIONS: dict[tuple[S, str], S] = {
     (S.SHUFFLING, "done"): S.WALLS_UP,
     (S.WALLS_UP, "done"): S.DICE,
     (S.DICE, "done"): S.DEALING,
+    # the session ended before the first dice throw: the hand never started (000 §2.4.4, 004 Rules 5.9)
+    (S.DICE, "not_started"): S.IDLE,
     (S.DEALING, "done"): S.PLAY,
     (S.PLAY, "hand_over"): S.SCORING,
     (S.SCORING, "confirmed"): S.IDLE,

@@ -43,7 +43,18 @@ SCHEMA: dict[str, Key] = {
     "broker.server_certfile": Key(str, "", "TLS, embedded mosquitto: the broker's certificate"),
     "broker.server_keyfile": Key(str, "", "TLS, embedded mosquitto: the broker's key"),
     "web.host": Key(str, "127.0.0.1", "the dashboard's listening address"),
-    "web.port": Key(int, 8090, "the dashboard's port (0: any free port)"),
+    "web.port": Key(int, 8090, "the dashboard's port (0: any free port); HTTPS when web.tls_certfile is set"),
+    "web.tls_certfile": Key(str, "", "HTTPS: the dashboard's certificate from the hall CA (hall provision --tls)"),
+    "web.tls_keyfile": Key(str, "", "HTTPS: its key"),
+    "web.cafile": Key(str, "", "the hall CA's certificate offered for download on /ca (judges' phones trust it)"),
+    "web.http_port": Key(int, -1, "with HTTPS: a plain-HTTP port for the public view and the CA download; its login "
+                         "paths redirect to HTTPS (-1: none, 0: any free port)"),
+    "web.names": Key(list, [], "the host names/addresses the dashboard is reached by (its certificate must cover "
+                     "them; the first is used in links)"),
+    "web.insecure_login": Key(bool, False, "allow the director's login over plain HTTP from other machines "
+                              "(a warning on every start and on the page)"),
+    "web.session_idle_minutes": Key(int, 60, "a director's session ends after this long without a request"),
+    "web.session_max_hours": Key(int, 8, "a director's session ends this long after the login, whatever happens"),
     "session.minutes": Key(int, 0, "a session's length in minutes (0: the profile's)"),
     "session.warning_minutes": Key(int, 0, "the warning before the end, in minutes (0: the profile's: "
                                    "000 15 minutes, 004 the 10-minute red zone)"),

@@ -8,17 +8,17 @@ import html
 import io
 from typing import Any
 
-from hall.standings import Standings, TableSession
+from hall.standings import Standings, TableSession, penalty_paid
 
 LABELS = {
     "en": {"protocol": "Score protocol", "session": "Session", "table": "Table", "hand": "Hand",
            "total": "Session total", "penalty": "Penalties", "score": "Session score", "points": "Table points",
            "place": "Place", "signature": "Signature", "judge": "Judge", "ranking": "Final ranking",
-           "rank": "Rank", "player": "Player", "sessions": "Sessions", "sum": "Total"},
+           "rank": "Rank", "player": "Player", "sessions": "Sessions", "sum": "Total", "teams": "Team standings"},
     "ru": {"protocol": "Протокол учёта очков", "session": "Сессия", "table": "Стол", "hand": "Сдача",
            "total": "Итого за сессию", "penalty": "Штрафы", "score": "Очки за сессию", "points": "Турнирные очки",
            "place": "Место", "signature": "Подпись", "judge": "Судья", "ranking": "Итоговое положение",
-           "rank": "Место", "player": "Игрок", "sessions": "Сессий", "sum": "Сумма"},
+           "rank": "Место", "player": "Игрок", "sessions": "Сессий", "sum": "Сумма", "teams": "Командный зачёт"},
 }
 
 
@@ -27,12 +27,25 @@ def table_rows(ts: TableSession, start_score: int) -> tuple[list[str], list[list
     index = {p: i for i, p in enumerate(ts.players)}
     rows = []
     for r in ts.hands:
-        by_seat = r["body"].get("result", {}).get("seats") or r["players"] or ts.players
+        by_seat = r["body"].get("result", {}).get("seats") or r["body"].get("seats") or r["players"] or ts.players
         pts = [0] * len(ts.players)
         for seat, d in enumerate(r["deltas"]):
             if seat < len(by_seat) and by_seat[seat] in index:
                 pts[index[by_seat[seat]]] = int(d)
         rows.append([r["hand"] + (" *" if r["corrected"] else ""), *pts])
+    for pen in ts.table_penalties:  # given at the table's console: who lost, who received, the rule, the judge
+        ev = pen["event"]
+        by_seat = pen.get("seats") or pen.get("players") or ts.players
+        pts = [0] * len(ts.players)
+        seat = int(ev.get("seat", -1))
+        paid = penalty_paid(ev, len(by_seat))
+        if 0 <= seat < len(by_seat) and by_seat[seat] in index:
+            pts[index[by_seat[seat]]] = -(sum(paid) if any(paid) else int(ev.get("points", 0)))
+        for s, amount in enumerate(paid):
+            if amount and s < len(by_seat) and by_seat[s] in index:
+                pts[index[by_seat[s]]] += amount
+        what = f"{ev.get('code') or ev.get('reason', '')} ({ev.get('rule', '')}; {ev.get('judge', '')})"
+        rows.append([what, *pts])
     by_player = {s.player: s for s in ts.standings}
     summary = {
         "total": [ts.totals.get(i, start_score) - start_score for i in range(len(ts.players))],
@@ -82,10 +95,20 @@ def table_html(ts: TableSession, start_score: int, tournament: str, names: dict[
 
 
 def ranking_rows(st: Standings, names: dict[str, str]) -> tuple[list[str], list[list[Any]]]:
+    """The ranking, then the disqualified (rank ``DQ``, out of the ranking: hall/regulations.py)."""
     keys = sorted({k for r in st.ranking for k in r.detail})
     head = ["rank", "player", "name", "sessions", "table_points", "total", *keys]
-    return head, [[r.rank, r.player, names.get(r.player, ""), r.sessions, r.table_points, r.total,
-                   *[r.detail.get(k, "") for k in keys]] for r in st.ranking]
+    rows = [[r.rank, r.player, names.get(r.player, ""), r.sessions, r.table_points, r.total,
+             *[r.detail.get(k, "") for k in keys]] for r in st.ranking]
+    rows += [["DQ", p, names.get(p, ""), len(st.records.get(p, [])), "", "", *["" for _ in keys]]
+             for p in st.disqualified]
+    return head, rows
+
+
+def team_rows(st: Standings) -> tuple[list[str], list[list[Any]]]:
+    """The team standings (000 line 188), when the players have teams."""
+    return (["rank", "team", "members", "table_points", "total"],
+            [[x.rank, x.team, " ".join(x.members), x.table_points, x.total] for x in st.teams])
 
 
 def ranking_csv(st: Standings, names: dict[str, str]) -> str:
@@ -105,4 +128,9 @@ def ranking_html(st: Standings, names: dict[str, str], tournament: str, lang: st
             + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>"]
     body += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>" for row in rows]
     body.append("</table>")
+    if st.teams:
+        head, rows = team_rows(st)
+        body.append(f"<h2>{e(L['teams'])}</h2><table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
+        body += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>" for row in rows]
+        body.append("</table>")
     return _page(L["ranking"], "".join(body), lang)

@@ -4,7 +4,10 @@ config files of the hall, its broker and every table (``mahjong-table hall provi
 Passwords are random (``secrets``) and stored in the broker's password file only as PBKDF2-SHA512 hashes in
 mosquitto's own ``$7$`` format (what ``mosquitto_passwd`` writes); the clear passwords go only into each
 table's config file (mode 0600). With ``tls`` a hall CA signs the broker's certificate and one client
-certificate per table (CN = the table id), and the broker asks every client for one.
+certificate per table (CN = the table id), and the broker asks every client for one; it also signs the pages'
+server certificates — each table's (its id, ``<id>.local``, ``localhost``/``127.0.0.1`` for the table's own screen,
+and the addresses given with ``table_hosts``) and the dashboard's (the hall's host and ``dashboard_names``) — and
+every config names them, so the judge's PIN and the director's password travel only over HTTPS (docs/hall.md).
 """
 from __future__ import annotations
 
@@ -23,6 +26,10 @@ from hall.config import to_toml
 from hall.topics import Topics, check_id
 
 MOSQ_ITERATIONS = 101  # mosquitto_passwd's default for $7$ (PBKDF2-SHA512)
+# the pages' ports in a provisioned hall: HTTPS for everything, plain HTTP kept for the public view (its login
+# and console paths redirect to HTTPS)
+WEB_HTTPS_PORT_TABLE, WEB_HTTP_PORT_TABLE = 8443, 8080
+WEB_HTTPS_PORT_HALL, WEB_HTTP_PORT_HALL = 8453, 8090
 
 
 def mosquitto_hash(password: str, salt: bytes | None = None, iterations: int = MOSQ_ITERATIONS) -> str:
@@ -109,7 +116,8 @@ class _CA:
 
 def provision(out: str | Path, tables: int, *, hall_id: str = "hall", hall_host: str = "localhost",
               port: int | None = None, tls: bool = False, profile: str = "sichuan-mpl2025", days: int = 400,
-              table_ids: list[str] | None = None) -> Provisioned:
+              table_ids: list[str] | None = None, table_hosts: dict[str, list[str]] | None = None,
+              dashboard_names: list[str] | None = None) -> Provisioned:
     """Write everything a hall of ``tables`` tables needs under ``out`` (see docs/hall.md)."""
     check_id("hall", hall_id)
     out = Path(out)
@@ -118,6 +126,10 @@ def provision(out: str | Path, tables: int, *, hall_id: str = "hall", hall_host:
         check_id("table", t)
     if len(set(ids)) != len(ids) or "hall" in ids:
         raise ValueError("table ids must be distinct and not 'hall'")
+    table_hosts = dict(table_hosts or {})
+    unknown = sorted(set(table_hosts) - set(ids))
+    if unknown:
+        raise ValueError(f"a host for an unknown table: {', '.join(unknown)} (the tables are {', '.join(ids)})")
     port = port or (8883 if tls else 1883)
     scheme = "mqtts" if tls else "mqtt"
     passwords = {u: secrets.token_urlsafe(18) for u in ["hall", *ids]}
@@ -125,7 +137,7 @@ def provision(out: str | Path, tables: int, *, hall_id: str = "hall", hall_host:
     _write(broker / "passwords", "".join(f"{u}:{mosquitto_hash(p)}\n" for u, p in passwords.items()), secret=True)
     _write(broker / "acl", Topics(hall_id).acl("hall"))
     tls_conf = None
-    hall_tls: dict[str, str] = {}
+    hall_tls: dict[str, object] = {}
     if tls:
         ca = _CA(f"mahjong-table hall {hall_id} CA", days)
         _write(out / "ca" / "ca.crt", ca.pem(cert=ca.cert))
@@ -142,6 +154,15 @@ def provision(out: str | Path, tables: int, *, hall_id: str = "hall", hall_host:
         _write(out / "hall" / "ca.crt", ca.pem(cert=ca.cert))
         hall_tls = {"broker.cafile": str(out / "hall" / "ca.crt"), "broker.certfile": str(out / "hall" / "hall.crt"),
                     "broker.keyfile": str(out / "hall" / "hall.key")}
+        # the dashboard's HTTPS: the director's login, and the CA offered to the judges' phones (docs/hall.md)
+        dash_names = _names(hall_host, *(dashboard_names or ()), "localhost", "127.0.0.1")
+        key, cert = ca.issue(hall_host, server_names=dash_names)
+        _write(out / "hall" / "web.crt", ca.pem(cert=cert))
+        _write(out / "hall" / "web.key", ca.pem(key=key), secret=True)
+        hall_tls |= {"web.host": "0.0.0.0", "web.port": WEB_HTTPS_PORT_HALL, "web.http_port": WEB_HTTP_PORT_HALL,
+                     "web.tls_certfile": str(out / "hall" / "web.crt"), "web.tls_keyfile": str(out / "hall" / "web.key"),
+                     "web.cafile": str(out / "hall" / "ca.crt"),
+                     "web.names": [n for n in dash_names if n == hall_host or n not in ("localhost", "127.0.0.1")]}
     # the hall's own broker (mosquitto), listening on all interfaces for the tables
     _write(broker / "mosquitto.conf", broker_conf(port, broker / "data", host="0.0.0.0",
                                                   password_file=str(broker / "passwords"),
@@ -164,9 +185,23 @@ def provision(out: str | Path, tables: int, *, hall_id: str = "hall", hall_host:
             _write(d / "ca.crt", ca.pem(cert=ca.cert))
             lines += ['cafile = "/etc/mahjong-table/hall/ca.crt"', 'certfile = "/etc/mahjong-table/hall/client.crt"',
                       'keyfile = "/etc/mahjong-table/hall/client.key"']
+            # the table's page over HTTPS: the judge's PIN and session never cross the hall's Wi-Fi in clear
+            names = _names(t, f"{t}.local", *table_hosts.get(t, ()), "localhost", "127.0.0.1")
+            key, cert = ca.issue(t, server_names=names)
+            _write(d / "web.crt", ca.pem(cert=cert))
+            _write(d / "web.key", ca.pem(key=key), secret=True)
+            lines += ["", "[web]", 'host = "0.0.0.0"', f"port = {WEB_HTTPS_PORT_TABLE}",
+                      f"http_port = {WEB_HTTP_PORT_TABLE}", 'tls_certfile = "/etc/mahjong-table/hall/web.crt"',
+                      'tls_keyfile = "/etc/mahjong-table/hall/web.key"',
+                      f"names = {json.dumps([n for n in names if n not in ('localhost', '127.0.0.1')])}"]
         _write(out / "tables" / t / "config.toml", "\n".join(lines) + "\n", secret=True)
     _write(out / "README.txt", _readme(hall_id, ids, tls, port))
     return Provisioned(out, hall_id, tuple(ids), passwords, tls)
+
+
+def _names(*names: str) -> tuple[str, ...]:
+    """The names in order, each once (a certificate's subject alternative names)."""
+    return tuple(dict.fromkeys(n for n in names if n))
 
 
 def _readme(hall_id: str, ids: list[str], tls: bool, port: int) -> str:
@@ -174,9 +209,9 @@ def _readme(hall_id: str, ids: list[str], tls: bool, port: int) -> str:
 
 broker/      mosquitto.conf, passwords (hashed), acl{', server.crt/key, ca.crt' if tls else ''}
              -> /etc/mosquitto/conf.d/ (or: hall serve with broker.url empty runs mosquitto itself)
-hall/        hall.toml (the hall service's config, with its broker password){', hall.crt/key' if tls else ''}
-tables/<id>/ config.toml for /etc/mahjong-table/config.toml (merge its [table] and [hall] sections)
-             {'client.crt, client.key, ca.crt -> /etc/mahjong-table/hall/' if tls else ''}
+hall/        hall.toml (the hall service's config, with its broker password){', hall.crt/key, web.crt/key (the dashboard)' if tls else ''}
+tables/<id>/ config.toml for /etc/mahjong-table/config.toml (merge its [table], [hall]{' and [web]' if tls else ''} sections)
+             {'client.crt, client.key, ca.crt, web.crt, web.key -> /etc/mahjong-table/hall/' if tls else ''}
 {'ca/         the hall CA: keep ca.key offline' if tls else ''}
 Each table may publish only under hall/{hall_id}/table/<its id>/up/# and read only .../down/#.
 """

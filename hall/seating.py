@@ -5,13 +5,21 @@ pairs (players who met in an earlier session) does not grow, with restarts; the 
 16 players and 4 sessions it finds a draw with no repeated opponent. Within each table the seat winds are
 drawn (seat 0 = East, the first dealer). With ``allow_three`` the players who do not fill tables of four sit
 at tables of three (000 §3.1: when the rule set allows it).
+
+:func:`draw_report` is the full draw: the table sizes each rule set plays (:class:`TableRules`: Siamese MCR
+three or two, 003 lines 2229-2273; Red two to four, 001 line 8; Sichuan an incomplete table of three, or of one
+or two that plays no game and is seated last, 000 lines 503-513), players of one region kept apart (000 line
+184, «по принципу непересечения»), nobody at an incomplete table twice (000 line 513) — every constraint a
+cost of the same bounded local search, so the draw always ends, and what it could not honour is said
+(:attr:`Draw.unmet`).
 """
 from __future__ import annotations
 
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 
 class SeatingError(ValueError):
@@ -122,3 +130,166 @@ def draw_sessions(players: Sequence[str], history: Iterable[Sequence[Sequence[st
 
 def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
+
+
+
+# --- the full draw: table sizes per rule set, regions, incomplete tables -------------------------------------
+REGION_WEIGHT = 20  # one pair of one region at a table costs as much as this many repeated meetings
+SMALL_AGAIN_WEIGHT = 20  # a player at an incomplete table a second time (000 line 513)
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """The tables a rule set plays: ``sizes`` (the players its wall is for), ``preferred`` (the usual table),
+    ``bye`` (a table of one or two that plays no game and gets a fixed result, seated last: 000 §3.1.4)."""
+
+    sizes: tuple[int, ...] = (4,)
+    preferred: int = 4
+    bye: bool = False
+
+    @classmethod
+    def of(cls, profile: object, name: str) -> TableRules:
+        sizes = []
+        for n in (2, 3, 4):
+            try:
+                profile.wall_spec(n)  # type: ignore[attr-defined]
+            except ValueError:
+                continue
+            sizes.append(n)
+        # 000 §3.1.4 (lines 508-513): Sichuan's table of one or two; the others have no such rule
+        return cls(tuple(sizes), 4 if 4 in sizes else max(sizes), bye=name.startswith("sichuan"))
+
+
+@dataclass
+class Draw:
+    tables: list[list[str]]  # players by seat; an incomplete table of one or two (a bye) last
+    unmet: list[str] = field(default_factory=list)  # the constraints the draw could not honour, one line each
+    bye: list[str] = field(default_factory=list)  # the players of the table that plays no game
+
+
+def plan_sizes(n: int, rules: TableRules) -> list[int]:
+    """The table sizes for ``n`` players: as many usual tables as possible, the fewest others; a bye table of
+    one or two only where nothing else seats everybody (000 §3.1: play at three rather than not at all)."""
+
+    options = sorted(set(rules.sizes) | ({1, 2} if rules.bye else set()), reverse=True)
+    best: list[tuple[int, int, tuple[int, ...]] | None] = [(0, 0, ())]  # by players: (byes, unusual, sizes)
+    for k in range(1, n + 1):  # bottom-up (no recursion, whatever the number of players)
+        out = None
+        for size in options:
+            rest = best[k - size] if size <= k else None
+            if rest is None:
+                continue
+            is_bye = size not in rules.sizes
+            if is_bye and rest[0]:
+                continue  # one bye table at most
+            cand = (rest[0] + is_bye, rest[1] + (size != rules.preferred and not is_bye),
+                    tuple(sorted((*rest[2], size), reverse=True)))
+            if out is None or cand[:2] < out[:2]:
+                out = cand
+        best.append(out)
+    got = best[n]
+    if got is None:
+        words = {2: "two", 3: "three", 4: "four"}
+        plays = " or ".join(words[k] for k in rules.sizes)
+        raise SeatingError(f"{n} players cannot be seated: this rule set plays only {plays} at a table: register "
+                           "substitutes (or withdraw players)")
+    return list(got[2])
+
+
+def draw_report(players: Sequence[str], history: Iterable[Sequence[Sequence[str]]] = (), *, rng: random.Random,
+                rules: TableRules = TableRules(), regions: Mapping[str, str] | None = None,
+                ranking: Sequence[str] = (), steps: int = 20000, restarts: int = 8) -> Draw:
+    """One session's draw honouring every constraint it can; ``ranking`` (best first) puts the lowest-ranked
+    players without an earlier bye at the bye table (000 §3.1.4: «должен быть последним»)."""
+    players = list(players)
+    if len(set(players)) != len(players):
+        raise SeatingError("a player is listed twice")
+    history = [list(map(list, s)) for s in history]
+    sizes = plan_sizes(len(players), rules)
+    regions = {p: r for p, r in (regions or {}).items() if r}
+    small_before = {p for s in history for t in s if len(t) != rules.preferred for p in t}
+    unmet: list[str] = []
+    bye: list[str] = []
+    if sizes and sizes[-1] not in rules.sizes:  # the bye table: the lowest ranked who had none (000 line 513)
+        k = sizes.pop()
+        order = [p for p in ranking if p in players] + [p for p in players if p not in ranking]
+        fresh = [p for p in reversed(order) if p not in small_before]
+        again = [p for p in reversed(order) if p in small_before]
+        bye = (fresh + again)[:k]
+        for p in bye:
+            if p in small_before:
+                unmet.append(f"{p} sits at an incomplete table again: every player has had one (000 §3.1.4)")
+        players = [p for p in players if p not in bye]
+    seen = met(history)
+    best: list[list[str]] | None = None
+    best_cost = None
+    for _ in range(restarts):
+        order = players[:]
+        rng.shuffle(order)
+        tables, i = [], 0
+        for n in sizes:
+            tables.append(order[i:i + n])
+            i += n
+        cost = sum(_table_cost(t, seen, regions, small_before, rules) for t in tables)
+        since = 0
+        for _ in range(steps if len(tables) > 1 else 0):
+            if cost == 0 or since > 1500:
+                break
+            since += 1
+            a, b = rng.sample(range(len(tables)), 2)
+            i, j = rng.randrange(len(tables[a])), rng.randrange(len(tables[b]))
+            old = _table_cost(tables[a], seen, regions, small_before, rules) + \
+                _table_cost(tables[b], seen, regions, small_before, rules)
+            tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+            new = _table_cost(tables[a], seen, regions, small_before, rules) + \
+                _table_cost(tables[b], seen, regions, small_before, rules)
+            if new > old:
+                tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+                continue
+            if new < old:
+                since = 0
+            cost += new - old
+        if best_cost is None or cost < best_cost:
+            best, best_cost = [t[:] for t in tables], cost
+        if best_cost == 0:
+            break
+    assert best is not None
+    unmet += unmet_of(best, history, rules, regions)
+    for t in best:
+        rng.shuffle(t)  # seat winds drawn at each table
+    best.sort(key=len, reverse=True)  # incomplete tables last (000 §3.1.3: the missing player is North)
+    if bye:
+        best.append(bye)
+    return Draw(best, unmet, bye)
+
+
+def unmet_of(tables: Sequence[Sequence[str]], history: Iterable[Sequence[Sequence[str]]], rules: TableRules,
+             regions: Mapping[str, str] | None = None) -> list[str]:
+    """What a draw does not honour, one line each: players of one region together, a second incomplete table,
+    opponents meeting again."""
+    history = [list(map(list, s)) for s in history]
+    seen = met(history)
+    regions = {p: r for p, r in (regions or {}).items() if r}
+    small_before = {p for s in history for t in s if len(t) != rules.preferred for p in t}
+    out: list[str] = []
+    for t in tables:
+        if len(t) not in rules.sizes:
+            continue  # the bye table: said when it was chosen
+        same = [(a, b) for a, b in itertools.combinations(sorted(t), 2) if a in regions and regions[a] == regions.get(b)]
+        out += [f"{a} and {b} of one region ({regions[a]}) share a table (000 §2.4.1)" for a, b in same]
+        if len(t) != rules.preferred:
+            out += [f"{p} sits at an incomplete table again (000 §3.1)" for p in sorted(t) if p in small_before]
+        out += [f"{a} and {b} meet again" for a, b in itertools.combinations(sorted(t), 2) if seen[(a, b)]]
+    return out
+
+
+def _table_cost(t: Sequence[str], seen: Counter, regions: Mapping[str, str], small_before: set[str],
+                rules: TableRules) -> int:
+    cost = 0
+    for a, b in itertools.combinations(t, 2):
+        cost += seen[_pair(a, b)]
+        if a in regions and regions[a] == regions.get(b):
+            cost += REGION_WEIGHT
+    if len(t) != rules.preferred:
+        cost += SMALL_AGAIN_WEIGHT * sum(1 for p in t if p in small_before)
+    return cost

@@ -8,6 +8,7 @@ at their table, but do not appear in the tournament ranking.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ class TableSession:
     late: dict[int, float] = field(default_factory=dict)
     leftover: int = 0
     standings: list[Standing] = field(default_factory=list)
+    table_penalties: list[dict[str, Any]] = field(default_factory=list)  # given at the table's console
 
 
 @dataclass
@@ -33,6 +35,37 @@ class Standings:
     tables: dict[tuple[int, str], TableSession]
     ranking: list[TournamentStanding]
     records: dict[str, list[Standing]]
+    disqualified: list[str] = field(default_factory=list)  # out of the ranking (hall/regulations.py)
+    teams: list[TeamStanding] = field(default_factory=list)  # team standings (000 line 188), when teams are set
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    rank: int
+    team: str
+    members: tuple[str, ...]
+    table_points: float
+    total: int
+
+
+def team_standings(ranking: list[TournamentStanding], teams: dict[str, str]) -> list[TeamStanding]:
+    """000 line 188 (§2.4.3: «индивидуальный, командный или групповой» зачёт): a team's (or group's) line is the
+    sum of its ranked members' table points, then of their points [Interp: the seed names team results without
+    a rule; the individual ranking's own keys, summed]; equal teams share the rank."""
+    sums: dict[str, list[Any]] = {}
+    for r in ranking:
+        team = teams.get(r.player)
+        if team:
+            line = sums.setdefault(team, [[], 0.0, 0])
+            line[0].append(r.player)
+            line[1] += r.table_points
+            line[2] += r.total
+    order = sorted(sums, key=lambda k: (-sums[k][1], -sums[k][2], k))
+    out: list[TeamStanding] = []
+    for i, k in enumerate(order):
+        tied = out and (out[-1].table_points, out[-1].total) == (sums[k][1], sums[k][2])
+        out.append(TeamStanding(out[-1].rank if tied else i + 1, k, tuple(sums[k][0]), sums[k][1], sums[k][2]))
+    return out
 
 
 def seating(db: HallDB, session: int | None = None) -> dict[int, dict[str, list[str]]]:
@@ -42,6 +75,47 @@ def seating(db: HallDB, session: int | None = None) -> dict[int, dict[str, list[
     out: dict[int, dict[str, list[str]]] = {}
     for s, t, _seat, p in rows:
         out.setdefault(s, {}).setdefault(t, []).append(p)
+    return out
+
+
+def substituted(db: HallDB) -> dict[tuple[int, str], dict[str, int]]:
+    """``{(session, table): {player: seat}}`` for the players a substitute replaced (the director's
+    ``substitute``, recorded in the audit log): the hands they played before count for their seat."""
+    out: dict[tuple[int, str], dict[str, int]] = {}
+    for (detail,) in db.q("SELECT detail FROM audit WHERE action='substitute' ORDER BY id"):
+        d = json.loads(detail)
+        out.setdefault((int(d["session"]), str(d["table"])), {})[str(d["out"])] = int(d["seat"])
+    return out
+
+
+def penalty_paid(ev: dict[str, Any], seats: int) -> list[int]:
+    """What each seat receives from a console penalty (``paid``; a custom ``to_others``: its points to each
+    other seat); all zeros when it is taken and given to nobody."""
+    paid = [int(x) for x in ev.get("paid") or ()]
+    if not paid and ev.get("to_others"):
+        seat = int(ev.get("seat", -1))
+        paid = [0 if s == seat else int(ev.get("points", 0)) for s in range(seats)]
+    return paid
+
+
+def judge_messages(db: HallDB) -> list[tuple[str, str]]:
+    """``(table, body)`` of every message of the tables' judge streams (their key is the table's own id), in the
+    order given — read table by table through the messages' primary key (never a scan of every event)."""
+    out: list[tuple[float, int, str, str]] = []
+    for (table,) in db.q("SELECT id FROM tables"):
+        out += [(tt, seq, table, body) for tt, seq, body in db.q(
+            "SELECT t_table, seq, body FROM messages WHERE table_id=? AND hand=? AND kind='event'", (table, table))]
+    return [(table, body) for _tt, _seq, table, body in sorted(out)]
+
+
+def table_penalties(db: HallDB, judged: list[tuple[str, str]] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The penalties given at the tables' consoles, as their outboxes sent them (each once: the hall keeps one
+    copy of each message), in the order given: ``(table, {"event": ..., "session", "players", "seats"})``."""
+    out = []
+    for table, body in judge_messages(db) if judged is None else judged:
+        b = json.loads(body)
+        if (b.get("event") or {}).get("type") == "penalty_awarded":
+            out.append((table, b))
     return out
 
 
@@ -61,28 +135,92 @@ def compute(db: HallDB, profile: Any) -> Standings:
                 if late.get((s, p)):
                     ts.late[i] = late[(s, p)]
             tables[(s, t)] = ts
+    held = substituted(db)
     for r in db.results():
         ts = tables.get((r["session"], r["table"]))
         if ts is None or r["status"] != "played":
             continue  # a hand outside any seated session (a test hand before the start) does not count
         result = r["body"].get("result", {})
-        by_seat = result.get("seats") or r["players"] or ts.players  # who sat where in this hand
-        index = {p: i for i, p in enumerate(ts.players)}
+        # who sat in which chair in this hand: the result's own (simulated tables), the chairs the table's link
+        # recorded as the hand started (MCR: they change each round, 003 line 2168), else as seated
+        by_seat = result.get("seats") or r["body"].get("seats") or r["players"] or ts.players
+        # the seat's points stay the seat's: a substitute brought in mid-session goes on with them, and the
+        # hands its first holder played before the substitution count for it (004 Rules 5.8)
+        index = {**held.get((r["session"], r["table"]), {}), **{p: i for i, p in enumerate(ts.players)}}
         for seat, delta in enumerate(r["deltas"]):
             if seat < len(by_seat) and by_seat[seat] in index:
                 ts.totals[index[by_seat[seat]]] += int(delta)
         ts.hands.append(r)
-        ts.leftover = int((result.get("options_after") or {}).get("deposits", 0))
+        # the sticks left on the table after the game's last hand (004 Rules 3.6): a real table's referee
+        # sends them as ``next_options`` (controller/referee/core.py), the simulated tables as ``options_after``
+        after = result.get("next_options") or result.get("options_after") or {}
+        ts.leftover = int(after.get("deposits", 0))
+    judged = judge_messages(db)  # the tables' judge streams, read once
+    for t_id, pen in table_penalties(db, judged):
+        ts = tables.get((pen.get("session"), t_id))  # type: ignore[arg-type]
+        if ts is None:
+            continue  # given outside any seated session
+        index = {**held.get((ts.session, t_id), {}), **{p: i for i, p in enumerate(ts.players)}}
+        by_seat = pen.get("seats") or pen.get("players") or ts.players
+        ev = pen["event"]
+        seat = int(ev.get("seat", -1))
+        if not 0 <= seat < len(by_seat) or by_seat[seat] not in index:
+            continue
+        who = index[by_seat[seat]]
+        paid = penalty_paid(ev, len(by_seat))
+        if any(paid):  # paid to players: a transfer of game points, like a hand's (003 line 2152, 004 line 278)
+            ts.totals[who] -= sum(paid)
+            for s, amount in enumerate(paid):
+                if amount and s < len(by_seat) and by_seat[s] in index:
+                    ts.totals[index[by_seat[s]]] += amount
+        elif int(ev.get("points", 0)):  # taken and given to nobody (000 line 422, 003 line 2130)
+            ts.penalties[who] = ts.penalties.get(who, 0) + int(ev["points"])
+        ts.table_penalties.append(pen)
+    started = {r[0] for r in db.q("SELECT n FROM sessions WHERE status IN ('running', 'ended')")}
     records: dict[str, list[Standing]] = {}
+    played_in: dict[str, list[int]] = {}  # the session of each record
     for key in sorted(tables):
         ts = tables[key]
-        if not ts.hands:
+        bye = len(ts.players) <= 2 and key[0] in started  # a table of one or two: a fixed result (000 §3.1.4)
+        if not ts.hands and not bye:
             continue  # nothing played yet at this table this session
         names = dict(enumerate(ts.players))
         ts.standings = profile.session_standings(ts.totals, names, penalties=ts.penalties, late=ts.late,
                                                  leftover=ts.leftover)
         for st in ts.standings:
             records.setdefault(st.player, []).append(st)
+            played_in.setdefault(st.player, []).append(ts.session)
     subs = {r[0] for r in db.q("SELECT id FROM players WHERE substitute=1")}
-    ranking = profile.tournament_standings({p: rs for p, rs in records.items() if p not in subs})
-    return Standings(tables, ranking, records)
+    ranked, disqualified = _sanctioned(db, records, played_in, judged)
+    ranking = profile.tournament_standings({p: rs for p, rs in ranked.items() if p not in subs})
+    teams = {p: t for p, t in (db.get_meta("teams") or {}).items() if t}
+    return Standings(tables, ranking, records, disqualified, team_standings(ranking, teams) if teams else [])
+
+
+def _sanctioned(db: HallDB, records: dict[str, list[Standing]], sessions: dict[str, list[int]],
+                judged: list[tuple[str, str]] | None = None) -> tuple[dict[str, list[Standing]], list[str]]:
+    """The records the tournament ranking uses after the sanctions (hall/regulations.py): a table-point penalty
+    lowers that session's table points, an annulment drops the player's session (or all of them), a
+    disqualification takes him out of the ranking; a removal changes nothing already played."""
+    from dataclasses import replace
+
+    from hall.regulations import sanctions
+
+    out = {p: list(rs) for p, rs in records.items()}
+    sessions = {p: list(ns) for p, ns in sessions.items()}
+    disqualified: list[str] = []
+    for s in sanctions(db, judged):
+        rs = out.get(s.player)
+        if rs is None:
+            continue
+        ns = sessions[s.player]
+        if s.kind == "table_points":
+            out[s.player] = [replace(r, table_points=r.table_points - s.points) if n == s.session else r
+                             for r, n in zip(rs, ns, strict=False)]
+        elif s.kind == "annulment":
+            keep = [(r, n) for r, n in zip(rs, ns, strict=False) if s.session is not None and n != s.session]
+            out[s.player], sessions[s.player] = [r for r, _ in keep], [n for _, n in keep]
+        elif s.kind == "disqualification" and s.player not in disqualified:
+            disqualified.append(s.player)
+    return {p: rs for p, rs in out.items() if rs and p not in disqualified}, disqualified
+

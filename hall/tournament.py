@@ -15,10 +15,13 @@ import time
 from functools import cached_property
 from typing import Any
 
+from hall import regulations
 from hall import seating as seating_mod
 from hall.db import HallDB
 from hall.standings import Standings, compute
 from hall.topics import check_id
+
+BYE_TABLE = "bye"  # the incomplete table of one or two players that plays no game (000 §3.1.4)
 
 
 class TournamentError(ValueError):
@@ -42,6 +45,7 @@ class Tournament:
         if db.get_meta("seed") is None:
             db.set_meta("seed", seed or secrets.randbits(48))
         self._cache: tuple[int, Standings] | None = None
+        self.unmet: dict[int, list[str]] = {}  # what each session's draw could not honour (hall/seating.py)
 
     @cached_property
     def profile(self) -> Any:
@@ -58,12 +62,24 @@ class Tournament:
         return self.db.get_meta("name", "Tournament")
 
     # --- players ----------------------------------------------------------------------------------------
-    def register(self, player: str, name: str = "", substitute: bool = False) -> None:
+    def register(self, player: str, name: str = "", substitute: bool = False, *, region: str = "",
+                 team: str = "") -> None:
+        """A player (or a substitute), with his region (the draw keeps one region apart, 000 line 184) and
+        team (team standings, 000 line 188)."""
         check_id("player", player)
         with self.db.tx() as db:
             db.execute("INSERT INTO players (id, name, substitute, registered) VALUES (?,?,?,?) ON CONFLICT(id) "
                        "DO UPDATE SET name=excluded.name, substitute=excluded.substitute, active=1",
                        (player, name or player, int(substitute), self.clock()))
+        for key, value in (("regions", region), ("teams", team)):
+            if value or player in (self.db.get_meta(key) or {}):
+                self.db.set_meta(key, {**(self.db.get_meta(key) or {}), player: value})
+
+    def regions(self) -> dict[str, str]:
+        return {p: r for p, r in (self.db.get_meta("regions") or {}).items() if r}
+
+    def teams(self) -> dict[str, str]:
+        return {p: r for p, r in (self.db.get_meta("teams") or {}).items() if r}
 
     def withdraw(self, player: str) -> None:
         self._player(player)
@@ -71,8 +87,11 @@ class Tournament:
             db.execute("UPDATE players SET active=0 WHERE id=?", (player,))
 
     def players(self, substitutes: bool = False) -> list[str]:
+        """The players still in the tournament (a removal or a disqualification, the director's or a table judge's,
+        bars a player from the next draws: 000 line 463, 004 line 546)."""
+        barred = {s.player for s in regulations.sanctions(self.db) if s.kind in ("removal", "disqualification")}
         return [r[0] for r in self.db.q("SELECT id FROM players WHERE active=1 AND substitute=? ORDER BY registered, id",
-                                        (int(substitutes),))]
+                                        (int(substitutes),)) if r[0] not in barred]
 
     def player_names(self) -> dict[str, str]:
         return dict(self.db.q("SELECT id, name FROM players"))
@@ -89,6 +108,15 @@ class Tournament:
             return False
         return True
 
+    @property
+    def table_rules(self) -> seating_mod.TableRules:
+        """The tables this rule set plays (Siamese 3 or 2, Red 2-4, Sichuan's incomplete tables)."""
+        return seating_mod.TableRules.of(self.profile, self.profile_name)
+
+    def is_bye(self, players: list[str]) -> bool:
+        """A table of one or two that plays no game (000 §3.1.4)."""
+        return len(players) not in self.table_rules.sizes
+
     def tables_available(self, n: int) -> list[str]:
         ids = list(self.db.get_meta("tables") or [])
         if not ids:
@@ -102,22 +130,38 @@ class Tournament:
         opponents, seat winds drawn at each table."""
         if self.session_status(session) in ("running", "ended"):
             raise TournamentError(f"session {session} has started: seat a substitute instead")
+        rules = self.table_rules
         if tables is None:
             history = [list(t.values()) for s, t in self.seating().items() if s < session]
             rng = random.Random(f"{self.db.get_meta('seed')}/{session}")
             ahead = max(1, int(self.db.get_meta("sessions", 1)) - session + 1)  # the sessions still to draw
+            regions = self.regions()
             try:
-                drawn = seating_mod.draw(self.players(), history, rng=rng, allow_three=self.allows_three(),
-                                         sessions=ahead)
+                sizes = seating_mod.plan_sizes(len(self.players()), rules)
+                if not regions and all(n == 4 for n in sizes):  # tables of four only: the look-ahead draw
+                    drawn = seating_mod.draw(self.players(), history, rng=rng, allow_three=False, sessions=ahead)
+                    unmet = seating_mod.unmet_of(drawn, history, rules)
+                    bye: list[str] = []
+                else:  # regions, incomplete tables, other table sizes: the full draw (hall/seating.py)
+                    ranking = [x.player for x in self.standings().ranking]
+                    d = seating_mod.draw_report(self.players(), history, rng=rng, rules=rules, regions=regions,
+                                                ranking=ranking)
+                    drawn, unmet, bye = d.tables, d.unmet, d.bye
             except seating_mod.SeatingError as exc:
                 raise TournamentError(str(exc)) from None
-            tables = dict(zip(self.tables_available(len(drawn)), drawn, strict=True))
+            real = [t for t in drawn if t is not bye]
+            tables = dict(zip(self.tables_available(len(real)), real, strict=True))
+            if bye:
+                tables[BYE_TABLE] = bye
+            self.unmet[session] = unmet
+            if unmet:
+                self.db.audit("draw", "seating_unmet", {"session": session, "unmet": unmet})
         else:
             for t, ps in tables.items():
                 check_id("table", t)
                 for p in ps:
                     self._player(p)
-                if not (3 <= len(ps) <= 4) or len(ps) == 3 and not self.allows_three():
+                if not (len(ps) in rules.sizes or rules.bye and 1 <= len(ps) <= 2):
                     raise TournamentError(f"table {t}: {len(ps)} players is not a table for {self.profile_name}")
         with self.db.tx() as db:
             db.execute("DELETE FROM seating WHERE session=?", (session,))
@@ -126,7 +170,8 @@ class Tournament:
             db.execute("INSERT OR IGNORE INTO sessions (n, status) VALUES (?, 'planned')", (session,))
         if self.service is not None:  # the tables show where their next players sit
             for t, ps in tables.items():
-                self.service.send_command(t, "seating", {"session": session, "players": ps})
+                if not self.is_bye(ps):
+                    self.service.send_command(t, "seating", {"session": session, "players": ps})
         return tables
 
     def seating(self) -> dict[int, dict[str, list[str]]]:
@@ -184,6 +229,8 @@ class Tournament:
         self.db.audit(who, "session_start", {"session": session, "minutes": minutes})
         if self.service is not None:
             for t, ps in tables.items():
+                if self.is_bye(ps):
+                    continue  # a table of one or two plays no game (000 §3.1.4)
                 self.service.send_command(t, "session_start", {
                     "session": session, "players": ps, "starts_at": now, "ends_at": ends_at,
                     "warning_at": ends_at - warning * 60,
@@ -214,8 +261,9 @@ class Tournament:
     def _to_tables(self, session: int, kind: str, body: dict[str, Any]) -> None:
         if self.service is None:
             return
-        for t in self.seating().get(session, {}):
-            self.service.send_command(t, kind, {"session": session, **body})
+        for t, ps in self.seating().get(session, {}).items():
+            if not self.is_bye(ps):
+                self.service.send_command(t, kind, {"session": session, **body})
 
     def tick(self) -> None:
         """The clock (about once a second): the warning and the end when their time has come."""
@@ -248,17 +296,77 @@ class Tournament:
             db.execute("INSERT OR REPLACE INTO late VALUES (?,?,?)", (session, player, float(minutes)))
         self.db.audit(who, "late", {"session": session, "player": player, "minutes": minutes})
 
-    def correct(self, table: str, hand: str, deltas: list[int], reason: str, who: str = "director") -> None:
-        """The director corrects a hand's result (the table's record is kept; the correction wins)."""
+    def correct(self, table: str, hand: str, deltas: list[int], reason: str, who: str = "director", *,
+                appeal: int | None = None, override: bool = False) -> None:
+        """The director corrects a hand's result (the table's record is kept; the correction wins). A result
+        every seat confirmed is final (000 line 269): only an upheld ``appeal`` about it or the head judge's
+        ``override`` changes it."""
         rows = self.db.q("SELECT deltas FROM results WHERE table_id=? AND hand=?", (table, hand))
         if not rows:
             raise TournamentError(f"no result {hand!r} from {table}")
+        if regulations.result_locked(self.db, table, hand):
+            if appeal is not None and not regulations.upheld_appeal(self.db, appeal, table, hand):
+                raise TournamentError(f"appeal {appeal} was not upheld for {table} {hand}")
+            if appeal is None and not override:
+                raise TournamentError(f"{table} {hand}: every seat confirmed this result (000 §2.4.9.4): it changes "
+                                      "only by an upheld appeal or the head judge's override")
         if len(deltas) != len(json.loads(rows[0][0])) or not all(isinstance(d, int) for d in deltas):
             raise TournamentError(f"the correction needs {len(json.loads(rows[0][0]))} whole numbers, one per seat")
         with self.db.tx() as db:
             db.execute("INSERT INTO corrections (table_id, hand, deltas, reason, created) VALUES (?,?,?,?,?)",
                        (table, hand, json.dumps(deltas), reason, self.clock()))
-        self.db.audit(who, "correct", {"table": table, "hand": hand, "deltas": deltas, "reason": reason})
+        self.db.audit(who, "correct", {"table": table, "hand": hand, "deltas": deltas, "reason": reason,
+                                       "appeal": appeal, "override": override})
+
+    # --- sanctions and appeals (hall/regulations.py) ------------------------------------------------------
+    def sanction(self, player: str, kind: str, reason: str, who: str = "director", *, session: int | None = None,
+                 points: float = 0) -> None:
+        """A sanction beyond points, audited with who, when and why: ``table_points`` (``points`` TP taken in
+        ``session``), ``removal``, ``disqualification``, ``annulment`` (of ``session``, or all), ``dead_hand``."""
+        self._player(player)
+        if kind not in regulations.SANCTIONS:
+            raise TournamentError(f"no sanction {kind!r}: one of {', '.join(regulations.SANCTIONS)}")
+        if not reason.strip():
+            raise TournamentError("a sanction needs its reason")
+        if kind == "table_points" and (session is None or not points or points < 0):
+            raise TournamentError("a table-point penalty needs the session and the points (> 0)")
+        self.db.audit(who, "sanction", {"kind": kind, "player": player, "session": session, "points": points,
+                                        "reason": reason, "at": self.clock()})
+        if kind in ("removal", "disqualification"):  # seated no more (000 line 463, 004 line 546)
+            with self.db.tx() as db:
+                db.execute("UPDATE players SET active=0 WHERE id=?", (player,))
+
+    def appeal(self, session: int, player: str, text: str, who: str = "director", *, table: str | None = None,
+               hand: str | None = None) -> int:
+        """Record a player's written appeal (000 §2.9.2, line 485): refused once the seed's time after the
+        session's end has passed. Returns its number."""
+        self._player(player)
+        if not text.strip():
+            raise TournamentError("an appeal is made in writing: its text is needed")
+        rows = self.db.q("SELECT status, ended FROM sessions WHERE n=?", (session,))
+        if not rows or rows[0][0] not in ("running", "ended"):
+            raise TournamentError(f"session {session} has not been played")
+        limit = regulations.appeal_minutes(self.profile_name)
+        now = self.clock()
+        if rows[0][1] is not None and now > rows[0][1] + limit * 60:
+            late = (now - rows[0][1]) / 60
+            raise TournamentError(f"the appeal comes {late:.0f} minutes after session {session} ended: "
+                                  f"appeals are received within {limit} minutes (000 §2.9.2)")
+        self.db.audit(who, "appeal", {"session": session, "player": player, "text": text, "table": table,
+                                      "hand": hand, "at": now})
+        return int(self.db.q("SELECT MAX(id) FROM audit WHERE action='appeal'")[0][0])
+
+    def decide_appeal(self, appeal: int, upheld: bool, decision: str, who: str = "head judge") -> None:
+        """The head judge's (or the arbitration committee's) decision on an appeal (000 §2.9.3-2.9.5)."""
+        found = [a for a in regulations.appeals(self.db) if a["id"] == appeal]
+        if not found:
+            raise TournamentError(f"no appeal {appeal}")
+        if found[0]["decision"] is not None:
+            raise TournamentError(f"appeal {appeal} is already decided")
+        if not decision.strip():
+            raise TournamentError("the decision needs its text")
+        self.db.audit(who, "appeal_decision", {"appeal": appeal, "upheld": bool(upheld), "decision": decision,
+                                               "at": self.clock()})
 
     # --- standings ----------------------------------------------------------------------------------------
     def standings(self) -> Standings:

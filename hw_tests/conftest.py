@@ -1,7 +1,8 @@
 """Hardware-in-the-loop fixtures.
 
 ``--hw=emulator`` (default; what CI runs): the MCU emulator on a pty with a time-scale factor, and
-gpiozero mock pins for the Pi's panel. ``--hw=real --port /dev/serial0``: the table attached to this Pi;
+gpiozero mock pins for the Pi's panel. ``--hw=real``: the table attached to this Pi, on the header's UART
+(``/dev/ttyAMA0`` on a Pi 5, ``/dev/serial0`` before; ``--port`` another);
 faults are provoked by the technician when prompted (open the lid, hold a lift), and buttons are
 pressed by a person, each with a timeout.
 """
@@ -14,12 +15,14 @@ import time
 
 import pytest
 
-from controller import config
+from controller import board, config
 
 
 def pytest_addoption(parser):
     parser.addoption("--hw", default="emulator", choices=("emulator", "real"), help="hardware under test")
-    parser.addoption("--port", default="/dev/serial0", help="serial port of the real table (--hw=real)")
+    uart = board.header_uart(board.model())
+    parser.addoption("--port", default=uart, help=f"serial port of the real table (--hw=real; default {uart}, "
+                     "the header's UART of this board)")
     parser.addoption("--pins", default="lgpio", help="gpiozero pin factory for --hw=real")
     parser.addoption("--camera", default="picamera", help="camera for --hw=real: picamera, cam:N or a URL")
     parser.addoption("--prompt-timeout", type=float, default=30.0, help="seconds a person has for each prompt")

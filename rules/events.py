@@ -525,6 +525,12 @@ class PenaltyAwarded(JudgeEvent):
     reason: str
     code: str = ""  # the profile's penalty code when chosen from its list
     to_others: bool = False
+    # chosen from the profile's catalogue (rules/game/penalty_catalogue.py): what each seat receives (by seat;
+    # empty: nobody, or ``to_others``), the offence's count on its ladder, when it is charged, a dead hand
+    paid: tuple[int, ...] = ()
+    occurrence: int = 0
+    when: str = "now"
+    dead_hand: bool = False
 
 
 # ----------------------------------------------------------------------------------------------------------

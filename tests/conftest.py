@@ -28,3 +28,13 @@ settings.register_profile(
     "long", max_examples=5000, deadline=None, suppress_health_check=_SUPPRESS
 )
 settings.load_profile("long" if LONG else "small")
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Tests skipped because the person allowed a tool to be missing (tests/needs.py) are counted, never silent."""
+    from tests.needs import ALLOW_ENV, ON_REQUEST, allowed
+
+    n = sum(1 for r in terminalreporter.stats.get("skipped", []) if ON_REQUEST in str(r.longrepr))
+    if n or allowed():
+        terminalreporter.write_line(f"{n} test(s) {ON_REQUEST}: {ALLOW_ENV}={' '.join(sorted(allowed()))} "
+                                    "(tools allowed to be missing)", yellow=True)

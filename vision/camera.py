@@ -11,14 +11,17 @@ Sources never block longer than one frame interval; :func:`open_source` picks on
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
+
+log = logging.getLogger("mahjong_table.camera")
 
 
 @dataclass(frozen=True)
@@ -49,37 +52,97 @@ class _Clocked:
         pass
 
 
+class CameraOpenError(OSError):
+    """A live camera that cannot be opened: its library cannot be imported, or the device refuses (one line)."""
+
+
+#: What picamera2 is asked for: its "RGB888" is laid out B,G,R in memory (the picamera2 manual, "RGB888 ...
+#: each pixel laid out as [B, G, R]"), which is OpenCV's BGR; its "BGR888" would be R,G,B.
+PICAMERA_FORMAT = "RGB888"
+
+
+def _import_picamera2() -> Any:
+    """picamera2's ``Picamera2`` class; any failure (not installed, or apt's simplejpeg built for numpy 1.x
+    under the venv's numpy 2: ``ValueError: numpy.dtype size changed``) becomes one :class:`CameraOpenError`."""
+    try:
+        from picamera2 import Picamera2  # only on the Pi
+    except Exception as exc:  # ImportError, ValueError (a numpy ABI mismatch), RuntimeError (libcamera)
+        raise CameraOpenError(f"picamera2 cannot be imported ({type(exc).__name__}: {exc}); "
+                              "run 'sudo systemd/install.sh' again (systemd/README.md, 'The camera')") from None
+    return Picamera2
+
+
 class PiCamera(_Clocked):
     """picamera2 with fixed exposure (µs), analogue gain and colour gains (no auto adjustments mid-game)."""
 
     def __init__(self, size: tuple[int, int] = (1920, 1080), exposure_us: int = 8000, gain: float = 1.5,
                  colour_gains: tuple[float, float] = (1.6, 1.8), clock: Callable[[], float] | None = None):
         super().__init__(clock)
-        from picamera2 import Picamera2  # only on the Pi
-
-        self.cam = Picamera2()
-        cfg = self.cam.create_video_configuration(main={"size": size, "format": "BGR888"})
-        self.cam.configure(cfg)
-        self.cam.set_controls({"AeEnable": False, "AwbEnable": False, "ExposureTime": exposure_us,
-                               "AnalogueGain": gain, "ColourGains": colour_gains})
-        self.cam.start()
+        Picamera2 = _import_picamera2()
+        try:
+            self.cam = Picamera2()
+            cfg = self.cam.create_video_configuration(main={"size": size, "format": PICAMERA_FORMAT})
+            self.cam.configure(cfg)
+            self.cam.set_controls({"AeEnable": False, "AwbEnable": False, "ExposureTime": exposure_us,
+                                   "AnalogueGain": gain, "ColourGains": colour_gains})
+            self.cam.start()
+        except Exception as exc:  # no camera on the ribbon (IndexError), busy (RuntimeError), ...
+            raise CameraOpenError(f"the Pi camera cannot be opened ({type(exc).__name__}: {exc})") from None
 
     def read(self) -> Frame | None:
         return self._stamp(self.cam.capture_array("main"))
 
     def close(self) -> None:
         self.cam.stop()
+        close = getattr(self.cam, "close", None)
+        if close is not None:
+            close()
+
+
+MJPG = cv2.VideoWriter_fourcc(*"MJPG")
+
+
+def _quietly(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with OpenCV's log at errors only."""
+    lg = getattr(getattr(cv2, "utils", None), "logging", None)
+    if lg is None:
+        return fn(*args)
+    before = lg.getLogLevel()
+    lg.setLogLevel(lg.LOG_LEVEL_ERROR)
+    try:
+        return fn(*args)
+    finally:
+        lg.setLogLevel(before)
+
+
+def fourcc_text(code: float) -> str:
+    n = int(code)
+    return "".join(chr((n >> (8 * i)) & 0xFF) for i in range(4)) if n > 0 else "?"
 
 
 class CvCamera(_Clocked):
-    """OpenCV VideoCapture: ``0`` (USB) or a URL; asks for 1920×1080 and manual exposure where supported."""
+    """OpenCV VideoCapture: ``0`` (USB) or a URL; asks for 1920×1080 and manual exposure where supported.
+
+    A USB (V4L2) camera is asked for MJPG first: most UVC webcams give ~5 fps at 1080p in their default
+    uncompressed YUYV and 30 fps in MJPG. One that refuses keeps its own format (logged once)."""
 
     def __init__(self, spec: int | str = 0, size: tuple[int, int] = (1920, 1080),
                  clock: Callable[[], float] | None = None):
         super().__init__(clock)
-        self.cap = cv2.VideoCapture(spec)
+        self.cap = _quietly(cv2.VideoCapture, spec)  # (OpenCV's own warnings of a missing device: our one line says it)
         if not self.cap.isOpened():
-            raise OSError(f"cannot open camera {spec!r}")
+            raise CameraOpenError(f"cannot open camera {spec!r}")
+        self.fourcc = ""
+        if isinstance(spec, int):  # the pixel format is asked before the size (V4L2 picks sizes per format)
+            before = self.cap.get(cv2.CAP_PROP_FOURCC)
+            asked = self.cap.set(cv2.CAP_PROP_FOURCC, MJPG)
+            now = self.cap.get(cv2.CAP_PROP_FOURCC)
+            if not asked or int(now) != MJPG:
+                log.info("camera cam:%d refused MJPG: keeps %s", spec, fourcc_text(before))
+                if int(now) != int(before) and before > 0:
+                    self.cap.set(cv2.CAP_PROP_FOURCC, before)
+                now = before
+            self.fourcc = fourcc_text(now)
         self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
         self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
         self.cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 0.25)  # manual on V4L2
@@ -110,7 +173,7 @@ class ReplaySource(_Clocked):
         elif p.is_file():
             self._cap = cv2.VideoCapture(str(p))
             if not self._cap.isOpened():
-                raise OSError(f"cannot read video {p}")
+                raise CameraOpenError(f"cannot read video {p}")
         else:
             raise FileNotFoundError(f"no such replay: {p}")
 
@@ -176,8 +239,22 @@ def open_source(spec: str, profile: str = "riichi-ema2016", seed: int = 0,
 
 
 def picamera_available() -> bool:
+    return picamera_problem(list_cameras=False) is None
+
+
+def picamera_problem(list_cameras: bool = True) -> str | None:
+    """Why the Pi camera cannot be used here (None: picamera2 imports and, with ``list_cameras``, libcamera
+    lists a camera); ``mahjong-table config check`` prints it."""
     try:
-        import picamera2  # noqa: F401
-    except ImportError:
-        return False
-    return True
+        Picamera2 = _import_picamera2()
+    except CameraOpenError as exc:
+        return str(exc)
+    if list_cameras:
+        try:
+            found = Picamera2.global_camera_info()
+        except Exception as exc:  # libcamera itself failed
+            return f"libcamera cannot list the cameras ({type(exc).__name__}: {exc})"
+        if not found:
+            return ("no camera on the camera connector (check the ribbon cable, both ends, contacts the right way "
+                    "round; 'rpicam-hello --list-cameras' must list it)")
+    return None

@@ -28,7 +28,7 @@ def one_frame(image: str | None = None, camera: str | None = None, synthetic: bo
             src = open_source(camera)
             f = src.read()
             src.close()
-        except (OSError, ImportError) as exc:
+        except (OSError, ImportError, ValueError, RuntimeError) as exc:  # (vision.camera: one line each)
             raise CliError(f"camera {camera}: {exc}") from None
         if f is None:
             raise CliError(f"camera {camera} gave no frame")

@@ -2,7 +2,7 @@
 the tables' identities and the broker, the hall database's backup and restore.
 
   hall serve [--config F]            the hall service and its dashboard (an embedded mosquitto by default)
-  hall simulate --tables N --sessions S --profile P --seed X [--broker URL] [--broker-restart]
+  hall simulate --tables N --sessions S --profile P --seed X [--broker URL] [--broker-restart] [--regulations]
                                      N simulated tables through S sessions; prints the final standings and
                                      'results: sent N, ingested N, lost 0, duplicated 0'; exit 1 on a loss
                 [--pantheon URL --pantheon-token T --pantheon-event E --pantheon-person P]
@@ -61,6 +61,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--events", choices=("results", "all"), default="results",
                    help="what the tables publish: results and hand starts (default), or every event")
     p.add_argument("--max-hands", type=positive_int, default=None, help="at most this many hands per table and session")
+    p.add_argument("--regulations", action="store_true",
+                   help="play the seeds' regulations too: a substitute mid-session, a late player, a penalty and a "
+                   "sanction at a table's console, an appeal, an incomplete table where the rule set plays three "
+                   "(listed on stderr)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     p.add_argument("--pantheon", default="", metavar="URL",
                    help="riichi: send every hand to this Pantheon (Mimir URL) through the hall's Pantheon outbox, the "
@@ -124,6 +128,14 @@ def serve(args: argparse.Namespace) -> int:
     from hall.runtime import Hall
 
     cfg = _config(args.config)
+    if cfg["web.tls_certfile"] or cfg["web.tls_keyfile"]:  # the dashboard's certificate, one line for each problem
+        from hall.tls import cert_problems
+
+        names = [*cfg["web.names"], *([cfg["web.host"]] if cfg["web.host"] not in ("0.0.0.0", "::") else [])]
+        keys = {"cert": "web.tls_certfile", "key": "web.tls_keyfile", "names": "web.names"}
+        problems = [f"{keys[k]}: {why}" for k, why in cert_problems(cfg["web.tls_certfile"], cfg["web.tls_keyfile"], names)]
+        if problems:
+            raise CliError("hall configuration: " + "; ".join(problems))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     try:
         hall = Hall(cfg).start()
@@ -146,16 +158,24 @@ def serve(args: argparse.Namespace) -> int:
             once = secrets.token_urlsafe(9)
             directors = {"director": hash_password(once)}
             print(f"no [directors] in the config: log in as 'director' with the one-time password {once}", flush=True)
-        web = Dashboard(hall, cfg["web.host"], cfg["web.port"], directors=directors)
+        web = Dashboard(hall, cfg["web.host"], cfg["web.port"], directors=directors,
+                        certfile=cfg["web.tls_certfile"], keyfile=cfg["web.tls_keyfile"], cafile=cfg["web.cafile"],
+                        http_port=cfg["web.http_port"], insecure_login=cfg["web.insecure_login"],
+                        names=cfg["web.names"], idle_s=60.0 * cfg["web.session_idle_minutes"],
+                        max_s=3600.0 * cfg["web.session_max_hours"])
         from controller.web.replay_routes import add_hall_routes  # each hand's replay (issue #32)
 
         add_hall_routes(web.app, hall.db)
         try:
             port = await web.start()
         except OSError as exc:
-            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
+            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror or exc}") from None
+        scheme = "https" if web.tls else "http"
+        plain = f" (public view and the CA also on http://{cfg['web.host']}:{web.http_port}/)" if web.http_port is not None else ""
         print(f"hall {cfg['hall.id']} ({cfg['hall.profile']}): broker {hall.broker_url}, dashboard "
-              f"http://{cfg['web.host']}:{port}/, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
+              f"{scheme}://{cfg['web.host']}:{port}/{plain}, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
+        for w in web.warnings():
+            print(f"warning: {w}", flush=True)
         pantheon = _pantheon_task(cfg, hall, stop)
         try:
             await stop.wait()
@@ -206,9 +226,13 @@ def simulate(args: argparse.Namespace) -> int:
     try:
         rep = run(args.tables, args.sessions, args.profile, args.seed, broker=args.broker,
                   broker_restart=args.broker_restart, events="all" if pan else args.events,
-                  max_hands=args.max_hands, progress=progress, after_session=pan.after_session if pan else None)
+                  max_hands=args.max_hands, progress=progress, after_session=pan.after_session if pan else None,
+                  regulations=args.regulations)
     except (BrokerError, RuntimeError) as exc:
         raise CliError(str(exc)) from None
+    for line in rep.regulations:
+        if progress is not None:
+            progress(f"regulations: {line}")
     print(f"final standings: {args.profile}, {args.tables} tables, {args.sessions} session(s), "
           f"{rep.seconds:.1f} s")
     for line in format_ranking(rep):

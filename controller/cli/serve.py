@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.add_argument("--demo", action="store_true", help="cycle by itself: press START/confirm automatically")
     ap.add_argument("--hands", type=int_in(1, 1_000_000), default=None,
                     help="stop after this many hands (default: run until stopped)")
+    ap.add_argument("--host", default=None, help="web page address (overrides web.host; 127.0.0.1 by default). "
+                    "Beyond loopback without HTTPS (web.tls_certfile) the judge's login is offered only on this "
+                    "machine's own screen, unless web.insecure_login = true")
     ap.add_argument("--port", type=int_in(0, 65535), default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
     ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
@@ -98,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         over = {}
         if args.port is not None:
             over["web__port"] = args.port
+        if args.host is not None:
+            over["web__host"] = args.host
         if args.store is not None:
             over["store__path"] = args.store
         if args.profile is not None:
@@ -142,9 +147,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             port = await web.start()
         except OSError as exc:
-            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror}") from None
-        print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on http://{cfg['web.host']}:{port}/ "
+            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror or exc}") from None
+        scheme = "https" if web.tls else "http"
+        plain = f" (public view also on http://{cfg['web.host']}:{web.http_port}/)" if web.http_port is not None else ""
+        print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on {scheme}://{cfg['web.host']}:{port}/{plain} "
               f"— event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+        for w in web.warnings():  # on every start: the judge's login without HTTPS
+            print(f"warning: {w}", flush=True)
         if demo_pin:
             print(f"judge's PIN for this demo run: {demo_pin}", flush=True)
         try:

@@ -9,6 +9,14 @@ refereed hand is compared with the truth payment by payment. With --faults the b
 moments, a claim after the window, a chow from the wrong seat, a pung of the missing suit, a furiten ron, a
 false hu and a discard out of turn: each must be flagged with its code at its moment, nothing else.
 
+With --cpu-slowdown K the table service runs as on a CPU K times slower (a Raspberry Pi 5 is about 2-3
+times slower per core than an x86 test machine, a Pi 4 about 5): every vision read takes K times the CPU
+time it takes here, in camera time (nothing sleeps), and so does the referee's work; the camera films at
+its own 10 frames a second meanwhile and the one-frame queue between camera and reader keeps only the newest frame, so frames are dropped, never
+queued up; the reader's observations reach the referee when its read ends, between the buttons pressed
+meanwhile. Each table then also reports the frames read and dropped, the longest read, and the verdict
+latency (the change's camera time to the referee's verdict: p50, p95, max).
+
 Exit status: 0 when every settlement matches and no violation is missed or false, 1 otherwise, 2 for bad
 input. TABLE is a profile (sichuan-mpl2025, sichuan-wmsg, mcr, mcr-siamese, riichi-ema2016, red), PROFILE@N
 for N players (red@2, sichuan-mpl2025@3), or all.
@@ -22,6 +30,7 @@ import sys
 import time
 
 from controller.cli import CliError
+from controller.cli.inputs import float_in
 
 COLUMNS = ("table", "hands", "events", "frames", "questions", "injected", "flagged", "missed", "false",
            "mismatches", "seconds")
@@ -40,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="skip the camera: the referee is told the table exactly (its logic alone, fast)")
     ap.add_argument("--workers", type=int, default=None,
                     help="worker processes (default: the number of cores, at most 2)")
+    ap.add_argument("--cpu-slowdown", type=float_in(1.0, 20.0), default=None, metavar="K",
+                    help="run as on a CPU K times slower (1-20; 3 ~ a Raspberry Pi 5, 6 ~ a Pi 4): each vision read "
+                    "takes K times its CPU time here, in camera time; frames the busy reader cannot take are dropped")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     ap.add_argument("--verbose", "-v", action="store_true",
                     help="also list every question the referee asked (hand, time, kind, seat, zone, message)")
@@ -57,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--hands {args.hands}: 1..100000")
     if args.workers is not None and not 1 <= args.workers <= 64:
         raise CliError(f"--workers {args.workers}: 1..64")
+    if args.cpu_slowdown is not None:
+        if args.exact:
+            raise CliError("--cpu-slowdown slows the camera's reads: not with --exact")
     if args.style is not None:
         from vision.tile_render import available_styles
 
@@ -67,14 +82,14 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     bar = _progress(total, quiet=args.json)
     results = simulate(specs, args.hands, args.seed, faults=args.faults, style=args.style, camera=not args.exact,
-                       workers=min(workers, total))
-    summary = summarize(specs, results, tick=bar.update)
+                       workers=min(workers, total), slowdown=args.cpu_slowdown)
+    summary = summarize(specs, results, tick=bar.update, slowdown=args.cpu_slowdown)
     bar.close()
     seconds = time.perf_counter() - t0
     ok = all(s.ok for s in summary.values())
     if args.json:
         print(json.dumps({"ok": ok, "seed": args.seed, "hands": args.hands, "faults": args.faults,
-                          "camera": not args.exact, "seconds": round(seconds, 2),
+                          "camera": not args.exact, "cpu_slowdown": args.cpu_slowdown, "seconds": round(seconds, 2),
                           "tables": {k: v.to_json() for k, v in summary.items()}}, indent=2))
     else:
         _table(summary, seconds, verbose=args.verbose)
@@ -115,6 +130,11 @@ def _table(summary: dict, seconds: float, verbose: bool = False) -> None:
         if s.faults:
             print(f"{s.table}: faults injected {dict(sorted(s.faults.items()))}"
                   + (f"; {s.redealt} hand(s) dealt again (a pond over 30 tiles)" if s.redealt else ""))
+        if s.cpu_slowdown is not None:
+            lat = s.latency_ms()
+            print(f"{s.table}: cpu slowdown {s.cpu_slowdown:g}x: {s.frames_read} frames read, {s.frames_dropped} dropped "
+                  f"(the reader busy), longest read {s.read_max * 1e3:.0f} ms; verdict latency p50 {lat['p50']:.0f} ms, "
+                  f"p95 {lat['p95']:.0f} ms, max {lat['max']:.0f} ms")
         for p in s.problems:
             print(f"  {p}")
         if verbose:

@@ -5,6 +5,7 @@
     mahjong-table vision render --style my-set/ --out frame.png     # a style folder: style.json + one PNG a face
     mahjong-table vision read --profile mcr --tileset table.npz [--calibration cal.json] frame.png...
     mahjong-table vision read --synthetic --profile riichi-ema2016 --seed 1     # a bot hand, events as JSON
+    mahjong-table vision grab --camera picamera --out f1.png     # one frame of the table's camera, saved
 
 ``read`` reads with the classifier and the enrolled tile set(s) (``--tileset``, twice for a table that
 alternates two sets; ``--style`` stands for a rendered style's enrolled set) and prints one JSON line per
@@ -54,6 +55,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     help="stop after this many frames (synthetic; 0 = all)")
     rr.add_argument("images", nargs="*", type=Path)
     rr.set_defaults(func=read_handler)
+    gb = sub.add_parser("grab", help="save one frame of the table's camera (for tiles enroll --layout, calibrate "
+                        "--image, selftest --image)")
+    gb.add_argument("--camera", required=True, help="picamera, cam:N, an rtsp:// URL (stop the service first: "
+                    "one process holds a camera)")
+    gb.add_argument("--out", type=Path, required=True, help="image to write (.png keeps every pixel)")
+    gb.set_defaults(func=grab_handler)
     ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
 
 
@@ -108,6 +115,20 @@ def selftest_handler(args: argparse.Namespace) -> int:
         mark = "ok  " if c.ok else "FAIL"
         print(f"{mark} {c.name:<16} {c.detail}" + ("" if c.ok else f"\n     fix: {c.fix}"))
     return 0 if all(c.ok for c in checks) else 1
+
+
+def grab_handler(args: argparse.Namespace) -> int:
+    """One frame as the service reads it (the same source, size, fixed exposure and colour order)."""
+    import cv2
+
+    from controller.cli.frames import one_frame
+    from controller.cli.inputs import output_file, write_with
+
+    output_file(args.out, "image", IMAGE_SUFFIXES)
+    frame = one_frame(camera=args.camera)
+    write_with(lambda p: cv2.imwrite(str(p), frame), args.out, "image", IMAGE_SUFFIXES)
+    print(f"{args.out}: {frame.shape[1]}x{frame.shape[0]} from camera {args.camera}")
+    return 0
 
 
 def render_handler(args: argparse.Namespace) -> int:

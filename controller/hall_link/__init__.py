@@ -37,7 +37,8 @@ def attach(svc: Any) -> HallLink | None:
                 "judge_called": state == "paused",
                 "camera_fps": getattr(svc.camera, "fps", None) if svc.camera is not None else None}
 
-    return HallLink(LinkConfig.from_config(cfg), svc.store.path, on_command=on_command, status=status)
+    return HallLink(LinkConfig.from_config(cfg), svc.store.path, on_command=on_command, status=status,
+                    profile=svc.profile)
 
 
 def _start_if_idle(svc: Any) -> None:

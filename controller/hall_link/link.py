@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.hall_link.outbox import Outbox
+from controller.hall_link.session_rules import SessionRules, SessionState
 from hall.messages import Ack, Command, CommandAck, MessageError, dumps
 from hall.mqtt import Credentials, make_client
 from hall.topics import Topics, check_id
@@ -74,7 +75,8 @@ def software_version() -> str:
 class HallLink:
     def __init__(self, cfg: LinkConfig, store_path: str | Path, *,
                  on_command: Callable[[Command], None] | None = None,
-                 status: Callable[[], dict[str, Any]] | None = None, durable: bool = True):
+                 status: Callable[[], dict[str, Any]] | None = None, durable: bool = True,
+                 profile: str | None = None):
         check_id("table", cfg.table)
         self.cfg = cfg
         self.topics = Topics(cfg.hall)
@@ -98,8 +100,18 @@ class HallLink:
         self.next_seating: dict[str, Any] = {}
         self.messages: list[dict[str, Any]] = []  # what the table shows: warnings, hall messages
         self._last_status = 0.0
+        # the seeds' session rules at this table (session_rules.py); no profile: only the hall's clock ends it
+        self.rules: SessionRules | None = None
+        if profile is not None:
+            from rules.profiles import registry
+
+            self.rules = SessionRules(registry.get(profile))
+        self._played: dict[str, dict[str, Any]] = {}  # the current session's hands played: hand -> result
+        self._hand_ctx: dict[str, dict[str, Any]] = {}  # the context each hand started with (its chairs)
+        self._in_play = ""
         for c in self.outbox.commands():  # a restarted table knows its session from the recorded commands
-            self._apply(Command(c["id"], c["kind"], c["body"]), replay=True)
+            self._apply(Command(c["id"], c["kind"], c["body"]), replay=True, received=c["received"])
+        self._refresh()  # the hands this session already played (a restarted table goes on counting)
 
     # --- life ---------------------------------------------------------------------------------------------
     def start(self) -> HallLink:
@@ -164,21 +176,29 @@ class HallLink:
             log.warning("hall link: ignored a bad message on %s: %s", msg.topic, exc)
 
     # --- hall commands ----------------------------------------------------------------------------------
-    def _apply(self, cmd: Command, replay: bool = False) -> None:
+    def _apply(self, cmd: Command, replay: bool = False, received: float | None = None) -> None:
         b = cmd.body
         with self._state_lock:
             if cmd.kind == "session_start":
                 self.session = {"session": b.get("session"), "players": list(b.get("players") or []),
+                                "received": time.time() if received is None else received,
                                 "starts_at": b.get("starts_at"), "ends_at": b.get("ends_at"),
                                 "warning_at": b.get("warning_at"), "warned": False, "ended": False}
                 self.messages = []
                 self.next_seating = {}
+                self._played = {}
             elif cmd.kind == "warning":
                 self.session["warned"] = True
             elif cmd.kind == "session_end":
                 self.session["ended"] = True
             elif cmd.kind == "seating":
-                self.next_seating = {"session": b.get("session"), "players": list(b.get("players") or [])}
+                players = list(b.get("players") or [])
+                if b.get("now") and self.session and b.get("session") == self.session.get("session"):
+                    # a substitute takes a seat in the running session (004 Rules 5.8): the hands started from
+                    # now on name him; the hall credits the seat's points to whoever holds it
+                    self.session["players"] = players
+                else:
+                    self.next_seating = {"session": b.get("session"), "players": players}
             text = {"en": b.get("text_en") or b.get("text") or "", "ru": b.get("text_ru") or b.get("text") or ""}
             if text["en"] or text["ru"]:
                 self.messages = (self.messages + [{"kind": cmd.kind, "id": cmd.id, **text}])[-10:]
@@ -190,10 +210,84 @@ class HallLink:
                 return {}
             return {"session": self.session.get("session"), "players": list(self.session.get("players") or [])}
 
-    def may_start_hand(self) -> bool:
-        """False after the hall ended the session (the hand in play is finished, no new one starts)."""
+    def context_for(self, hand: str) -> dict[str, Any]:
+        """The context hand ``hand`` started with: the session, its players as seated, and ``seats`` — the
+        players by chair for this hand (MCR: they change chairs each round, 003 line 2168)."""
         with self._state_lock:
-            return not self.session.get("ended", False)
+            if hand in self._hand_ctx:
+                return dict(self._hand_ctx[hand])
+            return self._context_now(exclude=hand)
+
+    def _context_now(self, exclude: str = "") -> dict[str, Any]:
+        if not self.session:
+            return {}
+        players = list(self.session.get("players") or [])
+        ctx: dict[str, Any] = {"session": self.session.get("session"), "players": players}
+        if self.rules is not None and players:
+            ctx["seats"] = self.rules.chairs(players, len([h for h in self._played if h != exclude]))
+        return ctx
+
+    def session_began(self) -> float:
+        """When this table received the hall's current session (0: none) — the judge's ladders count from it."""
+        with self._state_lock:
+            return float(self.session.get("received") or 0.0) if self.session else 0.0
+
+    def session_hands(self) -> list[str]:
+        """The hands played in the current session, in order."""
+        with self._state_lock:
+            return list(self._played)
+
+    def first_hand(self) -> bool:
+        """The next hand is the first of the hall's session at this table (a new game starts)."""
+        with self._state_lock:
+            return self.session.get("session") is not None and not self._played and not self._in_play
+
+    def hand_started(self, hand: str) -> None:
+        """The table started ``hand`` (the service's loop: memory only): its context is fixed now."""
+        with self._state_lock:
+            self._hand_ctx[hand] = self._context_now(exclude=hand)
+            self._in_play = hand
+
+    def hand_finished(self, hand: str, result: dict[str, Any]) -> None:
+        """The table recorded ``hand``'s result (memory only; the pump reads the store's record too)."""
+        with self._state_lock:
+            ctx = self._hand_ctx.get(hand) or self._context_now(exclude=hand)  # (a hand resumed after a restart)
+            if self._in_play == hand:
+                self._in_play = ""
+            if result.get("status", "played") == "played" and self.session \
+                    and ctx.get("session") == self.session.get("session"):
+                self._played[hand] = result
+
+    def _refresh(self) -> None:
+        """The hands of the current session from the store (after a restart the memory is empty)."""
+        with self._state_lock:
+            session = self.session.get("session") if self.session else None
+        if session is None:
+            return
+        found = self.outbox.session_results(session)
+        with self._state_lock:
+            if self.session.get("session") == session:
+                for hand, r in found:
+                    self._played.setdefault(hand, r)
+
+    def session_state(self) -> SessionState:
+        """The session at this table now: may a hand start, is it the last, the red zone (session_rules.py)."""
+        with self._state_lock:
+            s = dict(self.session)
+            played = list(self._played.values())
+            in_play = bool(self._in_play)
+        if self.rules is None:
+            if not s:
+                return SessionState(None, True, "", False, False, None, len(played), "", "")
+            rules = SessionRules(_NoLimits())
+        else:
+            rules = self.rules
+        return rules.decide(s, played, time.time(), in_play=in_play)
+
+    def may_start_hand(self) -> bool:
+        """False once the session is over at this table: the hall's gong or clock, the profile's last hand,
+        its red zone (the hand in play is finished, no new one starts; session_rules.py)."""
+        return self.session_state().may_start
 
     def view(self) -> dict[str, Any]:
         """For the table's state (``Snapshot.hall``) and its web page."""
@@ -202,13 +296,15 @@ class HallLink:
             now = time.time()
             s = dict(self.session)
             left = (s["ends_at"] - now) if s.get("ends_at") else None
-            return {"connected": self.connected, "broker": self.addr.url, "hall": self.cfg.hall, "error": self.error,
+            view = {"connected": self.connected, "broker": self.addr.url, "hall": self.cfg.hall, "error": self.error,
                     "session": s.get("session"), "players": s.get("players", []),
                     "clock": {"ends_at": s.get("ends_at"), "warning_at": s.get("warning_at"),
                               "seconds_left": None if left is None else max(0.0, round(left, 1)),
                               "warned": s.get("warned", False), "ended": s.get("ended", False)},
                     "next_seating": dict(self.next_seating), "messages": list(self.messages),
-                    "outbox": counts}
+                    "outbox": counts, "rules": None}
+        view["rules"] = self.session_state().to_dict()
+        return view
 
     # --- the pump ---------------------------------------------------------------------------------------
     def _run(self) -> None:
@@ -222,7 +318,8 @@ class HallLink:
 
     def pump(self) -> int:
         """Feed the outbox, send what is due, publish the status when due; returns messages sent."""
-        self.outbox.feed(self.context())
+        self.outbox.feed(self.context_for)
+        self._refresh()
         if not self.connected:
             return 0
         sent = 0
@@ -247,3 +344,17 @@ class HallLink:
             st.update(self.status_source())
         return st
 
+
+class _NoLimits:
+    """No profile known: no game limit, no red zone — the hall's clock and gong only."""
+
+    red_zone_min = 0
+
+    def seating(self, hands_played: int, players: int) -> None:
+        return None
+
+    def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool:
+        return False
+
+    def session_may_start_hand(self, minutes_left: float) -> bool:
+        return minutes_left > 0

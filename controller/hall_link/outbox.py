@@ -1,7 +1,8 @@
 """The hall outbox: new tables in the table's own event store (SQLite), next to ``events`` and ``hands``.
 
 :meth:`Outbox.feed` copies what the hall needs from the store into ``hall_outbox`` — each finished hand's
-result, and the hand's events (``hall.events = "all"``) or only its ``hand_started`` (``"results"``) — in
+result, and the hand's events (``hall.events = "all"``) or only its ``hand_started`` (``"results"``), and the
+judge's penalties (:data:`JUDGE_EVENTS`, with the session and the players by chair) — in
 one transaction with its read position, so a crash between the two never loses or doubles a message. A
 message stays in the outbox until the hall service acknowledges it (:meth:`ack`); :meth:`due` lists what to
 (re)send — when a message was sent is kept in memory only, so sending costs no write.
@@ -16,6 +17,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,8 @@ CREATE TABLE IF NOT EXISTS hall_commands (
 );
 """
 EVENT_MODES = ("results", "all")
+# the judge's decisions the hall credits (whatever hall.events says): penalties given at the table's console
+JUDGE_EVENTS = {"penalty_awarded": "", "judge_action": "sanction"}  # event type -> its action ("": any)
 
 
 def hand_of(stream: str) -> str:
@@ -71,17 +75,19 @@ class Outbox:
         row = self.db.execute("SELECT value FROM hall_cursor WHERE name=?", (name,)).fetchone()
         return row[0] if row else 0
 
-    def feed(self, context: dict[str, Any] | None = None, limit: int = 2000) -> int:
+    def feed(self, context: dict[str, Any] | Callable[[str], dict[str, Any]] | None = None, limit: int = 2000) -> int:
         """Copy new events and finished hands from the store; returns how many messages were added.
         ``context`` (the hall session and the players by seat, as the hall's commands set them) is
-        recorded when a hand starts and attached to that hand's result.
+        recorded when a hand starts and attached to that hand's result; a function of the hand gives each
+        hand its own (the chairs it was played in).
 
         Everything is read first (WAL: reading never blocks the table's writer); the write transaction
         that follows is a few quick statements, so the table's own appends never wait long for it."""
         with self.lock:
             if not self._has_store():
                 return 0
-            ctx = json.dumps(context or {}, sort_keys=True)
+            def ctx_of(hand: str) -> str:
+                return json.dumps((context(hand) if callable(context) else context) or {}, sort_keys=True)
             # finished hands first: all their events were appended before they finished, so the events read
             # next include them, and a result always follows its hand's events
             done = self.db.execute(
@@ -95,17 +101,22 @@ class Outbox:
             starts: list[tuple[str, str]] = []
             for _rid, stream, seq, typ, t_wall, body in rows:
                 if typ == "hand_started":
-                    starts.append((hand_of(stream), ctx))
-                if self.events == "all" or typ == "hand_started":
-                    msgs.append((hand_of(stream), "event", json.dumps(
-                        {"stream": stream, "seq": seq, "event": json.loads(body)}, sort_keys=True), t_wall))
+                    starts.append((hand_of(stream), ctx_of(hand_of(stream))))
+                ev = json.loads(body) if typ in JUDGE_EVENTS else None
+                judged = ev is not None and JUDGE_EVENTS[typ] in ("", ev.get("action"))
+                if self.events == "all" or typ == "hand_started" or judged:
+                    ev = ev if ev is not None else json.loads(body)
+                    msg = {"stream": stream, "seq": seq, "event": ev}
+                    if judged:  # the judge's decision with the session and who sat where then
+                        msg.update(json.loads(ctx_of(str(ev.get("hand_id") or ""))))
+                    msgs.append((hand_of(stream), "event", json.dumps(msg, sort_keys=True), t_wall))
             if len(rows) < limit:  # else events are still to copy: results come after their hand's events
                 known = dict(starts)
                 for hand, profile, finished, result in done:
                     c = known.get(hand)
                     if c is None:
                         row = self.db.execute("SELECT context FROM hall_hands WHERE hand=?", (hand,)).fetchone()
-                        c = row[0] if row else ctx
+                        c = row[0] if row else ctx_of(hand)
                     body = {"profile": profile, "result": json.loads(result), **json.loads(c)}
                     msgs.append((hand, "result", json.dumps(body, sort_keys=True), finished))
             if not rows and not msgs:
@@ -128,6 +139,20 @@ class Outbox:
                 self.db.execute("ROLLBACK")
                 raise
             return len(msgs)
+
+    def session_results(self, session: int) -> list[tuple[str, dict[str, Any]]]:
+        """The hands played in hall session ``session`` (by the context they started with), in order."""
+        with self.lock:
+            if not self._has_store():
+                return []
+            rows = self.db.execute("SELECT h.hand_id, h.result, c.context FROM hands h JOIN hall_hands c ON "
+                                   "c.hand = h.hand_id WHERE h.finished IS NOT NULL ORDER BY h.started, h.hand_id")
+            out = []
+            for hand, result, context in rows.fetchall():
+                r = json.loads(result)
+                if json.loads(context).get("session") == session and r.get("status", "played") == "played":
+                    out.append((hand, r))
+            return out
 
     def _has_store(self) -> bool:
         n = self.db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('events', 'hands')").fetchone()[0]

@@ -47,7 +47,7 @@ class SimTable:
         self.event_delay = event_delay
         self.rng = random.Random(seed)
         self._session_started = threading.Event()
-        self.link = HallLink(link, self.store_path, on_command=self._command, durable=durable,
+        self.link = HallLink(link, self.store_path, on_command=self._command, durable=durable, profile=profile,
                              status=lambda: {"profile": profile, "state": "play" if self.playing else "idle",
                                              "hand_id": self.hand_id, "fault": "", "judge_called": False,
                                              "camera_fps": None})
@@ -80,8 +80,9 @@ class SimTable:
         raise TimeoutError(f"{self.id}: the hall did not start session {session}")
 
     def play_session(self, session: int, max_hands: int | None = None, stop: threading.Event | None = None,
-                     timeout: float = 30.0) -> int:
-        """Play one game with the seated players; returns the hands recorded."""
+                     timeout: float = 30.0, before_hand: Any = None) -> int:
+        """Play one game with the seated players; returns the hands recorded. ``before_hand(self, session, i)``
+        is called before the i-th hand (0-based): the regulations scenario's judge and director act there."""
         from rules.simulate import play_game
 
         players = self.wait_session(session, timeout)
@@ -91,6 +92,11 @@ class SimTable:
         for i, hr in enumerate(game.hands):
             if stop is not None and stop.is_set() or not self.link.may_start_hand():
                 break  # the hall ended the session: the hand in play was finished, no new one starts
+            if before_hand is not None:
+                before_hand(self, session, i)
+            now = self.link.context()  # a substitute seated meanwhile plays the following hands (004 Rules 5.8)
+            if now.get("session") == session and len(now.get("players") or ()) == n_players:
+                players = list(now["players"])
             self._record_hand(session, i, hr, players)
         return len(self.played)
 
@@ -101,6 +107,7 @@ class SimTable:
         start = hr.events[0]
         seats = tuple(players[int(p[1:])] for p in start.seats)  # "P<i>" = the i-th seated player
         self.store.start_hand(hand_id, self.profile_name, time.time())
+        self.link.hand_started(hand_id)
         if not self.event_delay:  # as fast as possible: the hand's events in one durable transaction
             self.store.append_many(f"{hand_id}/game", 0, list(hr.events))
         for seq, ev in enumerate(hr.events if self.event_delay else ()):  # at a table's pace: one by one
@@ -112,7 +119,35 @@ class SimTable:
                   "options_after": self.profile.next_hand_options(st)}
         finished = time.time()
         self.store.finish_hand(hand_id, result, finished)
+        self.link.hand_finished(hand_id, result)
         self.link.notify()
         with self.lock:
             self.played.append(PlayedHand(hand_id, session, tuple(hr.deltas), seats, finished))
         self.playing = False
+
+    # --- the judge's console (what controller/web/judge.py records), for the regulations scenario ------------
+    def _judge(self, ev: Any) -> None:
+        stream = f"{self.id}/judge"
+        self.store.append(stream, self.store.next_seq(stream), ev)
+        self.link.notify()
+
+    def award_penalty(self, seat: int, code: str, chosen: int | None = None, previous: int = 0) -> Any:
+        """A penalty from the profile's catalogue, charged as the console charges it (``previous`` offences)."""
+        from rules.events import PenaltyAwarded
+        from rules.game.penalty_catalogue import charge
+
+        kind = {k.code: k for k in self.profile.penalty_catalogue}[code]
+        n = len(self.link.context().get("players") or ()) or 4
+        c = charge(kind, seat, list(range(n)), chosen=chosen, previous=previous)
+        ev = PenaltyAwarded(seat=seat, points=c.points, rule=kind.rule, reason=kind.text, code=kind.code,
+                            paid=c.paid if any(c.paid) else (), occurrence=c.occurrence, when=kind.when,
+                            dead_hand=kind.dead_hand, judge="sim judge", hand_id=self.hand_id, t_wall=time.time())
+        self._judge(ev)
+        return ev
+
+    def sanction(self, seat: int, kind: str, reason: str, points: int = 0) -> None:
+        from rules.events import JudgeAction
+
+        self._judge(JudgeAction(action="sanction", detail={"kind": kind, "seat": seat, "reason": reason,
+                                                           "points": points},
+                                judge="sim judge", hand_id=self.hand_id, t_wall=time.time()))

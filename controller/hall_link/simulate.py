@@ -37,6 +37,7 @@ class SimReport:
     ranking: list[Any] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
+    regulations: list[str] = field(default_factory=list)  # what the regulations scenario did, one line each
 
     @property
     def ok(self) -> bool:
@@ -50,7 +51,11 @@ class SimReport:
 def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = "", broker_restart: bool = False,
         workdir: str | Path | None = None, event_delay: float = 0.0, events: str = "results",
         max_hands: int | None = None, progress: Callable[[str], None] | None = None,
-        settle_s: float = 60.0, after_session: Callable[[int, Hall], None] | None = None) -> SimReport:
+        settle_s: float = 60.0, after_session: Callable[[int, Hall], None] | None = None,
+        regulations: bool = False) -> SimReport:
+    """``regulations``: the seeds' tournament regulations played out too (:func:`_scenario`) — a substitute
+    brought in mid-session, a late player, a penalty and a sanction given at a table's console, an appeal,
+    and where the rule set plays three at a table an incomplete table."""
     say = progress or (lambda _m: None)
     t0 = time.monotonic()
     tmp = None
@@ -71,9 +76,13 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
             raise RuntimeError(f"the hall could not connect to the broker {hall.broker_url}: {hall.service.error}")
         t = hall.tournament
         t.db.set_meta("sessions", sessions)  # the seating draws look ahead over all the sessions
-        n_players = 4 * tables
+        rules = t.table_rules  # Siamese: tables of three (003 line 2229)
+        n_players = rules.preferred * tables
+        if regulations and rules.preferred == 4 and 3 in rules.sizes:
+            n_players -= 1  # an incomplete table of three (000 §3.1.3)
         for i in range(n_players):
             t.register(f"P{i + 1:03d}", f"Player {i + 1}")
+        scenario = _Scenario(t, ids) if regulations else None
         rng = random.Random(seed)
         for tid in ids:
             sims.append(SimTable(tid, profile, work / "tables", LinkConfig(hall.broker_url, "sim", tid, events=events,
@@ -84,7 +93,11 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
             t.seat(s)
             t.start_session(s, minutes=60)
             say(f"session {s}: {len(ids)} tables playing")
-            threads = [threading.Thread(target=sim.play_session, args=(s, max_hands), daemon=True) for sim in sims]
+            if scenario is not None:
+                scenario.session_started(s)
+            hook = scenario.before_hand if scenario is not None else None
+            threads = [threading.Thread(target=sim.play_session, args=(s, max_hands), kwargs={"before_hand": hook},
+                                        daemon=True) for sim in sims]
             for th in threads:
                 th.start()
             if s == restart_in:
@@ -93,6 +106,8 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
             for th in threads:
                 th.join()
             t.end_session(s)
+            if scenario is not None:
+                scenario.session_ended(s)
             if after_session is not None:  # e.g. the Pantheon outbox's sending (controller.hall_link.simulate_pantheon)
                 _settle(sims, settle_s)
                 after_session(s, hall)
@@ -103,6 +118,7 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
         st = t.standings()
         report.ranking = st.ranking
         report.names = t.player_names()
+        report.regulations = list(scenario.done) if scenario is not None else []
     finally:
         for sim in sims:
             sim.stop()
@@ -111,6 +127,71 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
             tmp.cleanup()
     report.seconds = time.monotonic() - t0
     return report
+
+
+class _Scenario:
+    """The regulations played out in session 1: the director seats a substitute at the first table before its
+    third hand (004 Rules 5.8), a player of the second table is late 5 minutes, the first table's judge gives a
+    penalty from the catalogue (before its second hand) and the last table's judge a table-point sanction; after
+    the session a player appeals and the head judge decides."""
+
+    SUBSTITUTE = "S001"
+
+    def __init__(self, t: Any, ids: list[str]):
+        self.t, self.ids = t, ids
+        self.done: list[str] = []
+        t.register(self.SUBSTITUTE, "Substitute", substitute=True)
+
+    def session_started(self, s: int) -> None:
+        if s != 1:
+            return
+        table = self.ids[1 % len(self.ids)]
+        late = self.t.seating()[1][table][0]
+        self.t.late(1, late, 5)
+        self.done.append(f"late: {late} 5 minutes at {table}")
+
+    def before_hand(self, sim: SimTable, s: int, i: int) -> None:
+        if s != 1:
+            return
+        if sim.id == self.ids[0] and i == 1:
+            code = self._penalty_code(sim)
+            kind = {k.code: k for k in sim.profile.penalty_catalogue}[code]
+            chosen = None if kind.amount is not None or kind.ladder else (
+                kind.choices[0] if kind.choices else kind.bounds[0] or 1)
+            for n in range(2 if kind.ladder else 1):  # on a ladder: a warning first, then points (000 line 422)
+                ev = sim.award_penalty(0, code, chosen, previous=n)
+                self.done.append(f"penalty at {sim.id}: seat 0 {code} {ev.points}")
+        if sim.id == self.ids[-1] and i == 1:
+            sim.sanction(0, "table_points", "repeated disorder after the 48 GP of the scale (000 §2.8.2)", points=1)
+            self.done.append(f"sanction at {sim.id}: seat 0 table_points 1")
+        if sim.id == self.ids[0] and i == 2:
+            self.t.substitute(1, sim.id, 1, self.SUBSTITUTE)
+            deadline = time.monotonic() + 20
+            while self.SUBSTITUTE not in (sim.link.context().get("players") or []):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{sim.id}: the substitute did not reach the table")
+                time.sleep(0.02)
+            self.done.append(f"substitute at {sim.id}: seat 1 from hand 3")
+
+    @staticmethod
+    def _penalty_code(sim: SimTable) -> str:
+        """The first catalogue penalty taken and given to nobody that costs points at once."""
+        for k in sim.profile.penalty_catalogue:
+            if k.payee == "nobody" and not k.dead_hand and (k.ladder or k.choices or k.bounds[1]):
+                return k.code
+        for k in sim.profile.penalty_catalogue:
+            if k.payee == "nobody":
+                return k.code
+        raise RuntimeError(f"{sim.profile_name} has no penalty given to nobody")
+
+    def session_ended(self, s: int) -> None:
+        if s != 1:
+            return
+        table = self.ids[0]
+        player = self.t.seating()[1][table][2]
+        a = self.t.appeal(1, player, "the judge's ruling on a late claim", table=table)
+        self.t.decide_appeal(a, False, "the ruling stands (000 §2.9.3)")
+        self.done.append(f"appeal {a} by {player}: not upheld")
 
 
 def _restart_midway(hall: Hall, sims: list[SimTable], threads: list[threading.Thread],
@@ -148,10 +229,18 @@ def _count(hall: Hall, sims: list[SimTable], report: SimReport) -> None:
     assert hall.tournament is not None
     table_results: dict[tuple[str, str], tuple[int, ...]] = {}
     expected: dict[str, int] = {}
+    from hall.standings import substituted
+
+    held = substituted(hall.db)  # the hall credits a replaced player's hands to the seat his substitute took
+    seating = hall.tournament.seating()
     for s in sims:
         for hand_id, res in s.store.results():
             table_results[(s.id, hand_id)] = tuple(res["deltas"])
-            for p, d in zip(res["seats"], res["deltas"], strict=False):
+        for ph in s.played:
+            subs = held.get((ph.session, s.id), {})
+            for p, d in zip(ph.seats, ph.deltas, strict=False):
+                if p in subs:
+                    p = seating[ph.session][s.id][subs[p]]
                 expected[p] = expected.get(p, 0) + int(d)
     hall_rows = hall.db.q("SELECT table_id, hand, deltas FROM results")
     seen: dict[tuple[str, str], int] = {}

@@ -1,8 +1,16 @@
 """The live camera feed of the referee: frames of the configured camera, read incrementally
-(:class:`controller.referee.camera.CameraReader`), their observations put to the referee session."""
+(:class:`controller.referee.camera.CameraReader`), their observations put to the referee session.
+
+The feed reads the newest frame as soon as it is done with the last (a live camera's frames wait in a
+one-frame queue: :class:`controller.table_camera.LatestFrame`), at most ``fps`` frames a second; after each
+frame it tells the session how far the camera has been read and whether its view is settled
+(:meth:`RefereeSession.caught_up`), so a call button pressed while the reader was busy reaches the referee
+after the frames taken before it and the change they showed (on a slow CPU
+the discard a call claims may be read after the button was pressed: ``simulate --cpu-slowdown``)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from controller.referee.camera import CameraReader
@@ -29,6 +37,7 @@ class CameraFeed:
             svc.note(f"referee: no camera ({exc}); the operator reports the hand")
             return
         while True:
+            started = time.monotonic()
             try:
                 cam.sync()
                 frame = await asyncio.to_thread(cam.next_frame)
@@ -43,8 +52,12 @@ class CameraFeed:
                 evs = await asyncio.to_thread(self.reader.process, frame.image, frame.t_mono, frame.t_wall)
             except (CameraError, CalibrationError) as exc:
                 svc.note(f"referee: camera: {exc}")
+                session.caught_up(None)  # nothing held for a camera that gives no frame
                 await asyncio.sleep(1.0)
                 continue
             for ev in evs:
                 session.put(ev)
-            await asyncio.sleep(1.0 / self.fps)
+            pipe = self.reader.pipe
+            session.caught_up(frame.t_mono, pipe.scene == pipe.tracker.stable)
+            # the rest of the frame interval (a read longer than it: the next frame at once, never a backlog)
+            await asyncio.sleep(max(0.0, 1.0 / self.fps - (time.monotonic() - started)))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from controller.referee import web as _web  # noqa: F401  (the judge's actions and the public notices)
@@ -40,8 +41,11 @@ from rules.events import (
     Violation,
 )
 
-log = logging.getLogger("mahjong_table.referee")
+#: A call button waits at most this long for the camera to read the frames taken before it (two reads of a
+#: changed 1080p frame on a Pi 4: under 0.5 s, simulate --cpu-slowdown 6; a frame the camera failed to give).
+HOLD_MAX_S = 2.0
 
+log = logging.getLogger("mahjong_table.referee")
 
 
 def record_stream(hand_id: str, revision: int) -> str:
@@ -93,6 +97,9 @@ class RefereeSession:
         self.pending: list[asyncio.Future] = []  # output writes not yet known durable
         self.own: list[Event] = []  # the referee's own outputs not yet in the record stream
         self.stream_seq: dict[int, int] = {}  # revision -> events in its record stream
+        self.held: list[tuple[float, ButtonPressed]] = []  # (held since, button): waiting for the camera to read
+        # the frames taken before it
+        self.read_to: float | None = None  # the camera time of the last frame the feed read (None: no feed)
 
     # --- inputs -------------------------------------------------------------------------------------
     def put(self, ev: Event) -> None:
@@ -203,6 +210,7 @@ class RefereeSession:
     async def _ticks(self) -> None:
         while True:
             await asyncio.sleep(TICK_S)
+            self._release_stale()
             if self.actor is None:  # with bots the actor keeps the (simulated) time
                 self.put(RefereeTick(t_mono=self.svc.clock.mono(), t_wall=self.svc.clock.wall(),
                                      hand_id=self.hand_id)) if self.referee.due(self.svc.clock.mono()) else None
@@ -227,9 +235,29 @@ class RefereeSession:
                                  hand_id=self.hand_id, **self.svc.clock.stamp()))
 
     def button(self, ev: ButtonPressed) -> None:
-        """A call button or the judge's confirmation, as the service recorded it."""
-        if ev.button in ("call", "confirm"):
+        """A call button or the judge's confirmation, as the service recorded it. While the camera feed reads,
+        the button waits until the feed has read a frame taken after it was pressed and the camera's view is
+        settled (:meth:`caught_up`): the discard it claims, read late by a slow reader, reaches the referee
+        first (at most ``HOLD_MAX_S``)."""
+        if ev.button not in ("call", "confirm"):
+            return
+        if self.read_to is not None and (self.held or ev.t_mono > self.read_to):
+            self.held.append((time.monotonic(), ev))
+        else:
             self.put(ev)
+
+    def caught_up(self, t_mono: float | None, settled: bool = True) -> None:
+        """The camera feed has read its frames up to ``t_mono`` (None: the feed reads no frame now), its view
+        ``settled`` (no change seen but not yet confirmed): the buttons pressed before then go to the referee,
+        in order."""
+        self.read_to = t_mono
+        while self.held and (t_mono is None or (settled and self.held[0][1].t_mono <= t_mono)):
+            self.put(self.held.pop(0)[1])
+
+    def _release_stale(self) -> None:
+        """A button held ``HOLD_MAX_S`` goes to the referee however far the camera has been read."""
+        while self.held and time.monotonic() - self.held[0][0] >= HOLD_MAX_S:
+            self.put(self.held.pop(0)[1])
 
     def view(self) -> dict[str, Any]:
         return public_view(self.referee)

@@ -9,13 +9,18 @@
     GET  /ws                    WebSocket: the state on connect and on every change
     GET  /api/session           {"judge": bool, "name", "csrf"}
     POST /api/login             {"pin", "name"} -> the judge's session cookie (rate-limited)
-    POST /api/logout
+    POST /api/logout            {"everywhere": true} ends every judge session of the table
     POST /api/press/<start|judge|abort|accept>   the table's buttons: the judge's session, same origin
     POST /api/judge/<action>    the judge's actions (judge.ACTIONS); GET /api/judge/audit the audit log
     GET  /replay/<hand>         a hand's replay (controller.web.replay_routes: its data, the tenhou.net/6 link)
 
 State-changing requests need the same origin (``Origin``/``Referer`` naming this host: 403 otherwise), the
 judge's session cookie (401 without) and the session's CSRF token in ``X-CSRF-Token`` (403 without).
+
+With HTTPS (``web.tls_certfile``) the judge's paths answer only over HTTPS: on the plain-HTTP port (the public
+view, ``web.http_port``) a GET is redirected to HTTPS, anything else refused, and a session cookie that arrives
+there ends its session (it crossed the network in clear). Without HTTPS only this machine may log in unless the
+config says ``web.insecure_login = true`` (:func:`hall.tls.login_refusal`).
 """
 from __future__ import annotations
 
@@ -34,7 +39,16 @@ from controller.web import judge as judge_mod
 from controller.web import refereeing
 from controller.web.camera_view import CameraView
 from controller.web.live import Client, LiveTable
-from controller.web.security import COOKIE, CSRF_HEADER, RateLimit, Sessions, same_origin, verify_pin
+from controller.web.security import (
+    COOKIE,
+    CSRF_HEADER,
+    PinWatch,
+    RateLimit,
+    Sessions,
+    same_origin,
+    verify_pin,
+)
+from hall.tls import TABLE_LOGIN_PATHS, is_login_path, is_loopback, login_refusal
 
 log = logging.getLogger("mahjong_table.web")
 
@@ -51,16 +65,54 @@ K_TABLE = web.AppKey("table", Any)
 class Table:
     """What the handlers share: the service, the live state, the camera view, the judge's sessions."""
 
-    def __init__(self, svc: Any, pin_hash: str, camera_interval_s: float, camera_public: bool):
+    def __init__(self, svc: Any, pin_hash: str, camera_interval_s: float, camera_public: bool, *, tls: bool = False,
+                 insecure_login: bool = False, pin_watch: PinWatch | None = None):
         self.svc = svc
-        self.pin_hash = pin_hash
-        self.sessions = Sessions()
+        self._pin_hash = pin_hash
+        self.pin_watch = pin_watch  # a PIN changed in the config file ends every session (set-pin)
+        cfg = svc.cfg
+        self.sessions = Sessions(idle_s=60 * float(cfg.get("web.session_idle_minutes", 60)),
+                                 max_s=3600 * float(cfg.get("web.session_max_hours", 12)))
         self.limit = RateLimit()
+        self.tls = tls  # the page has HTTPS: the judge's paths answer only there
+        self.insecure_login = insecure_login
+        self.https_port: int | None = None  # set when the server listens
         self.camera = CameraView(svc, camera_interval_s)
         self.camera_public = camera_public
         self.live = LiveTable(svc, extras=self.camera.status if camera_public else None)
         self.camera.on_frame = self.live.changed
         self.style = _tile_style(svc.cfg)
+
+    @property
+    def pin_hash(self) -> str:
+        if self.pin_watch is not None:
+            new = self.pin_watch.changed()
+            if new is not None:
+                self._pin_hash = new
+                n = len(self.sessions)
+                self.sessions.close_all()
+                log.warning("the judge's PIN changed in %s: %d session(s) ended, the judge logs in again",
+                            self.pin_watch.path, n)
+                judge_mod.note(self.svc, judge_mod.Judge("-", "config"), "pin_changed", sessions_ended=n)
+                self.live.changed()
+        return self._pin_hash
+
+    @pin_hash.setter
+    def pin_hash(self, value: str) -> None:
+        self._pin_hash = value
+
+    def refusal(self, request: web.Request) -> str | None:
+        """Why the judge's login and session do not work on this request (None: they do)."""
+        return login_refusal(secure=request.secure, remote=request.remote, tls=self.tls,
+                             insecure_login=self.insecure_login)
+
+    def https_url(self, request: web.Request, path: str = "/") -> str | None:
+        """This page over HTTPS, at the host name the request used (None: no HTTPS)."""
+        if not self.tls or self.https_port is None:
+            return None
+        host = request.url.host or "localhost"
+        host = f"[{host}]" if ":" in host else host
+        return f"https://{host}{'' if self.https_port == 443 else f':{self.https_port}'}{path}"
 
 
 def _tile_style(cfg: Any) -> str:
@@ -95,8 +147,35 @@ def _keep(h) -> dict[str, str]:
     return {k: v for k, v in h.items() if k in ("Allow", "Retry-After")}
 
 
+@web.middleware
+async def plain_http_mw(request: web.Request, handler):
+    """On the plain-HTTP port of a page that has HTTPS: the judge's paths go to HTTPS (a GET redirected, the rest
+    refused), and a session cookie seen here ends its session — it crossed the network in clear."""
+    t: Table = request.app[K_TABLE]
+    if not t.tls or request.secure:
+        return await handler(request)
+    token = request.cookies.get(COOKIE)  # a browser never sends the Secure cookie here: a copy is being replayed
+    if token and t.sessions.get(token) is not None:
+        t.sessions.close(token)
+        log.warning("a judge's session cookie came over plain HTTP from %s: that session is ended", client_of(request))
+        t.live.changed()
+    if not is_login_path(request.path, TABLE_LOGIN_PATHS):
+        return await handler(request)
+    url = t.https_url(request, request.path_qs)
+    if request.path == "/api/session":  # the page asks: it shows the way to HTTPS instead of a login form
+        return web.json_response({"judge": False, "login": False, "https": t.https_url(request),
+                                  "refused": t.refusal(request)})
+    if request.method in ("GET", "HEAD") and url:
+        return web.Response(status=308, headers={"Location": url})
+    return web.json_response({"error": "the judge's login and console are over HTTPS only", "https": url},
+                             status=403)
+
+
 def judge_of(request: web.Request):
     t: Table = request.app[K_TABLE]
+    t.pin_hash  # noqa: B018 - a PIN changed in the config ends every session before this one is looked up
+    if t.refusal(request) is not None:
+        return None
     return t.sessions.get(request.cookies.get(COOKIE))
 
 
@@ -178,7 +257,7 @@ async def ws(request: web.Request) -> web.StreamResponse:
     sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
     await sock.prepare(request)
     token = request.cookies.get(COOKIE)
-    is_judge = t.sessions.get(token) is not None
+    is_judge = judge_of(request) is not None  # (never over the plain-HTTP port of a page that has HTTPS)
     # the judge's part stops with the session (logout, expiry), checked at every message
     client = Client(sock.send_str, judge=(lambda: t.sessions.get(token) is not None) if is_judge else None)
     sender = asyncio.create_task(t.live.serve(client))
@@ -212,17 +291,28 @@ async def ws(request: web.Request) -> web.StreamResponse:
 async def session(request: web.Request) -> web.Response:
     t: Table = request.app[K_TABLE]
     s = judge_of(request)
+    # web.insecure_login in use on this request: the page warns the judge (the field only then)
+    extra = {"insecure": True} if not request.secure and not is_loopback(request.remote) else {}
     if s is None:
-        return web.json_response({"judge": False, "login": bool(t.pin_hash)})
-    return web.json_response({"judge": True, "name": s.name, "csrf": s.csrf, "login": True})
+        why = t.refusal(request)
+        if why is not None:
+            extra = {"refused": why}
+        return web.json_response({"judge": False, "login": bool(t.pin_hash) and why is None, **extra})
+    return web.json_response({"judge": True, "name": s.name, "csrf": s.csrf, "login": True, **extra})
 
 
 async def login(request: web.Request) -> web.Response:
     t: Table = request.app[K_TABLE]
     if not same_origin(request.headers, request.host):
         raise web.HTTPForbidden(reason="request from another origin")
+    why = t.refusal(request)
+    if why is not None:
+        log.warning("judge's login refused from %s: %s", client_of(request), why)
+        raise web.HTTPForbidden(reason=why)
     who = client_of(request)
-    wait = t.limit.retry_after(who)
+    # the table-wide lock-out (guessing from many addresses) never locks out the table's own screen or a judge
+    # holding the table's judge button: a real judge can always get in (each still has the per-client limit)
+    wait = t.limit.retry_after(who, overall=not (is_loopback(request.remote) or _judge_button_held(t.svc)))
     if wait > 0:
         raise web.HTTPTooManyRequests(reason="too many wrong PINs: wait", headers={"Retry-After": str(int(wait) + 1)})
     data = await json_body(request)
@@ -243,19 +333,33 @@ async def login(request: web.Request) -> web.Response:
     await t.svc.writer.flush()  # the judge's record is durable before the answer
     log.info("judge %r logged in from %s", name, who)
     resp = web.json_response({"judge": True, "name": name, "csrf": s.csrf})
-    resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+    # Secure whenever served over HTTPS (always, where the page has it): the browser never sends it in clear
+    resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", secure=request.secure)
     return resp
+
+
+def _judge_button_held(svc: Any) -> bool:
+    button = getattr(getattr(svc, "panel", None), "judge", None)
+    try:
+        return bool(button is not None and button.is_pressed)
+    except Exception:  # a closed pin: not held  # noqa: BLE001
+        return False
 
 
 async def logout(request: web.Request) -> web.Response:
     t: Table = request.app[K_TABLE]
     s = require_judge(request)
-    judge_mod.note(t.svc, judge_mod.Judge(s.name, client_of(request)), "logout")
+    everywhere = (await json_body(request)).get("everywhere") is True
+    n = len(t.sessions) if everywhere else 1
+    judge_mod.note(t.svc, judge_mod.Judge(s.name, client_of(request)), "logout", **({"everywhere": n} if everywhere else {}))
     await t.svc.writer.flush()  # the judge's record is durable before the answer
-    t.sessions.close(request.cookies.get(COOKIE))
+    if everywhere:  # a phone lost or left logged in: every device's session ends
+        t.sessions.close_all()
+    else:
+        t.sessions.close(request.cookies.get(COOKIE))
     t.live.changed()  # the judge's live part stops with the next message
     resp = web.json_response({"judge": False})
-    resp.del_cookie(COOKIE, path="/")
+    resp.del_cookie(COOKIE, path="/", secure=request.secure, httponly=True, samesite="Strict")
     return resp
 
 
@@ -315,7 +419,7 @@ def _dumps(v: Any) -> str:
 
 
 def make_app(table: Table) -> web.Application:
-    app = web.Application(middlewares=[headers_mw], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[headers_mw, plain_http_mw], client_max_size=MAX_BODY)
     app[K_TABLE] = table
     r = app.router
     r.add_get("/", index)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.events import Event, JudgeAction, JudgeEvent, PenaltyAwarded
+from rules.game.penalty_catalogue import ChargeError, PenaltyKind, charge
 
 BUTTONS = ("start", "judge", "abort", "accept")  # the table's buttons (accept: the judge overrides a re-read)
 
@@ -145,43 +146,120 @@ def _text(params: dict[str, Any], key: str, limit: int, required: bool = True) -
     return v
 
 
-@judge_action("penalty", "award a penalty: the seat loses the points (paid to nobody, or to each other seat)",
-              {"seat": "seat 0..3", "points": "points taken", "rule": "seed reference", "reason": "why",
-               "code": "the profile's penalty code (optional)", "to_others": "paid to each other seat"})
+@judge_action("penalty", "award a penalty: from the profile's catalogue (its amount, escalation and payee as the "
+              "seed says) or the judge's own (points taken, paid to nobody or to each other seat)",
+              {"seat": "seat 0..3", "code": "the profile's penalty code (the catalogue)",
+               "points": "points (a custom penalty, or the judge's choice where the seed leaves it)",
+               "to_seat": "the seat that receives it (a penalty paid to one player)", "rule": "seed reference",
+               "reason": "why", "to_others": "paid to each other seat (a custom penalty)"})
 def _penalty(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
     seat = _int(params, "seat", 0, svc.players - 1)
-    points = _int(params, "points", 0, 100000)
-    rule = _text(params, "rule", 80)
-    reason = _text(params, "reason", 300)
     code = _text(params, "code", 40, required=False)
-    to_others = params.get("to_others", False)
-    if not isinstance(to_others, bool):
-        raise ActionError("to_others: true or false")
-    ev = PenaltyAwarded(seat=seat, points=points, rule=rule, reason=reason, code=code, to_others=to_others,
-                        **_stamp(svc, judge))
+    kind = catalogue(svc.profile).get(code) if code else None
+    if kind is not None:  # the seed decides the amount and the payee; the judge only what it leaves to him
+        ev = _from_catalogue(svc, judge, kind, seat, params)
+    else:
+        points = _int(params, "points", 0, 100000)
+        rule = _text(params, "rule", 80)
+        reason = _text(params, "reason", 300)
+        to_others = params.get("to_others", False)
+        if not isinstance(to_others, bool):
+            raise ActionError("to_others: true or false")
+        ev = PenaltyAwarded(seat=seat, points=points, rule=rule, reason=reason, code=code, to_others=to_others,
+                            **_stamp(svc, judge))
     record(svc, ev)
     return {"awarded": ev.to_json()}
 
 
+TABLE_SANCTIONS = ("dead_hand", "removal", "disqualification", "annulment", "table_points")
+
+
+@judge_action("sanction", "a sanction beyond points (dead hand, removal, disqualification, annulment of the "
+              "session's results, a table-point penalty): recorded with who and why, sent to the hall",
+              {"seat": "seat 0..3", "kind": ", ".join(TABLE_SANCTIONS), "reason": "why",
+               "points": "table points (a table-point penalty)"})
+def _sanction(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+    seat = _int(params, "seat", 0, svc.players - 1)
+    kind = _text(params, "kind", 40)
+    if kind not in TABLE_SANCTIONS:
+        raise ActionError(f"kind: one of {', '.join(TABLE_SANCTIONS)}")
+    reason = _text(params, "reason", 300)
+    points = _int(params, "points", 1, 100) if kind == "table_points" else 0
+    detail = {"kind": kind, "seat": seat, "reason": reason, "points": points}
+    record(svc, JudgeAction(action="sanction", detail=detail, **_stamp(svc, judge)))
+    return {"sanction": detail}
+
+
+def catalogue(profile: str) -> dict[str, PenaltyKind]:
+    from rules.profiles import registry
+
+    try:
+        return {k.code: k for k in registry.get(profile).penalty_catalogue}
+    except KeyError:
+        return {}
+
+
+def _from_catalogue(svc: Any, judge: Judge, kind: PenaltyKind, seat: int, params: dict[str, Any]) -> PenaltyAwarded:
+    seats = list(range(svc.players))
+    chosen = _int(params, "points", 0, 100000) if kind.amount is None and not kind.ladder else None
+    to_seat = _int(params, "to_seat", 0, svc.players - 1) if kind.payee == "one_player" else None
+    reason = _text(params, "reason", 300, required=False) or kind.text
+    try:
+        c = charge(kind, seat, seats, previous=previous_offences(svc, kind, seat), dealer=svc.dealer, chosen=chosen,
+                   to_seat=to_seat)
+    except ChargeError as exc:
+        raise ActionError(str(exc)) from None
+    paid = c.paid if any(c.paid) else ()
+    return PenaltyAwarded(seat=seat, points=c.points, rule=kind.rule, reason=reason, code=kind.code,
+                          to_others=kind.payee == "each_other", paid=paid, occurrence=c.occurrence, when=kind.when,
+                          dead_hand=kind.dead_hand, **_stamp(svc, judge))
+
+
+def previous_offences(svc: Any, kind: PenaltyKind, seat: int) -> int:
+    """The seat's earlier offences on ``kind``'s ladder: in this hall session (since its start; the whole record
+    without a hall), and within the current block of ``per_hands`` hands (MCR: in each round, 003 line 2144)."""
+    if not kind.ladder:
+        return 0
+    group = {k.code for k in catalogue(svc.profile).values() if k.counter == kind.counter}
+    since, hands = _session_scope(svc)
+    block: set[str] | None = None
+    if kind.per_hands and hands is not None:
+        current = svc.hand_id if svc.hand_id and svc.hand_id not in hands else None
+        order = hands + ([current] if current else [])
+        if order:
+            start = (len(order) - 1) // kind.per_hands * kind.per_hands
+            block = set(order[start:])
+    who = _player_at(svc, svc.hand_id, seat)  # the same player, whichever chair he sat in (MCR, 003 line 2168)
+    n = 0
+    for p in penalties(svc):
+        if p.code in group and p.t_wall >= since and (block is None or p.hand_id in block) \
+                and _player_at(svc, p.hand_id, p.seat) == who:
+            n += 1
+    return n
+
+
+def _player_at(svc: Any, hand_id: str, seat: int) -> str | int:
+    """Who sat in ``seat`` during ``hand_id`` (the hall's players by chair); the seat itself without a hall."""
+    hall = getattr(svc, "hall", None)
+    if hall is None:
+        return seat
+    ctx = hall.context_for(hand_id or "")
+    by_seat = ctx.get("seats") or ctx.get("players") or []
+    return by_seat[seat] if 0 <= seat < len(by_seat) else seat
+
+
+def _session_scope(svc: Any) -> tuple[float, list[str] | None]:
+    """When the hall's current session began at this table (0: no hall) and its hands played, in order."""
+    hall = getattr(svc, "hall", None)
+    if hall is None:
+        return 0.0, None
+    return hall.session_began(), hall.session_hands()
+
+
 def penalty_catalog(profile: str) -> list[dict[str, Any]]:
-    """The penalties the profile's seed names, for the judge's form: code, description, rule, points
-    (None when the judge decides the amount)."""
-    out: list[dict[str, Any]] = []
-    if profile.startswith("sichuan"):
-        from rules.profiles.sichuan.penalties import DEAD_HAND_VIOLATIONS, MINOR_VIOLATIONS
-
-        out += [{"code": c, "text": d, "rule": r, "points": None} for c, (d, r) in MINOR_VIOLATIONS.items()]
-        out += [{"code": c, "text": d + " (dead hand)", "rule": r, "points": None}
-                for c, (d, r) in DEAD_HAND_VIOLATIONS.items()]
-        out += [{"code": "lateness_10", "text": "late up to 10 minutes", "rule": "000 §2.8.4.5", "points": 8},
-                {"code": "lateness_15", "text": "late up to 15 minutes", "rule": "000 §2.8.4.5", "points": 16}]
-    elif profile == "red":
-        from rules.profiles.red.penalties import FALSE_WIN_POINTS, RULE_FALSE_WIN, UNPRICED
-
-        out.append({"code": "false_win", "text": "false win (to each other player)", "rule": RULE_FALSE_WIN,
-                    "points": FALSE_WIN_POINTS, "to_others": True})
-        out += [{"code": c, "text": d, "rule": r, "points": None} for c, (d, r) in UNPRICED.items()]
-    return out
+    """The penalties the profile's seed names, for the judge's form (rules/game/penalty_catalogue.py): code,
+    names in English and Russian, rule, points (None when the ladder or the judge decides), the payee."""
+    return [k.to_json() for k in catalogue(profile).values()]
 
 
 def audit(svc: Any, limit: int = 200) -> list[dict[str, Any]]:

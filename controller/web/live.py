@@ -170,7 +170,11 @@ class LiveTable:
             if p.seat in seats:
                 total[p.seat] -= p.points
                 pen[p.seat] += p.points
-                if p.to_others:
+                if p.paid:  # from the catalogue: what each seat receives (one player, East and the others, ...)
+                    for s, amount in enumerate(p.paid):
+                        if s in seats:
+                            total[s] += amount
+                elif p.to_others:
                     for s in seats:
                         if s != p.seat:
                             total[s] += p.points
@@ -196,6 +200,8 @@ class LiveTable:
                         "hands_done": snap.hands_done,
                         "table_check": {k: chk[k] for k in ("result", "differences", "hold") if k in chk}
                         if chk else None},
+            # the hall session at this table: time left, last hand, red zone (controller/hall_link/session_rules.py)
+            "session": (snap.hall or {}).get("rules"),
             "hand": hand.view(now) if hand is not None else None,
             "previous": self.previous,
             # each hand with its referee's record opens a replay (/replay/<hand>, issue #32)
@@ -235,8 +241,12 @@ class LiveTable:
     def _service_key(self) -> Any:
         s = self.svc
         snap = s.snapshot()
+        rules = (snap.hall or {}).get("rules") or {}
+        left = rules.get("seconds_left")
         return (snap.state, snap.prompt, snap.fault, snap.hand_id, snap.dice, json.dumps(snap.shuffle),
-                snap.hands_done, json.dumps(snap.table_check, sort_keys=True, default=str), snap.log[-1:])
+                snap.hands_done, json.dumps(snap.table_check, sort_keys=True, default=str), snap.log[-1:],
+                rules.get("reason"), rules.get("last_hand"), rules.get("red_zone"),
+                None if left is None else int(left // 60))  # the session's clock: once a minute
 
     async def _publish(self) -> None:
         assert self._changed is not None

@@ -3,7 +3,9 @@
 The table keeps only ``web.judge_pin_hash`` (``scrypt$N$r$p$salt$hash``, written by ``mahjong-table web
 set-pin``), never the PIN. A login that matches opens a session: a random token in an ``HttpOnly``,
 ``SameSite=Strict`` cookie and a CSRF token the page sends back in a header with every state-changing
-request. Sessions live in memory (a restarted service asks the judge to log in again).
+request. Sessions live in memory (a restarted service asks the judge to log in again); they end after
+``web.session_idle_minutes`` without a request and ``web.session_max_hours`` after the login, and all of them
+when the PIN changes.
 """
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ import hashlib
 import hmac
 import secrets
 import time
+import tomllib
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB, ~50 ms on a Raspberry Pi 5
@@ -119,6 +123,10 @@ class Sessions:
     def close(self, token: str | None) -> None:
         self._by_token.pop(token or "", None)
 
+    def close_all(self) -> None:
+        """Every session ends (a PIN change, a logout on every device)."""
+        self._by_token.clear()
+
     def _expire(self) -> None:
         for t in list(self._by_token):
             self.get(t)
@@ -143,8 +151,9 @@ class RateLimit:
         while q and now - q[0] >= self.window_s:
             q.popleft()
 
-    def retry_after(self, client: str) -> float:
-        """Seconds until ``client`` may try again (0: now)."""
+    def retry_after(self, client: str, overall: bool = True) -> float:
+        """Seconds until ``client`` may try again (0: now); ``overall=False``: the table-wide limit does not
+        apply to this client (the table's own screen, the judge button held)."""
         now = self.clock()  # type: ignore[operator]
         self._trim(self._all, now)
         q = self._fails.get(client)
@@ -155,7 +164,7 @@ class RateLimit:
                 del self._fails[client]
             elif len(q) >= self.per_client:
                 waits.append(q[0] + self.window_s - now)
-        if len(self._all) >= self.overall:
+        if overall and len(self._all) >= self.overall:
             waits.append(self._all[0] + self.window_s - now)
         return max(waits)
 
@@ -168,6 +177,43 @@ class RateLimit:
 
     def succeeded(self, client: str) -> None:
         self._fails.pop(client, None)
+
+
+class PinWatch:
+    """Notices a new ``web.judge_pin_hash`` in the config file (``web set-pin`` while the service runs): the
+    file is looked at (one ``stat``) at most every ``every_s`` seconds and read only when it changed."""
+
+    def __init__(self, path: str | Path, current: str, every_s: float = 1.0, clock=time.monotonic):
+        self.path, self.current, self.every_s, self.clock = Path(path), current, every_s, clock
+        self._next = 0.0
+        self._stamp = self._stat()
+
+    def _stat(self) -> tuple[int, int] | None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    def changed(self) -> str | None:
+        """The new PIN hash when the file now holds another usable one, else None."""
+        now = self.clock()
+        if now < self._next:
+            return None
+        self._next = now + self.every_s
+        stamp = self._stat()
+        if stamp is None or stamp == self._stamp:
+            return None
+        self._stamp = stamp
+        try:
+            web = tomllib.loads(self.path.read_text(encoding="utf-8")).get("web", {})
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return None  # half-written or broken: keep the PIN in force
+        new = web.get("judge_pin_hash", "") if isinstance(web, dict) else ""
+        if not isinstance(new, str) or new == self.current or hash_problem(new) is not None:
+            return None
+        self.current = new
+        return new
 
 
 def same_origin(headers, host: str) -> bool:

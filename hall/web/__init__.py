@@ -3,7 +3,13 @@ read-only — and, behind a director's login, corrections, penalties, late arriv
 
 Routes: ``GET /`` the page (English/Russian, ``?lang=ru``), ``GET /api/state`` everything it shows as JSON,
 ``GET /ranking.csv|.html``, ``GET /protocol/<session>/<table>.csv|.html``, ``GET|POST /login``,
-``POST /logout``, ``POST /api/director/<action>`` (login cookie and its CSRF token required).
+``POST /logout``, ``POST /api/director/<action>`` (login cookie and its CSRF token required), ``GET /ca`` the hall
+CA's page for the judges' phones (download, QR code, fingerprint, Android/iOS steps), ``GET /ca.crt`` the CA.
+
+With HTTPS (``web.tls_certfile``) the director's paths answer only over HTTPS; the plain-HTTP port
+(``web.http_port``) keeps the public view and the CA download, redirects a GET of a login path and refuses the
+rest, and a director's cookie seen there ends its session. Without HTTPS only this machine may log in unless
+``web.insecure_login = true`` (:func:`hall.tls.login_refusal`).
 """
 from __future__ import annotations
 
@@ -18,10 +24,12 @@ from aiohttp import web
 
 from hall import protocols
 from hall.auth import check_password
+from hall.tls import HALL_LOGIN_PATHS, fingerprint, is_login_path, is_loopback, login_refusal
 from hall.tournament import TournamentError
 
 COOKIE = "hall_director"
 SESSION_S = 8 * 3600
+LOGIN_FAILS_PER_MINUTE = 5  # wrong director passwords from one address before it waits a minute
 ONLINE_S = 30.0  # a table not heard from for this long is shown as offline
 
 
@@ -30,12 +38,22 @@ def _page(name: str) -> str:
 
 
 class Dashboard:
-    def __init__(self, hall: Any, host: str = "127.0.0.1", port: int = 8090, directors: dict[str, str] | None = None):
+    def __init__(self, hall: Any, host: str = "127.0.0.1", port: int = 8090, directors: dict[str, str] | None = None,
+                 *, certfile: str = "", keyfile: str = "", cafile: str = "", http_port: int = -1,
+                 insecure_login: bool = False, names: list[str] | None = None, idle_s: float = 3600.0,
+                 max_s: float = SESSION_S):
         self.hall = hall  # hall.runtime.Hall (db, service, tournament)
         self.host, self.port = host, port
         self.directors = dict(directors or {})
-        self.sessions: dict[str, dict[str, Any]] = {}  # token -> {name, csrf, expires}
-        self.app = web.Application()
+        self.sessions: dict[str, dict[str, Any]] = {}  # token -> {name, csrf, expires, seen}
+        self.certfile, self.keyfile, self.cafile = certfile, keyfile, cafile
+        self.tls = bool(certfile)
+        self.http_port: int | None = http_port if self.tls and http_port >= 0 else None
+        self.insecure_login = insecure_login
+        self.names = list(names or [])
+        self.idle_s, self.max_s = idle_s, max_s
+        self._fails: dict[str, list[float]] = {}  # address -> wrong passwords in the last minute
+        self.app = web.Application(middlewares=[self._plain_http])
         r = self.app.router
         r.add_get("/", self.index)
         r.add_get("/api/state", self.state)
@@ -45,15 +63,63 @@ class Dashboard:
         r.add_post("/login", self.login)
         r.add_post("/logout", self.logout)
         r.add_post("/api/director/{action}", self.director)
+        r.add_get("/ca", self.ca_page)
+        r.add_get("/ca.crt", self.ca_cert)
         self._runner: web.AppRunner | None = None
+
+    def warnings(self) -> list[str]:
+        """What the operator must hear on every start about the director's login (empty: nothing)."""
+        if self.tls or is_loopback(self.host):
+            return []
+        if self.insecure_login:
+            return [f"web.insecure_login = true: the director's password crosses the network in clear on {self.host}"]
+        return [f"no HTTPS on {self.host}: the director's login is offered only on this machine (127.0.0.1); "
+                "configure web.tls_certfile/web.tls_keyfile (hall provision --tls)"]
 
     async def start(self) -> int:
         self._runner = web.AppRunner(self.app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        try:
+            ctx = None
+            if self.tls:
+                from hall.tls import server_context
+
+                ctx = server_context(self.certfile, self.keyfile)
+            site = web.TCPSite(self._runner, self.host, self.port, ssl_context=ctx)
+            await site.start()
+            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            if self.http_port is not None:
+                plain = web.TCPSite(self._runner, self.host, self.http_port)
+                await plain.start()
+                self.http_port = plain._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        except OSError:
+            await self._runner.cleanup()
+            raise
         return self.port
+
+    def https_url(self, request: web.Request, path: str = "/") -> str | None:
+        if not self.tls:
+            return None
+        host = request.url.host or (self.names[0] if self.names else "localhost")
+        host = f"[{host}]" if ":" in host else host
+        return f"https://{host}{'' if self.port == 443 else f':{self.port}'}{path}"
+
+    @web.middleware
+    async def _plain_http(self, request: web.Request, handler):
+        if not self.tls or request.secure:
+            return await handler(request)
+        token = request.cookies.get(COOKIE)  # never sent here by a browser (Secure): a copy being replayed
+        if token and self.sessions.pop(token, None) is not None:
+            import logging
+
+            logging.getLogger("hall.web").warning("a director's cookie came over plain HTTP from %s: session ended",
+                                                  request.remote)
+        if not is_login_path(request.path, HALL_LOGIN_PATHS):
+            return await handler(request)
+        url = self.https_url(request, request.path_qs)
+        if request.method in ("GET", "HEAD") and url:
+            raise web.HTTPPermanentRedirect(url)
+        return web.json_response({"error": "the director's login is over HTTPS only", "https": url}, status=403)
 
     async def close(self) -> None:
         if self._runner is not None:
@@ -64,9 +130,18 @@ class Dashboard:
         return web.Response(text=_page("index.html"), content_type="text/html")
 
     def _who(self, request: web.Request) -> dict[str, Any] | None:
-        s = self.sessions.get(request.cookies.get(COOKIE, ""))
-        if s is None or s["expires"] < time.time():
+        if login_refusal(secure=request.secure, remote=request.remote, tls=self.tls,
+                         insecure_login=self.insecure_login) is not None:
             return None
+        token = request.cookies.get(COOKIE, "")
+        s = self.sessions.get(token)
+        if s is None:
+            return None
+        now = time.time()
+        if s["expires"] < now or now - s.get("seen", now) > self.idle_s:
+            self.sessions.pop(token, None)
+            return None
+        s["seen"] = now
         return s
 
     def snapshot(self) -> dict[str, Any]:
@@ -109,6 +184,8 @@ class Dashboard:
             "protocols": sorted([s, tb] for (s, tb), ts in st.tables.items() if ts.hands),
             "players": [{"id": p, "name": names.get(p, p)} for p in t.players() + t.players(substitutes=True)],
             "broker": {"connected": bool(self.hall.service and self.hall.service.connected)},
+            # the judges' decisions (hall/regulations.py, hall/standings.py): audited, with who, when and why
+            "regulations": regulations_view(t, st, cur["session"] if cur else None),
             "t": now,
         }
 
@@ -145,23 +222,84 @@ class Dashboard:
         return web.Response(text=_page("login.html"), content_type="text/html")
 
     async def login(self, request: web.Request) -> web.Response:
+        if not _same_origin(request):
+            return web.json_response({"error": "request from another origin"}, status=403)
+        why = login_refusal(secure=request.secure, remote=request.remote, tls=self.tls,
+                            insecure_login=self.insecure_login)
+        if why is not None:  # (the password is not even read) the form says why
+            lang = "ru" if request.query.get("lang") == "ru" else "en"
+            return web.Response(status=303, headers={"Location": f"/login?error=https&lang={lang}"})
+        who = request.remote or "?"
+        now = time.time()
+        fails = [t for t in self._fails.get(who, []) if now - t < 60]
+        if len(fails) >= LOGIN_FAILS_PER_MINUTE:  # a password guessed from one address: a minute's wait
+            return web.json_response({"error": "too many wrong passwords: wait a minute"}, status=429,
+                                     headers={"Retry-After": str(int(60 - (now - fails[0])) + 1)})
         form = await request.post()
         name, password = str(form.get("name", "")), str(form.get("password", ""))
         stored = self.directors.get(name)
         lang = "ru" if str(form.get("lang", "")) == "ru" else "en"
         if stored is None or not check_password(password, stored):
+            if len(self._fails) > 1024 and who not in self._fails:  # bounded memory under a flood
+                self._fails.pop(next(iter(self._fails)))
+            self._fails[who] = [*fails, now]
             raise web.HTTPFound(f"/login?error=1&lang={lang}")
+        self._fails.pop(who, None)
         token = secrets.token_urlsafe(32)
-        self.sessions[token] = {"name": name, "csrf": secrets.token_urlsafe(16), "expires": time.time() + SESSION_S}
+        now = time.time()
+        self.sessions[token] = {"name": name, "csrf": secrets.token_urlsafe(16), "expires": now + self.max_s, "seen": now}
         resp = web.HTTPFound(f"/?lang={lang}")
-        resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", max_age=SESSION_S)
+        resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", max_age=int(self.max_s), secure=request.secure)
         raise resp
 
     async def logout(self, request: web.Request) -> web.Response:
+        if not _same_origin(request):
+            return web.json_response({"error": "request from another origin"}, status=403)
         self.sessions.pop(request.cookies.get(COOKIE, ""), None)
         resp = web.HTTPFound("/")
-        resp.del_cookie(COOKIE)
+        resp.del_cookie(COOKIE, secure=request.secure, httponly=True, samesite="Strict")
         raise resp
+
+    # --- the hall CA for the judges' phones -------------------------------------------------------------------
+    def _ca_pem(self) -> bytes | None:
+        if not self.cafile:
+            return None
+        try:
+            return open(self.cafile, "rb").read()  # noqa: SIM115 - small file, read at each request (renewable)
+        except OSError:
+            return None
+
+    async def ca_cert(self, request: web.Request) -> web.Response:
+        pem = self._ca_pem()
+        if pem is None:
+            raise web.HTTPNotFound(reason="no hall CA configured (web.cafile)")
+        return web.Response(body=pem, content_type="application/x-x509-ca-cert",
+                            headers={"Content-Disposition": 'attachment; filename="mahjong-hall-ca.crt"'})
+
+    def ca_url(self, request: web.Request) -> str:
+        """Where a phone downloads the CA: the plain-HTTP port where there is one (it does not trust HTTPS yet)."""
+        host = request.url.host or "localhost"
+        host = f"[{host}]" if ":" in host else host
+        if self.http_port is not None:
+            return f"http://{host}:{self.http_port}/ca.crt"
+        return f"{'https' if request.secure else 'http'}://{host}:{request.url.port or self.port}/ca.crt"
+
+    async def ca_page(self, request: web.Request) -> web.Response:
+        pem = self._ca_pem()
+        if pem is None:
+            raise web.HTTPNotFound(reason="no hall CA configured (web.cafile)")
+        import html
+
+        import segno
+
+        fp = fingerprint(pem)
+        url = self.ca_url(request)
+        # the QR code holds the address and the fingerprint (as the fragment: the phone opens the address and the
+        # judge compares the fingerprint with the one the phone shows for the certificate)
+        qr = segno.make(f"{url}#sha256={fp.replace(':', '')}", error="m").svg_inline(scale=5)
+        lang = "ru" if request.query.get("lang") == "ru" else "en"
+        return web.Response(text=_page("ca.html").replace("{{QR}}", qr).replace("{{URL}}", html.escape(url))
+                            .replace("{{FP}}", html.escape(fp)).replace("{{LANG}}", lang), content_type="text/html")
 
     async def director(self, request: web.Request) -> web.Response:
         who = self._who(request)
@@ -185,8 +323,21 @@ class Dashboard:
             t.penalty(int(b["session"]), str(b["player"]), _int(b["amount"]), str(b.get("reason", "")), who=who)
         elif action == "late":
             t.late(int(b["session"]), str(b["player"]), float(b["minutes"]), who=who)
-        elif action == "correct":
-            t.correct(str(b["table"]), str(b["hand"]), [_int(x) for x in b["deltas"]], str(b.get("reason", "")), who=who)
+        elif action == "correct":  # a locked result (000 line 269): with an upheld appeal or the head judge's override
+            appeal = _int(b["appeal"]) if b.get("appeal") not in (None, "") else None
+            t.correct(str(b["table"]), str(b["hand"]), [_int(x) for x in b["deltas"]], str(b.get("reason", "")), who=who,
+                      appeal=appeal, override=b.get("override") is True)
+        elif action == "sanction":  # hall/regulations.py
+            session = int(b["session"]) if b.get("session") not in (None, "") else None
+            t.sanction(str(b["player"]), str(b["kind"]), str(b.get("reason", "")), who=who, session=session,
+                       points=float(b.get("points") or 0))
+        elif action == "appeal":
+            return {"appeal": t.appeal(int(b["session"]), str(b["player"]), str(b.get("text", "")), who=who,
+                                       table=b.get("table") or None, hand=b.get("hand") or None)}
+        elif action == "decide_appeal":
+            if not isinstance(b.get("upheld"), bool):
+                raise ValueError("upheld: true or false")
+            t.decide_appeal(_int(b["appeal"]), b["upheld"], str(b.get("decision", "")), who=who)
         elif action == "substitute":
             t.substitute(int(b["session"]), str(b["table"]), int(b["seat"]), str(b["player"]), who=who)
         elif action == "register":
@@ -205,7 +356,32 @@ class Dashboard:
         return {}
 
 
+def _same_origin(request: web.Request) -> bool:
+    """A form or request from this page: its Origin (or Referer) names this host; without either, Sec-Fetch-Site is
+    not cross-site (a client that sends none of them: allowed, as a command-line client)."""
+    from urllib.parse import urlsplit
+
+    for name in ("Origin", "Referer"):
+        v = request.headers.get(name)
+        if v is not None:
+            u = urlsplit(v)
+            return v != "null" and u.scheme in ("http", "https") and u.netloc.lower() == request.host.lower()
+    return request.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none")
+
+
 def _int(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int | str):
         raise ValueError(f"{v!r} is not a whole number")
     return int(v)
+
+
+def regulations_view(t: Any, st: Any, session: int | None) -> dict[str, Any]:
+    """Sanctions, appeals, the disqualified and the penalties given at the tables' consoles (this session)."""
+    from dataclasses import asdict as _asdict
+
+    from hall import regulations
+
+    pens = [{"table": ts.table, "session": ts.session, **p["event"]} for ts in st.tables.values()
+            if session is None or ts.session == session for p in ts.table_penalties]
+    return {"sanctions": [_asdict(x) for x in regulations.sanctions(t.db)], "appeals": regulations.appeals(t.db),
+            "disqualified": list(st.disqualified), "table_penalties": pens}

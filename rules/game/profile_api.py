@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import ClassVar
 
 from rules.events import Payment
+from rules.game.penalty_catalogue import PenaltyKind
 from rules.game.state import HandState, WinRecord
 from rules.notation import Hand
 from rules.scoring import ContextField, ContextValue, ScoreResult
@@ -314,6 +315,15 @@ class GameRules:
     """Minutes before a session's end when the hall warns the tables."""
     session_minutes: int = 90
     """A session's length when the organisers set none."""
+    penalty_catalogue: tuple[PenaltyKind, ...] = ()
+    """The penalties the seed names, for the judge's console (rules/game/penalty_catalogue.py)."""
+    red_zone_min: int = 0
+    """The session's last minutes in which no new hand starts and only the hands already started are
+    finished (riichi: 004 Reg 6.1.2, «красная зона»); 0: none, hands start until the time is up."""
+
+    def session_may_start_hand(self, minutes_left: float) -> bool:
+        """Whether a new hand may start (its dice be thrown) with ``minutes_left`` of the session's time."""
+        return minutes_left > self.red_zone_min
     tournament_keys: tuple[str, ...] = ("table_points", "total")
     """The tournament ranking: sums over the sessions compared in this order, higher first; players equal
     on all share the rank."""

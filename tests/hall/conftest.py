@@ -7,11 +7,12 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from hall.broker import Mosquitto, find_mosquitto
+from tests.needs import need
 
 
 def _need_mosquitto() -> None:
     if find_mosquitto() is None:  # CI installs Debian's package (.ci/run): a missing broker is a failure
-        pytest.fail("mosquitto is not installed (apt-get install mosquitto)")
+        need("mosquitto", "mosquitto is not installed (Debian's mosquitto package)")
 
 
 @pytest.fixture

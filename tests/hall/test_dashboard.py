@@ -21,6 +21,8 @@ from hall.config import defaults
 from hall.runtime import Hall
 from hall.web import Dashboard
 from tests.hall.conftest import _need_mosquitto, wait_for
+from tests.needs import need
+from tests.web.browser import OFFLINE_ARGS
 
 PASSWORD = "correct horse battery"
 CHROMIUM = "/usr/bin/chromium"
@@ -69,9 +71,9 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail("Debian's chromium is needed (apt-get install chromium)")
+        need("chromium", f"no chromium at {CHROMIUM} (Debian's chromium package)")
     pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"])
+    b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage", *OFFLINE_ARGS])
     page = b.new_page(viewport={"width": 1400, "height": 1000}, locale="en-US")
     yield page
     b.close()
@@ -142,6 +144,41 @@ def test_director_login_and_a_penalty_from_the_page(live, browser, tmp_path):
     page.click("#logout")
     page.wait_for_selector("#login", state="visible", timeout=10000)
     assert not page.is_visible("#director")
+
+
+def test_director_gives_a_sanction_and_decides_an_appeal_from_the_page(live, browser, tmp_path):
+    """The director's forms for the regulations (hall/regulations.py): a table-point sanction (000 line 422), an
+    appeal (000 line 485) and its decision — shown to everybody under "Sanctions, appeals ..."."""
+    url, hall = live
+    page = browser
+    page.goto(url + "/login?lang=en")
+    page.fill("#name", "judge")
+    page.fill("#password", PASSWORD)
+    page.click("#go")
+    page.wait_for_selector("#director", state="visible", timeout=10000)
+
+    def submit(action: str, values: dict[str, str]) -> None:
+        form = f'form[data-action="{action}"]'
+        page.evaluate("document.getElementById('msg').textContent = ''")
+        for name, value in values.items():
+            if name == "upheld":
+                page.check(f'{form} input[name="upheld"]')
+            else:
+                page.fill(f'{form} input[name="{name}"]', value)
+        page.click(f"{form} button")
+        page.wait_for_function("document.getElementById('msg').textContent === 'Done'", timeout=10000)
+
+    submit("sanction", {"player": "P02", "kind": "table_points", "session": "1", "points": "1",
+                        "reason": "beyond the scale"})
+    submit("appeal", {"session": "1", "player": "P03", "text": "the ruling on a late claim"})
+    number = str(hall.db.q("SELECT MAX(id) FROM audit WHERE action='appeal'")[0][0])
+    submit("decide_appeal", {"appeal": number, "decision": "the ruling stands"})
+    page.wait_for_function("document.getElementById('regulations').textContent.includes('not upheld')", timeout=10000)
+    text = page.inner_text("#regulations")
+    assert "table_points P02 (Session 1, −1 table points) — beyond the scale · by judge" in text
+    assert f"Appeal {number}: P03 (Session 1) — the ruling on a late claim · not upheld: the ruling stands" in text
+    page.click("#logout")
+    page.wait_for_selector("#login", state="visible", timeout=10000)
 
 
 def test_protocol_and_ranking_pages(live, browser, tmp_path):

@@ -120,7 +120,9 @@ def test_tls_with_client_certificates(tmp_path):
                                                          str(h / "hall.crt"), str(h / "hall.key"))).start()
         assert hall.wait_connected(), hall.error
         t = prov.out / "tables" / "table-01"
-        cfg = table_config.load(prov.table_config("table-01")).with_overrides(
+        installed = tmp_path / "table-01.toml"  # the files as the table installs them (/etc/mahjong-table/hall/)
+        installed.write_text(prov.table_config("table-01").read_text().replace("/etc/mahjong-table/hall/", f"{t}/"))
+        cfg = table_config.load(installed).with_overrides(
             hall__address=b.url, hall__cafile=str(t / "ca.crt"), hall__certfile=str(t / "client.crt"),
             hall__keyfile=str(t / "client.key"))
         link = HallLink(LinkConfig.from_config(cfg), tmp_path / "t.sqlite").start()

@@ -88,3 +88,18 @@ def test_test_time_turns_average_the_four_quarter_turns(classifier):
     one = classifier.classify(crops, turns=1)
     assert [(r.best, round(r.confidence, 5)) for r in one] == [
         (r.best, round(r.confidence, 5)) for r in classifier.results(*passes[0])]
+
+
+def test_onnxruntime_is_told_to_send_no_telemetry():
+    """onnxruntime's telemetry (a DNS query to Microsoft's collector from a running table) is off before it starts:
+    ORT_DISABLE_TELEMETRY in the process that imports our vision modules, even where the environment has none."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
+    code = ("import os, vision.tile_classifier, vision.tile_match, onnxruntime; "
+            "print(os.environ.get('ORT_DISABLE_TELEMETRY'))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1"

@@ -39,7 +39,7 @@ class Served:
 
 @contextlib.asynccontextmanager
 async def served(tmp_path, *, auto: bool = False, play: Any = None, profile: str = "basic", pin_hash: str = PIN_HASH,
-                 hands: int | None = None, **cfg: Any) -> AsyncIterator[Served]:
+                 hands: int | None = None, host: str = "127.0.0.1", **cfg: Any) -> AsyncIterator[Served]:
     tiles = 136 if profile.startswith("riichi") else None  # (make() sets up 136 for basic, 108 otherwise)
     svc, sim, store = make(tmp_path, auto=auto, profile=profile,
                            sim_setup=(lambda sim: setattr(sim, "tile_count", tiles)) if tiles else None)
@@ -51,7 +51,7 @@ async def served(tmp_path, *, auto: bool = False, play: Any = None, profile: str
         svc.players = int(cfg["table__players"])
     stop = asyncio.Event()
     task = asyncio.create_task(svc.run(stop, hands=hands))
-    web = WebServer(svc, "127.0.0.1", 0, pin_hash=pin_hash)
+    web = WebServer(svc, host, 0, pin_hash=pin_hash)
     port = await web.start()
     while svc._triggers is None:
         await asyncio.sleep(0.01)

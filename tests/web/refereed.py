@@ -93,16 +93,23 @@ def misread_index(session: Any) -> int:
     return next(i for i, e in enumerate(session.referee.record) if isinstance(e, PondTileSeen) and e.tile == MISREAD)
 
 
-async def _serve(tmp: Path) -> None:
+async def _serve(tmp: Path, certdir: str = "") -> None:
     from tests.web.helpers import served
 
-    async with served(tmp, auto=True, play=refereed_play(), profile=PROFILE, hands=1) as t:
-        print(t.url + "/", flush=True)
+    # with a certificate folder (web.crt, web.key): HTTPS and a plain-HTTP port (tests.web.test_browser_tls)
+    # "insecure": plain HTTP with web.insecure_login = true
+    # both on 127.0.0.1 only: the browser "on another machine" reaches them through tests.web.other_machine.Forwarder
+    tls = {"web__tls_certfile": f"{certdir}/web.crt", "web__tls_keyfile": f"{certdir}/web.key",
+           "web__http_port": 0} if certdir not in ("", "insecure") else {}
+    if certdir == "insecure":
+        tls = {"web__insecure_login": True}
+    async with served(tmp, auto=True, play=refereed_play(), profile=PROFILE, hands=1, **tls) as t:
+        print(t.url + "/" if not t.web.tls else f"https {t.web.port} http {t.web.http_port}", flush=True)
         await asyncio.Event().wait()  # until terminated
 
 
 if __name__ == "__main__":
     try:
-        asyncio.run(_serve(Path(sys.argv[1])))
+        asyncio.run(_serve(Path(sys.argv[1]), *sys.argv[2:3]))
     except KeyboardInterrupt:
         pass

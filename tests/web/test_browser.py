@@ -7,18 +7,20 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
 import threading
 
 import pytest
 
+from tests.needs import need
 from tests.web.browser import award_penalty, browser, chromium_missing, demo_table, log_in, refereed_table
 from tests.web.helpers import PIN
 
-missing = chromium_missing()
-if missing and os.environ.get("CI"):
-    pytest.fail(missing, pytrace=False)
-pytestmark = pytest.mark.skipif(bool(missing), reason=missing)
+
+@pytest.fixture(autouse=True, scope="module")
+def _chromium():
+    missing = chromium_missing()
+    if missing:  # a missing browser fails the tests (tests/needs.py), unless the person asked to skip them
+        need("chromium", missing)
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,11 @@ class HandReport:
     judged: list[str] = field(default_factory=list)  # impossible observations the judge settled
     redealt: int = 0  # hands dealt again because the table could not show them (a pond over 30 tiles)
     vision_s: float = 0.0  # seconds the vision pipeline spent on the hand's frames
+    frames_read: int = 0  # frames the reader read (a Pi-class CPU: the others were dropped)
+    frames_dropped: int = 0  # frames the camera took while the reader was busy, replaced by a newer one
+    queue_wait_max: float = 0.0  # seconds: the longest a frame read waited for the reader
+    read_max: float = 0.0  # seconds: the longest read (camera time: stretched by the slowdown)
+    read_cpu_ms: list[float] = field(default_factory=list)  # the CPU time of each read here (not stretched)
     asked: list[dict[str, Any]] = field(default_factory=list)  # each question: t, kind, seat, zone, message
 
     @property

@@ -84,6 +84,13 @@ class TableSummary:
     judged: int = 0
     seconds: float = 0.0
     vision_s: float = 0.0
+    cpu_slowdown: float | None = None  # a Pi-class CPU (simulate --cpu-slowdown K): reads K times slower
+    frames_read: int = 0
+    frames_dropped: int = 0
+    queue_wait_max: float = 0.0
+    read_max: float = 0.0
+    latencies: list[float] = field(default_factory=list)  # ms, per observation: the change -> the verdict
+    read_cpu_ms: list[float] = field(default_factory=list)  # ms of CPU per frame read, here (not stretched)
     faults: Counter = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
     asked: list[dict[str, Any]] = field(default_factory=list)  # every question, with its hand (--verbose)
@@ -103,6 +110,12 @@ class TableSummary:
         self.judged += len(r.judged)
         self.seconds += r.seconds
         self.vision_s += r.vision_s
+        self.frames_read += r.frames_read
+        self.frames_dropped += r.frames_dropped
+        self.queue_wait_max = max(self.queue_wait_max, r.queue_wait_max)
+        self.read_max = max(self.read_max, r.read_max)
+        self.latencies += r.latencies
+        self.read_cpu_ms += r.read_cpu_ms
         self.faults.update(r.faults)
         self.asked += r.asked
         for what, items in (("missed", r.missed), ("false", r.false), ("settlement", r.mismatches)):
@@ -112,7 +125,27 @@ class TableSummary:
     def ok(self) -> bool:
         return not (self.missed or self.false or self.mismatches)
 
+    def latency_ms(self) -> dict[str, float]:
+        """The verdict latency (a Pi-class CPU: the change's camera time to the referee's verdict): p50, p95,
+        max in ms."""
+        s = sorted(self.latencies)
+        if not s:
+            return {"p50": 0.0, "p95": 0.0, "max": 0.0}
+
+        def at(p: float) -> float:
+            return round(s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))], 1)
+
+        return {"p50": at(50), "p95": at(95), "max": round(s[-1], 1)}
+
     def to_json(self) -> dict[str, Any]:
+        out = self._json()
+        if self.cpu_slowdown is not None:
+            out |= {"cpu_slowdown": self.cpu_slowdown, "frames_read": self.frames_read,
+                    "frames_dropped": self.frames_dropped, "verdict_latency_ms": self.latency_ms(),
+                    "queue_wait_max_ms": round(self.queue_wait_max * 1e3, 1), "read_max_ms": round(self.read_max * 1e3, 1)}
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {"table": self.table, "hands": self.hands, "events": self.events, "frames": self.frames,
                 "questions": self.questions, "questions_unreadable": self.questions_planned,
                 "questions_other": self.questions - self.questions_planned,
@@ -174,8 +207,9 @@ def styles_for(profile: str) -> list[str]:
 
 
 def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None = None, camera: bool = True,
-             unreadable: int = 1) -> HandReport:
-    """One hand of ``spec`` through the whole stack (see the module's docstring)."""
+             unreadable: int = 1, slowdown: float | None = None) -> HandReport:
+    """One hand of ``spec`` through the whole stack (see the module's docstring); ``slowdown``: a Pi-class
+    CPU, each vision read taking that many times its measured time (:mod:`.observe`)."""
     import time
 
     from controller.referee.sim.observe import CameraObserver, ExactObserver
@@ -196,14 +230,22 @@ def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None
     n = view_seats(spec.profile, spec.players)
     if camera:
         st = style or rng.choice(styles_for(spec.profile))
-        obs: Any = CameraObserver(spec.profile, n, style=st, seed=rng.randrange(1 << 31), unreadable=marks)
+        obs: Any = CameraObserver(spec.profile, n, style=st, seed=rng.randrange(1 << 31), unreadable=marks,
+                                  slowdown=slowdown)
     else:
         obs = ExactObserver(spec.profile, n, marks)
     _, rep = referee_hand(profile, truth, obs, planned_questions=len(marks), players=spec.players)
     rep.redealt = redeals
     _mark_planned(rep, list(getattr(obs, "smudged", [])))
     rep.vision_s = getattr(obs, "vision_s", 0.0)
-    rep.latencies = list(getattr(obs, "settle_ms", []))
+    rep.frames_read = getattr(obs, "read", 0)
+    if slowdown is None or not camera:
+        rep.latencies = list(getattr(obs, "settle_ms", []))
+    else:  # (the referee_hand's: the change's camera time -> the verdict)
+        rep.frames_dropped = obs.queue_dropped
+        rep.queue_wait_max = max(obs.queue_wait, default=0.0)
+        rep.read_max = max(obs.read_s, default=0.0)
+        rep.read_cpu_ms = [x / slowdown * 1e3 for x in obs.read_s]
     rep.seconds = time.perf_counter() - t0
     return rep
 
@@ -220,15 +262,15 @@ def _mark_planned(rep: HandReport, smudged: list[tuple[int, int]]) -> None:
         q.setdefault("planned", False)
 
 
-def _job(args: tuple[TableSpec, int, int, bool, str | None, bool]) -> tuple[str, HandReport]:
-    spec = args[0]
-    return spec.label, run_hand(*args)
+def _job(args: tuple[TableSpec, int, int, bool, str | None, bool, float | None]) -> tuple[str, HandReport]:
+    spec, seed, i, faults, style, camera, slowdown = args
+    return spec.label, run_hand(spec, seed, i, faults, style, camera, slowdown=slowdown)
 
 
 def simulate(specs: list[TableSpec], hands: int, seed: int, *, faults: bool = False, style: str | None = None,
-             camera: bool = True, workers: int = 1) -> Iterator[tuple[str, HandReport]]:
-    """Every hand of every table, as it finishes (``workers`` processes)."""
-    jobs = [(spec, seed, i, faults, style, camera) for spec in specs for i in range(hands)]
+             camera: bool = True, workers: int = 1, slowdown: float | None = None) -> Iterator[tuple[str, HandReport]]:
+    """Every hand of every table, as it finishes (``workers`` processes; ``slowdown``: a Pi-class CPU)."""
+    jobs = [(spec, seed, i, faults, style, camera, slowdown) for spec in specs for i in range(hands)]
     if workers <= 1:
         for j in jobs:
             yield _job(j)
@@ -238,8 +280,8 @@ def simulate(specs: list[TableSpec], hands: int, seed: int, *, faults: bool = Fa
 
 
 def summarize(specs: list[TableSpec], results: Iterator[tuple[str, HandReport]],
-              tick: Callable[[], None] = lambda: None) -> dict[str, TableSummary]:
-    out = {s.label: TableSummary(s.label) for s in specs}
+              tick: Callable[[], None] = lambda: None, slowdown: float | None = None) -> dict[str, TableSummary]:
+    out = {s.label: TableSummary(s.label, cpu_slowdown=slowdown) for s in specs}
     for label, rep in results:
         out[label].add(rep)
         tick()

@@ -6,11 +6,22 @@
 * :class:`CameraObserver` — the real path: every moment filmed (:class:`.render.TableFilm`) with a real
   table's nuisances — arms reaching over the zones that change, frames dropped, a blur, a lighting change,
   tiles pushed out of line, tiles that cannot be read — and read by :class:`controller.referee.camera.CameraReader`.
+
+A Pi-class CPU (``slowdown`` K, ``simulate --cpu-slowdown K``): the camera films at its own pace (``FPS``, in
+camera time) while the reader works; each read takes K times the CPU time it took here (in camera time: the
+simulation does not sleep; CPU time, not wall time, so that other work on a shared machine does not stretch
+it further) and the one-frame queue between them keeps only the newest frame — a frame the
+camera takes while the reader is busy replaces the one waiting, which is dropped (counted). The reader takes
+the newest frame when it is free, so it never falls behind the camera; what it reports reaches the referee
+when its read ends (:meth:`CameraObserver.take_timed`: arrival times, in camera time), which is what the
+live service does (:class:`controller.table_camera.LatestFrame`, :class:`controller.referee.feed.CameraFeed`).
+Without ``slowdown`` every frame filmed is read at once (the reader is taken as infinitely fast).
 """
 from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from typing import Protocol
 
 from controller.referee.sim.timeline import Moment
@@ -19,6 +30,18 @@ from vision.tracking import Tracker
 
 FPS = 10.0
 SETTLE_FRAMES = 3  # frames filmed after a moment's two while the camera's last reading is not yet confirmed
+
+
+@dataclass
+class Read:
+    """One frame read on a Pi-class CPU: ``arrival`` (camera time its read ended), ``frame`` (camera time the
+    frame was taken), ``settled`` (no change seen but not yet confirmed after it), ``events`` (each with its
+    origin: the camera time of the change it reports, the moment the first frame that showed it belongs to)."""
+
+    arrival: float
+    frame: float
+    settled: bool
+    events: list[tuple[float, ObservationEvent]]
 
 
 class Observer(Protocol):
@@ -73,7 +96,7 @@ class CameraObserver:
     the pose and every nuisance."""
 
     def __init__(self, profile: str, n_views: int, *, style: str, seed: int, unreadable: set[int] | None = None,
-                 nuisances: bool = True):
+                 nuisances: bool = True, slowdown: float | None = None):
         from controller.referee.camera import CameraReader
         from controller.referee.sim.render import TableFilm
         from vision.calibration import calibrate
@@ -94,11 +117,26 @@ class CameraObserver:
         self.settle_frames: list[int] = []  # per settled change: frames between its first and the confirming one
         self.frame_ms: dict[int, float] = {}  # recent frames read: ms of vision each
         self.smudged: list[tuple[int, int]] = []  # (seat, pond index) of each tile rendered unreadable
+        # a Pi-class CPU (see the module's docstring)
+        self.slowdown = slowdown
+        self.free_at = float("-inf")  # camera time the reader is done with its current frame
+        self.queue_dropped = 0  # frames the camera took while the reader was busy, replaced by a newer one
+        self.queue_wait: list[float] = []  # seconds each frame read waited in the queue for the reader
+        self.read_s: list[float] = []  # camera seconds of each read (its CPU time here x slowdown)
+        self._moment_t = 0.0  # the camera time of the change being filmed (the moment's)
+        self._origin: dict[int, float] = {}  # frame number -> the moment it showed
+        self._timed: list[Read] = []  # see take_timed
+
+    def take_timed(self) -> list[Read]:
+        """With ``slowdown``: the frames read since the last call, in order (:class:`Read`)."""
+        out, self._timed = self._timed, []
+        return out
 
     def observe(self, m: Moment) -> list[ObservationEvent]:
         t0 = time.perf_counter()
         scene = m.scene
         assert scene is not None
+        self._moment_t = m.t
         if self.nuisances and self.last_t < self.relight_at <= m.t:
             self.film.relight()
         if m.truth in self.unreadable and m.note == "discard":
@@ -124,6 +162,9 @@ class CameraObserver:
             dropped = self.nuisances and self.rng.random() < 0.03
             if dropped:
                 shots.append((shots[-1][0] + 1 / FPS, ()))  # the camera goes on: one more frame after
+            elif self.slowdown is not None and j < len(shots) and shots[j][0] <= self.free_at:
+                self._replaced(tf)  # the next frame comes before the reader is free: it takes that one
+                continue
             out += self._shoot(tf, arms, dropped)
         pipe = self.camera.pipe
         for _ in range(SETTLE_FRAMES):  # the camera films on: a reading not yet seen twice alike is confirmed
@@ -138,7 +179,23 @@ class CameraObserver:
             out += self._shoot(max(t, self.last_t + 1 / FPS), (), False)
         return out
 
+    def _replaced(self, t: float) -> None:
+        """A frame taken while the reader is busy and replaced in the queue by a newer one (never rendered:
+        nobody sees it)."""
+        self.frames += 1
+        self.queue_dropped += 1
+        self.last_t = t
+
     def _shoot(self, t: float, arms: tuple[tuple[int, str], ...], dropped: bool) -> list[ObservationEvent]:
+        start = t
+        if self.slowdown is not None and not dropped:
+            if self.free_at >= t + 1 / FPS:  # the camera filmed on while the reader was busy: it takes the newest
+                k = int((self.free_at - t) * FPS + 1e-9)  # (the table as it lies: the arms have moved on)
+                t, arms = t + k / FPS, ()
+                self.frames += k
+                self.queue_dropped += k
+            start = max(t, self.free_at)
+            self.queue_wait.append(start - t)
         t0 = time.perf_counter()
         img = self.film.frame(arms, blur=self.nuisances and self.rng.random() < 0.02)
         t1 = time.perf_counter()
@@ -148,17 +205,28 @@ class CameraObserver:
         if dropped:
             return []
         fno = self.camera.pipe.frame_no
+        c1 = time.process_time()
         evs = self.camera.process(img, t_mono=t, t_wall=t)
         dt = time.perf_counter() - t1
+        cpu = time.process_time() - c1  # (the CPU the read took: what a slower CPU stretches, whatever the load)
         self.vision_s += dt
         self.read += 1
         self.frame_ms[fno] = dt * 1e3
+        self._origin[fno] = self._moment_t
+        if self.slowdown is not None:  # the read, stretched to a slower CPU's, in camera time
+            self.read_s.append(cpu * self.slowdown)
+            self.free_at = start + cpu * self.slowdown
+            pipe = self.camera.pipe
+            self._timed.append(Read(self.free_at, t, pipe.scene == pipe.tracker.stable,
+                                    [(self._origin.get(int(getattr(e, "frame", fno)), self._moment_t), e) for e in evs]))
         if evs:  # vision's work from the frame that first showed the change to the one that confirmed it
             first = min(int(getattr(e, "frame", fno)) for e in evs)
             self.settle_ms.append(sum(v for k, v in self.frame_ms.items() if first <= k <= fno))
             self.settle_frames.append(fno - first)
         for k in [k for k in self.frame_ms if k < fno - 8]:
             del self.frame_ms[k]
+        for k in [k for k in self._origin if k < fno - 64]:
+            del self._origin[k]
         return evs
 
     def _smudge_new(self, scene) -> None:

@@ -115,9 +115,40 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
         ticks_to(ev.t_mono)
         settle(ref.feed(ev), ev)
 
+    slowdown: float | None = getattr(observer, "slowdown", None)
+    pending: list[Any] = []  # the frames read (observe.Read) whose observations the referee has not had yet
+    busy = [float("-inf")]  # camera time the referee is done with what it was given
+    settled = [True]  # the camera's view settled after the last read delivered
+
+    def deliver(upto: float, button: float | None = None) -> None:
+        """A Pi-class CPU: the camera's observations reach the referee when their read ended (in that order,
+        between the buttons pressed meanwhile); a button pressed at ``button`` waits for the frames the
+        camera took before it and until its view is settled (no change seen but unconfirmed), as
+        :meth:`controller.referee.session.RefereeSession.button` holds it; the referee's own work is
+        stretched by the same factor. Each observation's verdict latency: from the change's camera time to
+        the end of the referee's work on it."""
+        while pending and (pending[0].arrival <= upto or (button is not None and (
+                pending[0].frame < button or not settled[0]))):
+            r = pending.pop(0)
+            ticks_to(r.arrival)
+            for origin, ev in r.events:
+                c0 = time.process_time()
+                feed(ev)
+                busy[0] = max(busy[0], r.arrival) + (time.process_time() - c0) * (slowdown or 1.0)
+                rep.latencies.append((busy[0] - origin) * 1e3)
+            settled[0] = r.settled
+
     for m in truth.timeline.moments:
+        if slowdown is not None:
+            deliver(m.t, m.t if m.kind == "input" and m.event.TYPE == "button_pressed" else None)  # type: ignore[union-attr]
         if m.kind == "input":
             feed(m.event)  # type: ignore[arg-type]
+        elif slowdown is not None:
+            observer.observe(m)
+            pending += observer.take_timed()  # type: ignore[attr-defined]
+            ticks_to(min([m.t, *(r.arrival for r in pending)]))  # (answered from the table as it was till then)
+            scene = m.scene
+            deliver(m.t)
         else:
             seen = observer.observe(m)
             ticks_to(min([m.t, *(ev.t_mono for ev in seen)]))  # (answered from the table as it was till then)
@@ -126,7 +157,11 @@ def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_
                 feed(ev)
         settle(ref.tick(m.t), RefereeTick(t_mono=m.t, t_wall=m.t))
     for ev in observer.settle(truth.timeline.end):
-        feed(ev)
+        if slowdown is None:
+            feed(ev)
+    if slowdown is not None:
+        pending += observer.take_timed()  # type: ignore[attr-defined]
+        deliver(float("inf"))
     for ev in signed_again(ref, truth.timeline.end):
         feed(ev)
     ref.tick(truth.timeline.end)

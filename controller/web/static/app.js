@@ -217,6 +217,25 @@ function renderCamera(pub) {
   }
 }
 
+// the hall session at this table: time left, "last hand", "red zone", and why no hand starts (both languages)
+function renderSession(ses) {
+  const box = $("#session");
+  box.hidden = !(ses && ses.session !== null && ses.session !== undefined);
+  if (box.hidden) return;
+  const bits = [];
+  if (ses.seconds_left !== null && ses.seconds_left !== undefined) {
+    const m = Math.floor(ses.seconds_left / 60), sec = Math.floor(ses.seconds_left % 60);
+    bits.push(t("session.left", {n: ses.session, t: m + ":" + String(sec).padStart(2, "0")}));
+  }
+  if (ses.red_zone) bits.push(t("session.red_zone"));
+  if (ses.last_hand) bits.push(t("session.last_hand"));
+  const why = lang === "ru" ? ses.text_ru : ses.text_en;
+  if (why) bits.push(why);
+  box.textContent = bits.join(" · ");
+  box.classList.toggle("warn", !!(ses.red_zone || ses.last_hand || !ses.may_start));
+  box.dataset.reason = ses.reason || "";
+}
+
 function render(msg) {
   last = msg;
   const pub = msg.public, hand = pub.hand;
@@ -231,6 +250,7 @@ function render(msg) {
   if (s.fault) prompt += " — " + s.fault;
   if (s.table_check && s.table_check.hold) prompt += " — " + t("table_check") + ": " + t("check." + s.table_check.result);
   $("#prompt").textContent = prompt;
+  renderSession(pub.session);
   const boxes = [...document.querySelectorAll(".seat")];
   boxes.forEach(b => { b.replaceChildren(); b.classList.add("empty"); b.classList.remove("turn"); });
   $("#no-hand").hidden = !!hand;
@@ -254,15 +274,20 @@ function renderConsole(j, pub, hand) {
   $("#judge-btn").hidden = session.judge;
   if (!session.judge || !j) return;
   $("#judge-name").textContent = session.name;
+  $("#insecure-warn").hidden = !session.insecure;  // web.insecure_login in use: the judge is told, every time
   document.querySelectorAll("[data-press]").forEach(b => { b.disabled = !j.buttons[b.dataset.press]; });
   const seatSel = $("#pen-seat");
   if (seatSel.options.length !== pub.table.players) {
     seatSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: seatName(hand, s)})));
   }
+  const toSel = $("#pen-to");
+  if (toSel.options.length !== pub.table.players) {
+    toSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: seatName(hand, s)})));
+  }
   const codeSel = $("#pen-code");
   if (codeSel.options.length !== j.penalty_catalog.length + 1) {
     codeSel.replaceChildren(el("option", {value: "", text: t("penalty.custom")}),
-      ...j.penalty_catalog.map(p => el("option", {value: p.code, text: p.text + " — " + p.rule})));
+      ...j.penalty_catalog.map(p => el("option", {value: p.code, text: (lang === "ru" ? p.text_ru : p.text) + " — " + p.rule})));
     codeSel.catalog = j.penalty_catalog;
   }
   const more = $("#more-actions");
@@ -388,19 +413,29 @@ function setupConsole() {
   $("#pen-code").addEventListener("change", ev => {
     const p = (ev.target.catalog || []).find(x => x.code === ev.target.value);
     const f = $("#penalty");
+    // from the catalogue the seed sets the amount (fixed or its ladder) and the payee; the judge types only
+    // what the seed leaves to him (a choice of points, the player who receives them)
+    const judgeChooses = !!p && p.points === null && !p.ladder.length;
+    f.points.disabled = !!p && !judgeChooses; f.points.required = !p || judgeChooses;
+    f.rule.disabled = f.to_others.disabled = !!p; f.rule.required = !p;
+    $("#pen-to-label").hidden = !(p && p.payee === "one_player");
     if (!p) return;
-    f.rule.value = p.rule; f.reason.value = p.text;
-    if (p.points !== null) f.points.value = p.points;
+    f.rule.value = p.rule; f.reason.value = lang === "ru" ? p.text_ru : p.text;
+    f.points.value = p.points !== null ? p.points : p.choices.length ? p.choices[0] : p.bounds[1] ? p.bounds[0] : "";
     f.to_others.checked = !!p.to_others;
   });
   $("#penalty").addEventListener("submit", async ev => {
     ev.preventDefault();
     const f = ev.target;
     const r = await post("/api/judge/penalty", {seat: Number(f.seat.value), points: Number(f.points.value), rule: f.rule.value,
-      reason: f.reason.value, code: f.code.value, to_others: f.to_others.checked});
+      reason: f.reason.value, code: f.code.value, to_others: f.to_others.checked, to_seat: Number(f.to_seat.value)});
     if (r.ok) f.reset();
   });
-  $("#judge-btn").addEventListener("click", () => { $("#login-msg").textContent = ""; $("#login").showModal(); });
+  $("#judge-btn").addEventListener("click", () => {
+    if (session.https) { location.href = session.https; return; }  // the plain-HTTP port: the login is on HTTPS
+    $("#login-msg").textContent = session.refused ? t("login_refused") : "";
+    $("#login").showModal();
+  });
   $("#judge-btn").disabled = false;  // the page's buttons are disabled until they work (a click before is lost)
   $("#login-cancel").addEventListener("click", () => $("#login").close());
   $("#login-form").addEventListener("submit", async ev => {
@@ -410,10 +445,11 @@ function setupConsole() {
       body: JSON.stringify({name: f.name.value, pin: f.pin.value})});
     f.pin.value = "";
     if (r.ok) { $("#login").close(); await checkSession(); reconnect(); return; }
-    const msg = r.status === 429 ? t("too_many", {s: r.headers.get("Retry-After") || "60"}) : r.status === 403 ? t("no_pin") : t("wrong_pin");
+    const msg = r.status === 429 ? t("too_many", {s: r.headers.get("Retry-After") || "60"}) : r.status === 403 ? (session.refused ? t("login_refused") : t("no_pin")) : t("wrong_pin");
     $("#login-msg").textContent = msg;
   });
   $("#logout").addEventListener("click", async () => { await post("/api/logout"); await checkSession(); reconnect(); });
+  $("#logout-all").addEventListener("click", async () => { await post("/api/logout", {everywhere: true}); await checkSession(); reconnect(); });
 }
 
 // --- the live connection ------------------------------------------------------------------------------

@@ -34,6 +34,8 @@ CAPABILITIES = Capabilities(
 
 
 class MCRGame(GameRules):
+
+    penalty_catalogue = penalties.CATALOGUE  # the judge's console (rules/game/penalty_catalogue.py)
     capabilities = CAPABILITIES
     violation_rules = {
         "false_win": "003 §Отдельные нарушения 6",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from rules.game.penalty_catalogue import PenaltyKind
 from rules.profiles.mcr.settlement import Payment
 
 DEDUCTIONS = (5, 10, 20, 40, 50, 60)  # 003 §Нарушения 1: the referee's scale
@@ -110,3 +111,36 @@ def deduction(seat: int, foul: Foul, points: int, ref: str) -> Sanction:
     if points not in DEDUCTIONS:
         raise ValueError(f"a deduction is one of {DEDUCTIONS}")
     return Sanction(seat, foul, ref, deduction=points)
+
+
+_LADDER = (0, 5, 10, 20, 40, 60)  # warning, 5, 10, 20, «и так далее» (spec §12 A37: 40, then 60): escalation()
+# The console's catalogue (rules/game/penalty_catalogue.py), 003 «Нарушения и штрафы» (lines 2128-2160).
+CATALOGUE: tuple[PenaltyKind, ...] = (
+    PenaltyKind("deduction", "deduction for a breach of the rules (not given to the others)",
+                "Снятие очков за нарушение правил", "003 «Нарушения и штрафы» 1 (line 2130)", choices=DEDUCTIONS),
+    PenaltyKind(Foul.EMPTY_CLAIM, "empty claim of chow, pung or kong", "Пустое требование чоу, панга или конга",
+                "003 «Отдельные нарушения» 3 (line 2140)", ladder=_LADDER),
+    PenaltyKind(Foul.WALL_TOUCH, "touching a wall tile before the previous discard", "Касание плитки на стене",
+                "003 «Отдельные нарушения» 4 (line 2142)", ladder=_LADDER),
+    PenaltyKind(Foul.LATE_PUNG, "pung claimed later than 3 s (counted in each round)", "Позднее требование панга",
+                "003 «Отдельные нарушения» 5 (line 2144)", ladder=_LADDER, per_hands=4),
+    PenaltyKind(Foul.FALSE_HU_INSUFFICIENT_FAN, "false hu: under 8 fan (10 to each other player)",
+                "Ложное ху: недобор очков", "003 «Отдельные нарушения» 6 (line 2147)", payee="each_other", amount=10,
+                dead_hand=True),
+    PenaltyKind(Foul.FALSE_HU_WRONG_CLAIM, "false hu: mistaken claim (20 to each other player)",
+                "Ложное ху: ошибочное требование", "003 «Отдельные нарушения» 6 (line 2148)", payee="each_other",
+                amount=20, dead_hand=True),
+    PenaltyKind("knocked_over_tile", "knocked over another player's tile (5 to 60 to that player)",
+                "Опрокинул плитку другого игрока", "003 «Отдельные нарушения» 7 (line 2152)", payee="one_player",
+                bounds=(5, 60)),
+    *(PenaltyKind(foul, what + " (dead hand)", "Мёртвая рука: " + ru, f"003 «Отдельные нарушения» {ref}", amount=0,
+                  dead_hand=True)
+      for foul, what, ru, ref in (
+          (Foul.WRONG_MELD_OR_FLOWER, "wrong chow, pung, kong or flower", "ошибочные чоу, панг, конг или цветок",
+           "2 (line 2137)"),
+          (Foul.WRONG_TILE_COUNT, "wrong number of tiles", "неверное количество плиток", "8 (line 2154)"),
+          (Foul.GIVING_INFORMATION, "giving information", "разглашение информации", "9 (line 2156)"),
+          (Foul.CLAIMED_TILE_NOT_TAKEN, "claimed tile not taken", "истребованная плитка не взята", "11 (line 2160)"),
+          (Foul.EXPOSED_BEFORE_HU, "tiles exposed before hu", "раскрытие плиток до объявления ху", "11 (line 2160)"),
+      )),
+)

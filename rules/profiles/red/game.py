@@ -52,6 +52,8 @@ CAPABILITIES = Capabilities(
 class RedGameRules(GameRules):
     """Red Mahjong's answers to the game machine."""
 
+    penalty_catalogue = pen.CATALOGUE  # the judge's console (rules/game/penalty_catalogue.py)
+
     capabilities = CAPABILITIES
     violation_rules = {  # noqa: RUF012
         "chow_not_from_left": "001 §Чоу 1",

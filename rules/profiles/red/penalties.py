@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.events import Payment
+from rules.game.penalty_catalogue import PenaltyKind
 from rules.profiles.red.payments import Settlement
 from rules.profiles.red.seating import seats
 
@@ -108,3 +109,15 @@ class HandStatus:
     @property
     def may_claim(self) -> bool:
         return not self.dead
+
+
+_UNPRICED_RU = {"looked_during_deal": "Смотрел или ощупывал кости до конца раздачи",
+                "play_tempo": "Слишком быстрое взятие или слишком медленная игра",
+                "misnamed_discard": "Неверно назвал сброшенную кость и ввёл в заблуждение"}
+# The console's catalogue (rules/game/penalty_catalogue.py): the false win's price (001 §Штрафы 1); the seed
+# names the other offences without an amount: the judge decides.
+CATALOGUE: tuple[PenaltyKind, ...] = (
+    PenaltyKind("false_win", "false win (to each other player)", "Ложный выигрыш", RULE_FALSE_WIN,
+                payee="each_other", amount=FALSE_WIN_POINTS, dead_hand=True),
+    *(PenaltyKind(code, text, _UNPRICED_RU[code], rule) for code, (text, rule) in UNPRICED.items()),
+)

@@ -141,6 +141,8 @@ CAPABILITIES = Capabilities(
 class RiichiHooks(GameRules):
     """The ``GameRules`` hooks for riichi (mixed into the profile class before ``Profile``)."""
 
+    penalty_catalogue = tournament.CATALOGUE  # the judge's console (rules/game/penalty_catalogue.py)
+
     capabilities = CAPABILITIES
     start_score = 30_000  # Reg 6.2.3
     placement_points = (15.0, 5.0, -5.0, -15.0)  # EMA uma in thousands: informational only (spec §2.6)
@@ -384,6 +386,11 @@ class RiichiHooks(GameRules):
     # --- the hall: a session's result and the tournament (004 Reg 6.1-6.3, spec A5) --------------------
     session_warning_min = tournament.RED_ZONE_MIN  # 004 Reg 6.1.2: the 10-minute red zone
     session_minutes = tournament.SESSION_MIN  # Reg 6.1.1
+    red_zone_min = tournament.RED_ZONE_MIN  # Reg 6.1.2 (004 line 62): only started hands are finished
+
+    def session_may_start_hand(self, minutes_left: float) -> bool:
+        """No new hand in the red zone, the session's last 10 minutes (004 Reg 6.1.2)."""
+        return tournament.may_start_hand(minutes_left, self.red_zone_min)
 
     def session_standings(self, totals: Mapping[int, int], players: Mapping[int, str] | None = None, *,
                           penalties: Mapping[int, int] | None = None, late: Mapping[int, float] | None = None,
@@ -397,7 +404,10 @@ class RiichiHooks(GameRules):
         uma = dict(zip(seats, tournament.ema_scores([finals[s] for s in seats]), strict=True))
         out = []
         for s in sorted(seats, key=lambda x: (places[x], x)):
-            lateness, _substitute = tournament.lateness_penalty(float((late or {}).get(s, 0)))
+            lateness, substitute = tournament.lateness_penalty(float((late or {}).get(s, 0)))
+            if substitute:  # over 10 minutes a substitute plays (004 line 560); a late player who plays all the
+                # same is deducted the full 10 minutes (004 line 558) [Interp: the seed stops the scale there]
+                lateness = tournament.LATE_PER_MINUTE * tournament.LATE_MAX_MINUTES
             deduction = int((penalties or {}).get(s, 0)) + (lateness or 0)
             out.append(Standing(1 + sum(1 for x in seats if finals[x] > finals[s]), s, (players or {}).get(s, str(s)),
                                 finals[s], (uma[s] - (finals[s] - self.start_score)) / 1000, places[s], deduction))

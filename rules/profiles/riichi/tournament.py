@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rules.game.penalty_catalogue import PenaltyKind
 from rules.profiles.riichi.setup import START_POINTS
 
 EMA_UMA = (15_000, 5_000, -5_000, -15_000)  # EMA 2016, not in the seed: informational only (spec §2.6)
@@ -132,3 +133,18 @@ def lateness_penalty(minutes_late: float) -> tuple[int | None, bool]:
 def session_points(final_score: int, deductions: int = 0, start: int = START_POINTS) -> int:
     """Points a session adds to the player's sum (spec A5): final − 30 000 − deductions."""
     return final_score - start - deductions
+
+
+# The console's catalogue (rules/game/penalty_catalogue.py), 004 Rules 3.4.6-3.4.7 and 5.x.
+CATALOGUE: tuple[PenaltyKind, ...] = (
+    PenaltyKind("chombo", "chombo: a mangan — 4000 to East, 2000 to the others (4000 each when East offends); the "
+                "hand is dealt again", "Чомбо: выплата в размере манган, раздача пересдаётся", "004 Rules 3.4.6 (line 278)",
+                payee="east_and_others", amount=2000, east=4000),
+    PenaltyKind("dead_hand", "dead hand declared by the judge (e.g. passing information)",
+                "Мертвая рука по решению судьи", "004 Rules 3.4.7 (line 302)", amount=0, dead_hand=True),
+    PenaltyKind("obstruction", "deliberate obstruction of the tournament: 8000 or 12000, at the end of the game",
+                "Намеренное нарушение порядка турнира", "004 (line 548)", choices=(8000, 12000), when="game_end"),
+    PenaltyKind("obstruction_serious", "serious or repeated obstruction: 12000 to 48000, at the end of the game",
+                "Серьёзное или повторное нарушение порядка", "004 (line 548)", bounds=(12000, 48000),
+                when="game_end"),
+)

@@ -18,6 +18,7 @@ from rules.events import Discarded, Drew, MeldMade, Payment, Won, as_int
 from rules.game.profile_api import Capabilities, GameRules, Standing
 from rules.game.state import SeatState
 from rules.notation import Hand
+from rules.profiles.sichuan import penalties as sichuan_penalties
 from rules.profiles.sichuan.params import MPL2025, SichuanParams
 from rules.profiles.sichuan.scoring import TenpaiInfo, tenpai
 from rules.profiles.sichuan.settlement import EndHand, HandLedger
@@ -211,6 +212,8 @@ CAPABILITIES = Capabilities(
 
 class SichuanGameRules(GameRules):
     """Mixed into the Sichuan profiles before ``Profile`` (whose base is ``GameRules``)."""
+
+    penalty_catalogue = sichuan_penalties.CATALOGUE  # the judge's console (rules/game/penalty_catalogue.py)
 
     capabilities = CAPABILITIES
     params: SichuanParams = MPL2025

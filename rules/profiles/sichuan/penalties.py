@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rules.game.penalty_catalogue import PenaltyKind
 from rules.profiles.sichuan.params import SichuanParams
 
 # 000 §2.8.2 minor violations: code -> (description, seed reference)
@@ -134,3 +135,32 @@ def pig_penalty(params: SichuanParams, kind: str | None) -> int:
     if kind is None or kind == "passive":
         return 0
     return params.pig_penalty
+
+
+_MINOR_RU = {  # the seed's names (000 §2.8.2, lines 424-434)
+    "wrong_draw": "Ошибочное взятие кости со стены", "empty_call": "Пустое объявление панга, конга",
+    "wrong_exposure_corrected": "Неправильное открытие панга, конга (исправлено)", "touching_wall": "Касание кости",
+    "late_call": "Позднее объявление на кости со сноса",
+    "accidental_exposure": "Непреднамеренное раскрытие костей своей руки",
+    "discard_before_draw": "Снос кости раньше взятия со стены", "incorrect_call": "Некорректные объявления",
+    "set_corrected": "Исправленный некорректно выставленный сет", "action_order": "Нарушения порядка действий",
+    "tiles_not_in_line": "Неспособность содержать «стоящие кости» в одну линию",
+}
+_DEAD_RU = {  # 000 §2.8.3 (line 437)
+    "wrong_tile_count": "Неправильное количество костей", "wrong_exposure": "Неправильное открытие панга, конга",
+    "wrong_draw_merged": "Ошибочно взятая кость смешана с рукой",
+    "claimed_tile_not_taken": "Взятая по объявлению кость не взята в сет", "hu_withdrawn": "Объявление «ху» отозвано",
+    "illegal_information": "Передача информации",
+}
+# The console's catalogue (rules/game/penalty_catalogue.py). 000 line 422 (§2.8.2): the minor violations of one
+# session add up on one scale «по совокупности» — 0 (a warning), −2, −4, −8, −16, −24, −48 GP in total, given
+# to nobody [Interp AMB-23: the values are totals]; 000 line 437 (§2.8.3): a dead hand, no points.
+CATALOGUE: tuple[PenaltyKind, ...] = (
+    *(PenaltyKind(code, text, _MINOR_RU[code], f"{rule} (000 line 422)", ladder=(0, 2, 4, 8, 16, 24, 48),
+                  cumulative=True, group="minor") for code, (text, rule) in MINOR_VIOLATIONS.items()),
+    *(PenaltyKind(code, text + " (dead hand)", "Мёртвая рука: " + _DEAD_RU[code], f"{rule} (000 line 437)", amount=0,
+                  dead_hand=True) for code, (text, rule) in DEAD_HAND_VIOLATIONS.items()),
+    PenaltyKind("lateness_10", "late up to 10 minutes", "Опоздание до 10 минут", "000 §2.8.4.5 (line 455)", amount=8),
+    PenaltyKind("lateness_15", "late 10 to 15 minutes", "Опоздание от 10 до 15 минут", "000 §2.8.4.5 (line 455)",
+                amount=16),
+)

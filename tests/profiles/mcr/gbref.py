@@ -17,7 +17,7 @@ from rules.profiles.mcr.reading import readings
 from rules.profiles.mcr.scorer import fan_value, fans_of
 from tests.profiles.mcr.randhands import to_gb
 
-try:  # the reference is a dev dependency; tests that need it skip cleanly without it
+try:  # the reference is a dev dependency; tests that need it fail without it (tests/needs.py)
     from MahjongGB import MahjongFanCalculator
 except ImportError:  # pragma: no cover
     MahjongFanCalculator = None

@@ -19,11 +19,15 @@ from rules.notation import format_hand
 from rules.profiles.mcr.options import GREEN_BOOK, SEED
 from rules.profiles.mcr.profile import MCR
 from tests.conftest import scaled
+from tests.needs import need
+from tests.profiles.mcr.gbref import MahjongFanCalculator, agrees, gb_fans, our_fans
 from tests.profiles.mcr.randhands import random_case
 
-pytest.importorskip("MahjongGB")
 
-from tests.profiles.mcr.gbref import agrees, gb_fans, our_fans  # noqa: E402
+@pytest.fixture(autouse=True)
+def _reference():
+    if MahjongFanCalculator is None:
+        need("pymahjonggb", "PyMahjongGB (a dev dependency: pip install -e '.[dev]') is not installed")
 
 N = scaled(2500, 20000)
 GB_PROFILE = MCR(GREEN_BOOK)

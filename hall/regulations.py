@@ -1,0 +1,103 @@
+"""Sanctions, appeals and locked results: the judges' decisions beyond points, each an audited event (who,
+when, why) in the hall database's ``audit`` table, read back by :mod:`hall.standings`.
+
+* **Sanctions** (000 §2.8.1 line 420, §2.8.5 line 460-463; 003 line 2159; 004 line 546): ``table_points``
+  (a penalty in tournament points, 000 line 422 «штраф в турнирных очках»), ``removal`` (barred from the rest
+  of the tournament: seated no more, his results stand), ``disqualification`` (barred and out of the ranking;
+  004 line 546: cheating, at once), ``annulment`` (his results of a session, or of all, annulled: «аннулированием
+  достигнутых результатов»), ``dead_hand`` (declared by the judge at the table: recorded here for the record).
+* **Appeals** (000 §2.9.2 lines 485-497): in writing, within 30 minutes of the session's end — later ones are
+  refused; the decision (the head judge's or the arbitration committee's) is recorded.
+* **Locked results** (000 §2.4.9.4 line 269): a hand whose result every seat confirmed at the table
+  (``confirmed_by == "seats"``) cannot be recomputed afterwards: the director's correction needs an upheld
+  appeal about it or the head judge's override, both audited.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from hall.db import HallDB
+
+SANCTIONS = ("table_points", "removal", "disqualification", "annulment", "dead_hand")
+# Minutes after a session's end within which an appeal is received (000 line 485: «не позже, чем через 30 минут
+# после окончания соответствующей сессии»). 001, 003 and 004 set no limit: the head judge applies 000's
+# [Interp: the issue's «do what the seed's head judge would expect»].
+APPEAL_MINUTES = {"sichuan": 30}
+DEFAULT_APPEAL_MINUTES = 30
+
+
+class RegulationError(ValueError):
+    """A request the regulations refuse (one line)."""
+
+
+def appeal_minutes(profile: str) -> int:
+    for prefix, minutes in APPEAL_MINUTES.items():
+        if profile.startswith(prefix):
+            return minutes
+    return DEFAULT_APPEAL_MINUTES
+
+
+@dataclass(frozen=True)
+class Sanction:
+    id: int
+    at: float
+    who: str
+    kind: str
+    player: str
+    session: int | None
+    points: float
+    reason: str
+
+
+def sanctions(db: HallDB, judged: list[tuple[str, str]] | None = None) -> list[Sanction]:
+    """The director's sanctions (the audit log) and the judges' at the tables' consoles (their outboxes: the
+    seat named by the players by chair of that moment); ids of the tables' are negative."""
+    out = []
+    for rid, at, who, detail in db.q("SELECT id, at, who, detail FROM audit WHERE action='sanction' ORDER BY id"):
+        d = json.loads(detail)
+        out.append(Sanction(rid, at, who, d["kind"], d["player"], d.get("session"), float(d.get("points") or 0),
+                            d.get("reason", "")))
+    from hall.standings import judge_messages
+
+    for rid, (table, body) in enumerate(judge_messages(db) if judged is None else judged, start=1):
+        b = json.loads(body)
+        ev = b.get("event") or {}
+        if ev.get("type") != "judge_action" or ev.get("action") != "sanction":
+            continue
+        d = ev.get("detail") or {}
+        by_seat = b.get("seats") or b.get("players") or []
+        seat = int(d.get("seat", -1))
+        if d.get("kind") not in SANCTIONS or not 0 <= seat < len(by_seat):
+            continue
+        out.append(Sanction(-rid, float(ev.get("t_wall") or 0), f"{ev.get('judge', '')} at {table}", d["kind"],
+                            by_seat[seat], b.get("session"), float(d.get("points") or 0), str(d.get("reason", ""))))
+    return out
+
+
+def appeals(db: HallDB) -> list[dict[str, Any]]:
+    """Every appeal with its decision (None while pending), oldest first."""
+    decided: dict[int, dict[str, Any]] = {}
+    for at, who, detail in db.q("SELECT at, who, detail FROM audit WHERE action='appeal_decision' ORDER BY id"):
+        d = json.loads(detail)
+        decided[int(d["appeal"])] = {"at": at, "who": who, **d}
+    out = []
+    for rid, at, who, detail in db.q("SELECT id, at, who, detail FROM audit WHERE action='appeal' ORDER BY id"):
+        out.append({"id": rid, "at": at, "who": who, **json.loads(detail), "decision": decided.get(rid)})
+    return out
+
+
+def result_locked(db: HallDB, table: str, hand: str) -> bool:
+    """Every seat confirmed the hand's result at the table (000 line 269)."""
+    rows = db.q("SELECT body FROM results WHERE table_id=? AND hand=?", (table, hand))
+    return bool(rows) and (json.loads(rows[0][0]).get("result") or {}).get("confirmed_by") == "seats"
+
+
+def upheld_appeal(db: HallDB, appeal: int, table: str, hand: str) -> bool:
+    """Appeal ``appeal`` is about this hand and was upheld."""
+    for a in appeals(db):
+        if a["id"] == appeal:
+            d = a["decision"]
+            return a.get("table") == table and a.get("hand") == hand and bool(d and d.get("upheld"))
+    return False

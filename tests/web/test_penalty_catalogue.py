@@ -1,0 +1,106 @@
+"""The judge's console picks a penalty from the profile's catalogue: the seed's amount, its escalation and its
+payee are applied by the table (the judge types only what the seed leaves to him) and recorded."""
+from __future__ import annotations
+
+from controller.web.judge import judge_stream
+from rules.events import PenaltyAwarded
+from tests.web.helpers import client, run, served
+
+
+def test_mcr_escalation_and_a_knocked_over_tile_paid_to_one_player(tmp_path):
+    """003 line 2142: touching the wall — a warning, then 5, then 10; 003 line 2152: a knocked-over tile, 5 to 60
+    to that one player, as the judge decides."""
+
+    async def scenario():
+        async with served(tmp_path, profile="mcr") as t, client() as http:
+            csrf = await t.login(http)
+            async with http.get(t.url + "/api/judge/actions", headers=t.headers(csrf)) as r:
+                assert r.status == 200
+            got = []
+            for _ in range(3):  # typed points are ignored: the ladder decides
+                async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf),
+                                     json={"seat": 1, "code": "wall_touch", "points": 99}) as r:
+                    assert r.status == 200, await r.text()
+                    got.append((await r.json())["awarded"]["points"])
+            assert got == [0, 5, 10]
+            bad = {"seat": 0, "code": "knocked_over_tile", "points": 70, "to_seat": 2}
+            async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf), json=bad) as r:
+                assert r.status == 400 and "5 to 60" in (await r.json())["error"]
+            ok = {"seat": 0, "code": "knocked_over_tile", "points": 30, "to_seat": 2, "reason": "tile knocked over"}
+            async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf), json=ok) as r:
+                assert r.status == 200, await r.text()
+            pens = [e for e in t.store.events(judge_stream(t.svc)) if isinstance(e, PenaltyAwarded)]
+            assert [(p.code, p.points, p.occurrence) for p in pens[:3]] == [("wall_touch", 0, 1), ("wall_touch", 5, 2),
+                                                                            ("wall_touch", 10, 3)]
+            assert pens[0].rule.startswith("003") and pens[3].paid == (0, 0, 30, 0) and pens[3].judge == "A. Judge"
+            async with http.get(t.url + "/api/view") as r:
+                view = await r.json()
+            assert view["totals"] == [-30, -15, 30, 0]  # the 30 went to seat 2, the deductions to nobody
+
+    run(scenario())
+
+
+def test_riichi_chombo_from_the_console(tmp_path):
+    """004 line 278: chombo — 4000 to East (the dealer), 2000 to the others."""
+
+    async def scenario():
+        async with served(tmp_path, profile="riichi-ema2016") as t, client() as http:
+            csrf = await t.login(http)
+            async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf),
+                                 json={"seat": 2, "code": "chombo"}) as r:
+                assert r.status == 200, await r.text()
+                ev = (await r.json())["awarded"]
+            assert ev["points"] == 8000 and ev["paid"] == [4000, 2000, 0, 2000]  # seat 0 deals the first hand
+
+    run(scenario())
+
+
+def test_a_sanction_at_the_console_is_recorded_with_who_and_why(tmp_path):
+    """000 line 437 / 004 line 302 (a dead hand by the judge's decision), 004 line 546 (a cheat disqualified at
+    once): the console records the sanction in the judge stream, which the table's outbox sends to the hall."""
+    from rules.events import JudgeAction
+
+    async def scenario():
+        async with served(tmp_path, profile="riichi-ema2016") as t, client() as http:
+            csrf = await t.login(http)
+            async with http.post(t.url + "/api/judge/sanction", headers=t.headers(csrf),
+                                 json={"seat": 3, "kind": "flogging", "reason": "x"}) as r:
+                assert r.status == 400
+            async with http.post(t.url + "/api/judge/sanction", headers=t.headers(csrf),
+                                 json={"seat": 3, "kind": "dead_hand", "reason": "passed information"}) as r:
+                assert r.status == 200, await r.text()
+            acts = [e for e in t.store.events(judge_stream(t.svc)) if isinstance(e, JudgeAction)
+                    and e.action == "sanction"]
+            assert [(a.detail["kind"], a.detail["seat"], a.judge) for a in acts] == [("dead_hand", 3, "A. Judge")]
+
+    run(scenario())
+
+
+def test_the_ladder_follows_the_player_not_the_chair(tmp_path):
+    """003 line 2142 counts a player's offences; in MCR the players change chairs each round (003 line 2168), so
+    A's wall touch at chair 0 in the East round counts when A, now at chair 1, touches the wall again."""
+    from types import SimpleNamespace
+
+    from controller.event_store import EventStore
+    from controller.web.judge import catalogue, previous_offences
+    from rules.events import PenaltyAwarded
+
+    chairs = {"h1": ["A", "B", "C", "D"], "h5": ["B", "A", "D", "C"]}
+
+    class Hall:  # the table's hall link, as the console sees it
+        def context_for(self, hand):
+            return {"session": 1, "players": chairs["h1"], "seats": chairs[hand]}
+
+        def session_began(self):
+            return 0.0
+
+        def session_hands(self):
+            return ["h1", "h2", "h3", "h4"]
+
+    store = EventStore(tmp_path / "t.sqlite")
+    store.append("T1/judge", 0, PenaltyAwarded(seat=0, points=0, rule="003", reason="touch", code="wall_touch",
+                                               hand_id="h1", t_wall=1.0, judge="J"))
+    svc = SimpleNamespace(profile="mcr", hall=Hall(), hand_id="h5", players=4, store=store, cfg={"table.id": "T1"})
+    kind = catalogue("mcr")["wall_touch"]
+    assert previous_offences(svc, kind, 1) == 1  # A, now at chair 1: his second offence (5 points)
+    assert previous_offences(svc, kind, 0) == 0  # B, now at chair 0: his first (a warning)
