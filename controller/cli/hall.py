@@ -15,6 +15,8 @@ the tables' identities and the broker, the hall database's backup and restore.
   hall players import FILE           register players from the EMA list or mahjong-portal's CSV
   hall export --format ema|portal|penalties [--session N] --out FILE
                                      results for MERS, mahjong-portal; penalties and the zero-sum check
+  hall badges --out badges.pdf [--session N]
+                                     a badge per player (name, QR code of the id) for the seat check
   hall pantheon check|send|held|release
                                      riichi into Pantheon: the event and token, sending, the judge's decisions
 """
@@ -98,6 +100,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     register_provision(hs)
 
+    from controller.cli.hall_badges import register as register_badges
+
+    register_badges(hs)
+
 
 def _config(path: str | None, **over):
     from hall.config import HallConfigError, load
@@ -157,6 +163,9 @@ def serve(args: argparse.Namespace) -> int:
                         http_port=cfg["web.http_port"], insecure_login=cfg["web.insecure_login"],
                         names=cfg["web.names"], idle_s=60.0 * cfg["web.session_idle_minutes"],
                         max_s=3600.0 * cfg["web.session_max_hours"])
+        from controller.web.replay_routes import add_hall_routes  # each hand's replay (issue #32)
+
+        add_hall_routes(web.app, hall.db)
         try:
             port = await web.start()
         except OSError as exc:

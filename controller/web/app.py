@@ -12,6 +12,7 @@
     POST /api/logout            {"everywhere": true} ends every judge session of the table
     POST /api/press/<start|judge|abort|accept>   the table's buttons: the judge's session, same origin
     POST /api/judge/<action>    the judge's actions (judge.ACTIONS); GET /api/judge/audit the audit log
+    GET  /replay/<hand>         a hand's replay (controller.web.replay_routes: its data, the tenhou.net/6 link)
 
 State-changing requests need the same origin (``Origin``/``Referer`` naming this host: 403 otherwise), the
 judge's session cookie (401 without) and the session's CSRF token in ``X-CSRF-Token`` (403 without).
@@ -437,4 +438,7 @@ def make_app(table: Table) -> web.Application:
     r.add_get("/api/judge/actions", actions)
     r.add_get("/api/judge/audit", audit)
     r.add_post("/api/judge/{action}", action)
+    from controller.web import replay_routes  # the replay of each hand (issue #32): /replay/<hand>
+
+    replay_routes.add_table_routes(app, lambda request: request.app[K_TABLE].svc)
     return app

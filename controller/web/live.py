@@ -204,7 +204,9 @@ class LiveTable:
             "session": (snap.hall or {}).get("rules"),
             "hand": hand.view(now) if hand is not None else None,
             "previous": self.previous,
-            "history": [{k: r[k] for k in RESULT_FIELDS if k in r} for _, r in results[-HISTORY:]][::-1],
+            # each hand with its referee's record opens a replay (/replay/<hand>, issue #32)
+            "history": [{**{k: r[k] for k in RESULT_FIELDS if k in r}, "replay": svc.store.count(f"{h}/referee") > 0}
+                        for h, r in results[-HISTORY:]][::-1],
             "penalties": [{"seat": p.seat, "points": p.points, "rule": p.rule, "reason": p.reason,
                            "code": p.code, "to_others": p.to_others, "hand_id": p.hand_id} for p in pens[-HISTORY:]],
             **self.scores(results, pens),

@@ -36,11 +36,11 @@ def chromium_missing() -> str:
 
 @contextlib.contextmanager
 def demo_table(tmp: Path, *, profile: str = "basic", pace: float = 0.05, language: str = "en",
-               table: str = "demo-1") -> Iterator[str]:
+               table: str = "demo-1", players: int = 4) -> Iterator[str]:
     """``mahjong-table serve --demo`` on a free port with the test PIN; yields the page's address."""
     cfg = tmp / "config.toml"
     cfg.write_text(
-        f'[table]\nid = "{table}"\nprofile = "{profile}"\nbackend = "mcu"\n'
+        f'[table]\nid = "{table}"\nprofile = "{profile}"\nbackend = "mcu"\nplayers = {players}\n'
         '[serial]\nport = "emulator"\ntime_scale = 200.0\n'
         f'[store]\npath = "{tmp / "events.sqlite"}"\n'
         f'[web]\nport = 0\nlanguage = "{language}"\njudge_pin_hash = "{PIN_HASH}"\ncamera_interval_s = 1.0\n'

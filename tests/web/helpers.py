@@ -47,6 +47,8 @@ async def served(tmp_path, *, auto: bool = False, play: Any = None, profile: str
         svc.play_source = play
     if cfg:
         svc.cfg = svc.cfg.with_overrides(**cfg)
+    if "table__players" in cfg:  # (mcr-siamese: three players)
+        svc.players = int(cfg["table__players"])
     stop = asyncio.Event()
     task = asyncio.create_task(svc.run(stop, hands=hands))
     web = WebServer(svc, host, 0, pin_hash=pin_hash)

@@ -1,6 +1,7 @@
 """``make screenshots``: the page's pictures in docs/screenshots/ (the public view on a 1080p screen, the
 judge's console, a phone 390 px wide in Russian), taken of a live demo table in Debian's chromium, and the
-referee's panel of the judge's console after a correction (the scripted hand of tests/web/refereed.py)."""
+referee's panel of the judge's console after a correction (the scripted hand of tests/web/refereed.py), and
+that hand's replay at its win."""
 from __future__ import annotations
 
 import sys
@@ -62,7 +63,16 @@ def main() -> int:
         judge.wait_for_selector("#ref-corrections li")
         judge.wait_for_timeout(1000)
         judge.locator("#referee").screenshot(path=str(OUT / "referee.png"))
-    for name in ("public", "judge", "phone", "referee"):
+        judge.click("#ref-confirm")  # the judge signs the corrected result: the hand is in the hands list
+        judge.wait_for_selector("#history a.replay", timeout=60000)
+        hand = judge.get_attribute("#history a.replay", "href")
+        replay = b.new_page(viewport={"width": 1280, "height": 900})
+        replay.goto(url + hand + "?lang=ru")  # the replay of the corrected hand, at the claimed win
+        replay.wait_for_selector("body[data-ready]")
+        while replay.get_attribute("#what", "data-type") != "won" and not replay.is_disabled("#next"):
+            replay.keyboard.press("ArrowRight")
+        replay.screenshot(path=str(OUT / "replay.png"), full_page=True)
+    for name in ("public", "judge", "phone", "referee", "replay"):
         print(f"wrote {OUT / (name + '.png')}")
     return 0
 

@@ -183,7 +183,8 @@ function renderScores(pub, hand) {
     el("td", {class: "num", text: r.total}), el("td", {class: "num", text: r.wins}), el("td", {class: "num", text: r.penalties ? -r.penalties : ""})));
   const hist = $("#history");
   hist.replaceChildren(el("tr", {}, el("th", {text: t("hand")}), el("th", {text: t("result")}), el("th", {text: t("delta")})));
-  for (const h of pub.history) hist.append(el("tr", {}, el("td", {text: h.hand_id}),
+  for (const h of pub.history) hist.append(el("tr", {}, el("td", {}, h.replay ? el("a", {href: "/replay/" + encodeURIComponent(h.hand_id),
+      class: "replay", title: t("replay.open")}, h.hand_id) : h.hand_id),
     el("td", {text: t("status." + h.status) + (h.winners && h.winners.length ? " — " + h.winners.map(w => t("seat") + " " + w).join(", ") : "")}),
     el("td", {text: (h.deltas || []).join(" / ")})));
 }

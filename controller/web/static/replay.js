@@ -1,0 +1,204 @@
+// A refereed hand replayed step by step (issue #32): the steps come from the server, the public view only
+// (controller/replay.py); the page steps forward and back (buttons, the arrow keys, Home/End) without asking
+// again. The address names the step (#12): a link that can be shared inside the hall.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+  }
+  for (const k of kids) if (k != null) e.append(k);
+  return e;
+};
+
+let T = {en: {}, ru: {}};
+let lang = new URLSearchParams(location.search).get("lang") || localStorage.getItem("lang") || "en";
+let data = null, step = 0;
+const API = document.body.dataset.api;
+
+function tOr(key, fallback) { return (T[lang] && T[lang][key]) || T.en[key] || fallback; }
+function t(key) { return tOr(key, key); }
+
+function tileEl(tile, opts = {}) {
+  if (!tile || tile === "x") return el("span", {class: "tile back", title: "?"});
+  const img = el("img", {class: "tile", src: "/replay-assets/tiles/" + encodeURIComponent(tile) + ".png", alt: tile, title: tile});
+  if (opts.side) img.classList.add("side");
+  if (opts.last) img.classList.add("last");
+  return img;
+}
+const wind = (v, seat) => t("wind." + v) + " (" + seat + ")";
+function seatName(hand, s) {
+  if (s === null || s === undefined) return t("pot");
+  const st = hand && hand.seats.find(x => x.seat === s);
+  return st && st.wind ? wind(st.wind, s) : t("seat") + " " + s;
+}
+const POSITIONS = {4: ["bottom", "right", "top", "left"], 3: ["bottom", "right", "top"], 2: ["bottom", "top"]};
+
+function renderSeat(box, hand, st) {
+  const s = st.seat;
+  box.replaceChildren();
+  box.classList.remove("empty");
+  box.classList.toggle("turn", hand.turn === s);
+  box.dataset.seat = s;
+  const who = el("div", {class: "who"}, el("span", {text: seatName(hand, s)}));
+  if (st.dealer) who.append(el("span", {class: "tag", text: t("dealer")}));
+  if (st.riichi) who.append(el("span", {class: "tag riichi", text: t("riichi")}));
+  if (st.won) who.append(el("span", {class: "tag won", text: t("won")}));
+  if (st.dead) who.append(el("span", {class: "tag dead", text: t("dead")}));
+  if (st.standing) who.append(el("span", {class: "standing", text: st.standing + " " + t("standing")}));
+  box.append(who);
+  const pond = el("div", {class: "pond", "data-seat": s});
+  const lastEv = hand.last || {};
+  st.pond.forEach((p, i) => pond.append(tileEl(p.tile, {side: p.sideways,
+    last: lastEv.type === "discarded" && lastEv.seat === s && i === st.pond.length - 1})));
+  box.append(pond);
+  if (st.melds.length) {
+    const melds = el("div", {class: "melds"});
+    for (const m of st.melds) {
+      const row = el("span", {class: "meld", "data-kind": m.kind, "data-source": m.source || ""});
+      m.tiles.forEach((x, i) => row.append(tileEl(x, {side: i === m.sideways || (m.added && i === m.tiles.length - 1)})));
+      if (m.source) row.append(el("span", {class: "src", text: "← " + t("src." + m.source)}));
+      melds.append(row);
+    }
+    box.append(melds);
+  }
+  if (st.flowers.length) box.append(el("div", {class: "flowers"}, ...st.flowers.map(f => tileEl(f))));
+  if (st.revealed.length) box.append(el("div", {class: "revealed"}, ...st.revealed.map(f => tileEl(f))));
+}
+
+function renderCentre(hand) {
+  const c = $("#centre");
+  c.replaceChildren();
+  c.append(el("div", {text: t("round") + ": " + t("wind." + hand.round_wind)}));
+  if (hand.wall !== null) c.append(el("div", {}, t("wall") + ": ", el("span", {class: "big", id: "wall", text: hand.wall})));
+  if (hand.turn !== null && hand.turn !== undefined) c.append(el("div", {text: t("turn") + ": " + seatName(hand, hand.turn)}));
+  c.append(el("div", {class: "muted", text: t("phase." + hand.phase)}));
+  const dice = hand.dice.flat();
+  if (dice.length) c.append(el("div", {class: "dice"}, ...dice.map(v => el("span", {text: v}))));
+  if (hand.dora.length) c.append(el("div", {}, t("dora") + ": ", ...hand.dora.map(d => tileEl(d))));
+}
+
+function fanName(profile, name) { return tOr("fan." + profile + "." + name, tOr("fan." + name, name)); }
+function payReason(r) {
+  const tr = T[lang] && T[lang]["pay." + r.replace(/\d+/g, "{n}")];
+  if (!tr) return r;
+  const nums = r.match(/\d+/g) || [];
+  let i = 0;
+  return tr.replace(/\{n\}/g, () => nums[i++]);
+}
+
+function renderResult(hand) {
+  const box = $("#result");
+  box.replaceChildren();
+  for (const w of hand.wins) {
+    const how = w.from_seat === null ? "" : " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
+    box.append(el("p", {class: "win"}, el("b", {text: seatName(hand, w.seat) + " — " + t("won")}), " ", w.tile ? tileEl(w.tile) : "", how));
+    if (w.fans && w.fans.length) box.append(el("ul", {class: "list fans"}, ...w.fans.map(f => el("li", {text: fanName(hand.profile, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}))));
+    const bits = [];
+    if (w.han !== undefined) bits.push(w.han + " " + t("han"));
+    if (w.fu !== undefined) bits.push(w.fu + " " + t("fu"));
+    if (w.total_fan !== undefined && w.han === undefined) bits.push(w.total_fan + " " + t("fan"));
+    if (bits.length) box.append(el("p", {class: "muted", text: bits.join(", ")}));
+  }
+  if (hand.exhaustive) box.append(el("p", {text: t("exhaustive")}));
+  const st = hand.settlement;
+  if (!st) { if (!hand.wins.length && !hand.exhaustive) box.append(el("p", {class: "muted", text: t("replay.no_result")})); return; }
+  const tb = el("table", {class: "grid", id: "payments"});
+  tb.append(el("tr", {}, el("th", {text: t("payer")}), el("th", {text: t("payee")}), el("th", {class: "num", text: t("amount")}), el("th", {text: t("reason")})));
+  for (const p of st.payments) tb.append(el("tr", {}, el("td", {text: seatName(hand, p.payer)}), el("td", {text: seatName(hand, p.payee)}),
+    el("td", {class: "num", text: p.amount}), el("td", {text: payReason(p.reason || "") + (p.rule ? " (" + p.rule + ")" : "")})));
+  box.append(el("h3", {text: t("payments")}), tb);
+  box.append(el("p", {class: "deltas", id: "deltas", text: hand.seats.map(x => seatName(hand, x.seat) + ": " + (st.deltas[x.seat] > 0 ? "+" : "") + st.deltas[x.seat]).join(" · ")}));
+}
+
+function noticeText(n) { return (lang === "ru" && n.text_ru) || n.text || n.kind; }
+function violationText(hand, v) { return seatName(hand, v.seat) + ": " + t("v." + v.code) + (v.rule ? " (" + v.rule + ")" : ""); }
+
+function whatText(hand, w) {
+  if (w.type === "notice") return noticeText(w);
+  if (w.type === "violation") return violationText(hand, w);
+  let s = tOr("ev." + w.type, w.type.replace(/_/g, " "));
+  if (w.seat !== undefined) s = seatName(hand, w.seat) + ": " + s;
+  if (w.kind) s += " " + tOr("kind." + w.kind, w.kind);
+  if (w.from_seat !== undefined && w.from_seat !== null) s += " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
+  return s;
+}
+
+function render() {
+  if (!data) return;
+  const n = data.steps.length;
+  step = Math.max(0, Math.min(step, n - 1));
+  const cur = data.steps[step];
+  const hand = cur.view;
+  $("#hand-name").textContent = data.hand_id + " · " + data.profile;
+  $("#pos").textContent = (step + 1) + " / " + n;
+  $("#pos").dataset.step = step;
+  const what = $("#what");
+  what.replaceChildren(whatText(hand, cur.what), " ");
+  if (cur.what.tile) what.append(tileEl(cur.what.tile));
+  what.dataset.type = cur.what.type;
+  $("#first").disabled = $("#prev").disabled = step === 0;
+  $("#next").disabled = $("#last").disabled = step === n - 1;
+  const boxes = [...document.querySelectorAll(".seat")];
+  boxes.forEach(b => { b.replaceChildren(); b.classList.add("empty"); b.classList.remove("turn"); delete b.dataset.seat; });
+  const pos = POSITIONS[hand.seats.length] || POSITIONS[4];
+  hand.seats.forEach((st, i) => renderSeat($(`.seat[data-pos=${pos[i]}]`), hand, st));
+  renderCentre(hand);
+  renderResult(hand);
+  const items = [...hand.violations.map(v => violationText(hand, v)), ...hand.notices.map(noticeText)];
+  $("#notices").replaceChildren(...(items.length ? items.map(x => el("li", {text: x})) : [el("li", {class: "muted", text: t("no_violations")})]));
+  if (location.hash !== "#" + step) history.replaceState(null, "", "#" + step);
+}
+
+function go(to) { step = to; render(); }
+
+function applyLang() {
+  document.documentElement.lang = lang;
+  document.querySelectorAll("[data-t]").forEach(e => { e.textContent = t(e.dataset.t); });
+  $("#lang").textContent = t("lang.switch");
+  render();
+}
+
+async function main() {
+  T = await (await fetch("/replay-assets/i18n.json")).json();
+  $("#lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; localStorage.setItem("lang", lang); applyLang(); });
+  $("#lang").disabled = false;
+  const r = await fetch(API, {cache: "no-store"});
+  if (!r.ok) {
+    let msg = r.status;
+    try { msg = (await r.json()).error || msg; } catch (e) { /* no body */ }
+    $("#error").hidden = false;
+    $("#error").textContent = t("replay.none") + " (" + msg + ")";
+    applyLang();
+    return;
+  }
+  data = await r.json();
+  step = Number((location.hash || "#0").slice(1)) || 0;
+  $("#first").addEventListener("click", () => go(0));
+  $("#prev").addEventListener("click", () => go(step - 1));
+  $("#next").addEventListener("click", () => go(step + 1));
+  $("#last").addEventListener("click", () => go(data.steps.length - 1));
+  document.addEventListener("keydown", ev => {
+    if (ev.target.closest && ev.target.closest("input, textarea, select")) return;
+    if (ev.key === "ArrowRight") go(step + 1);
+    else if (ev.key === "ArrowLeft") go(step - 1);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(data.steps.length - 1);
+    else return;
+    ev.preventDefault();
+  });
+  window.addEventListener("hashchange", () => { const s = Number(location.hash.slice(1)); if (!Number.isNaN(s) && s !== step) go(s); });
+  if (data.tenhou6) {
+    const tr = await fetch(API + "/tenhou6", {cache: "no-store"});
+    if (tr.ok) {
+      const a = $("#tenhou");
+      a.href = "https://tenhou.net/6/#json=" + encodeURIComponent(JSON.stringify(await tr.json()));
+      a.hidden = false;
+    }
+  }
+  applyLang();
+  document.body.dataset.ready = "1";
+}
+main();
