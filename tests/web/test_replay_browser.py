@@ -6,7 +6,6 @@ export."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import urllib.parse
 
@@ -15,15 +14,22 @@ import pytest
 from controller.event_store import EventStore
 from controller.replay import replay_events
 from rules.events import Discarded, MeldMade, Settled
+from tests.conftest import LONG
+from tests.needs import need
 from tests.web.browser import ROOT, browser, chromium_missing, demo_table
 from tests.web.replay_data import PROFILES
 
 PLAYERS = {"mcr-siamese": 3}
 
-missing = chromium_missing()
-if missing and os.environ.get("CI"):
-    pytest.fail(missing, pytrace=False)
-pytestmark = pytest.mark.skipif(bool(missing), reason=missing)
+# every rule set at the long size; make test (small) steps through riichi (the tenhou link) and Sichuan MPL
+# in the browser — the replay of every rule set is checked at both sizes without a browser (tests/web/test_replay.py)
+BROWSER_PROFILES = PROFILES if LONG else ("riichi-ema2016", "sichuan-mpl2025")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _chromium():
+    if missing := chromium_missing():  # a missing browser fails (tests/needs.py) unless the person asked to skip
+        need("chromium", missing)
 
 SHOWN = """() => ({
   pos: document.querySelector('#pos').textContent,
@@ -54,7 +60,7 @@ def _record(store_path: str, hand: str):
         st.close()
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", BROWSER_PROFILES)
 def test_step_through_a_refereed_hand(tmp_path, chrome, profile):
     with demo_table(tmp_path, profile=profile, pace=0.0, players=PLAYERS.get(profile, 4)) as url:
         _step_through(url, str(tmp_path / "events.sqlite"), chrome, profile)
