@@ -15,7 +15,6 @@ from controller.referee.state import (
     replay_machine,
     seat_from_source,
 )
-from controller.referee.verdicts import DRAWN_TILE_PAID
 from rules.events import (
     ButtonPressed,
     Claimed,
@@ -69,7 +68,7 @@ def self_drawn(r: RefereeState, ev: ButtonPressed) -> None:
     st = r.st
     won = Won(seat=seat, tile="x", from_seat=None, kong_replacement=st.after_kong, last_tile=st.wall_remaining == 0,
               slot=PANELS.get(ev.button, 0))
-    if r.profile.capabilities.two_hands:  # Siamese: judged at once, with the hand it shows
+    if r.variant.two_hands:  # Siamese: judged at once, with the hand it shows
         r.reveals.shown_wins[seat] = won
         return
     effects.submit(r, won)
@@ -197,7 +196,7 @@ def added_kong(r: RefereeState, ev: MeldSeen) -> None:
     out = effects.submit(r, MeldMade(seat=seat, kind="kong_added", tiles=ev.tiles, claimed_tile=added, drawn_tile=None))
     if effects.refused(out):
         return
-    if r.name in DRAWN_TILE_PAID:
+    if r.variant.kong_drawn_tile_paid:
         r.racks.kong[seat] = n
     r.claims.melds[seat] = [m for m in r.claims.melds[seat] if not (m[0] == "pung" and ponds.tile_kind(m[1][0]) == ponds.tile_kind(added))]
     r.claims.melds[seat].append(("kong_added", tuple(ev.tiles)))

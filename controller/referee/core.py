@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.referee import corrections, dispatch, timing
+from controller.referee import corrections, dispatch, timing, variants
 from controller.referee.corrections import apply_correction
 from controller.referee.state import (
     TICK_S,
@@ -97,7 +97,8 @@ class Referee:
         self.state = self._fresh()
 
     def _fresh(self) -> RefereeState:
-        return fresh_state(self.profile, self.conv, self.wait_s, self.reveal_wait_s, self.log)
+        return fresh_state(self.profile, self.conv, self.wait_s, self.reveal_wait_s, self.log,
+                           variants.variant_for(self.profile, self.conv))
 
     # ------------------------------------------------------------------------------------------------
     # public API

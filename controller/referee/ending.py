@@ -111,7 +111,7 @@ def release_held(r: RefereeState) -> None:
 
 def awaits_ura(r: RefereeState, seat: int) -> bool:
     st = r.st
-    if r.name != "riichi-ema2016" or not st.seat_state[seat].riichi:
+    if not r.variant.ura_after_riichi_win or not st.seat_state[seat].riichi:
         return False
     if not any(w.seat == seat and w.valid is None for w in st.wins):
         return False
@@ -165,7 +165,7 @@ def finish_exhaustion(r: RefereeState) -> None:
     r.claims.window = None
     shown = {h.seat: h for h in r.reveals.held}
     tenpai = []
-    for s in st.seats if not r.profile.capabilities.two_hands else ():  # (Siamese: no ready hands, §14)
+    for s in st.seats if not r.variant.two_hands else ():  # (Siamese: no ready hands, §14)
         ss = st.seat_state[s]
         h = shown.get(s)
         if h is None or not ss.active:
@@ -183,7 +183,7 @@ def finish_exhaustion(r: RefereeState) -> None:
 def pending_reveals(r: RefereeState) -> list[int]:
     """Seats whose hand must still be shown before the settlement (as the bot driver shows them)."""
     st = r.st
-    if r.profile.capabilities.two_hands:  # Siamese: every pool is shown at the end (an empty one needs no look)
+    if r.variant.two_hands:  # Siamese: every pool is shown at the end (an empty one needs no look)
         for s in st.seats:
             ss = st.seat_state[s]
             if not ss.revealed and ss.n_concealed == 0:

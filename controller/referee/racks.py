@@ -44,7 +44,7 @@ def rack_expected(r: RefereeState, seat: int) -> int | None:
     ss = st.seat_state.get(seat)
     if ss is None or ss.revealed or ss.won or st.phase not in (Phase.CLAIMS, Phase.DRAW, Phase.TURN):
         return None
-    if r.profile.capabilities.two_hands:  # two racks of fourteen: the table's camera does not count them
+    if r.variant.two_hands:  # two racks of fourteen: the table's camera does not count them
         return None
     if st.current == seat or r.machine.next_drawer() == seat:
         return None

@@ -86,6 +86,18 @@ class OpenQuestion:
     resume: Resume
 
 
+@dataclass(frozen=True)
+class Variant:
+    """What differs in refereeing a rule set's hands, as data (chosen from the profile's capabilities and its
+    table conventions by :func:`controller.referee.variants.variant_for`)."""
+
+    missing_suit_from_first_discard: bool = False  # Sichuan WMSG: no cards, each first discard names it (002 §5.2-5.3)
+    two_hands: bool = False  # Siamese (003 §Сиамский): a win is judged with the hand it shows; no ready hands at a
+    #                          draw (§14); every pool shown at the end; two racks of fourteen the camera does not count
+    ura_after_riichi_win: bool = False  # riichi: a riichi winner's hand waits for the ura indicators
+    kong_drawn_tile_paid: bool = False  # an added kong with the tile just drawn is paid at once (000 §2.5.3)
+
+
 @dataclass
 class PondView:
     """Each pond: the record's tiles and the camera's, and what reconciles them."""
@@ -184,6 +196,7 @@ class RefereeState:
     reveal_wait_s: float
     log: RecordLog
     machine: HandMachine
+    variant: Variant
     hand_id: str = ""
     outputs: list[Event] = field(default_factory=list)
     out: list[Event] = field(default_factory=list)  # what the input being handled concluded
@@ -213,8 +226,9 @@ class RefereeState:
         return tuple(self.st.seats)
 
 
-def fresh_state(profile: Any, conv: Any, wait_s: float, reveal_wait_s: float, log: RecordLog) -> RefereeState:
-    return RefereeState(profile, conv, wait_s, reveal_wait_s, log, machine_for(profile)(profile, "table"))
+def fresh_state(profile: Any, conv: Any, wait_s: float, reveal_wait_s: float, log: RecordLog,
+                variant: Variant) -> RefereeState:
+    return RefereeState(profile, conv, wait_s, reveal_wait_s, log, machine_for(profile)(profile, "table"), variant)
 
 
 def replay_machine(profile: Any, log: list[Event]) -> HandMachine:

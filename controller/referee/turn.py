@@ -66,7 +66,7 @@ def close_window(r: RefereeState) -> None:
         return
     w.hu = []
     for won in r.machine.arbitrate():
-        if isinstance(won, Won) and r.profile.capabilities.two_hands:  # judged with the hand it shows (Siamese)
+        if isinstance(won, Won) and r.variant.two_hands:  # judged with the hand it shows (Siamese)
             r.reveals.shown_wins[won.seat] = dataclasses.replace(won, slot=w.slots.get(won.seat, 0))
         elif isinstance(won, Won):
             effects.submit(r, won)

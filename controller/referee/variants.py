@@ -1,14 +1,18 @@
-"""Rule-set variants the referee follows as the table shows them. Sichuan WMSG: the missing suit shows
-with each player's first discard (002 §5.2-5.3); chosen by the profile's capabilities
-(``missing_suit`` in ``pre_play``) and its table conventions (no missing-suit cards)."""
+"""Rule-set variants the referee follows as the table shows them, as data (:class:`~controller.referee.state.Variant`,
+chosen by :func:`variant_for` from the profile's capabilities and table conventions), and Sichuan WMSG's flow:
+the missing suit shows with each player's first discard (002 §5.2-5.3)."""
 from __future__ import annotations
+
+from typing import Any
 
 from controller.referee import effects, questions
 from controller.referee.state import (
     CLAIM_OF_MELD,
     TILE_TEXTS,
     RefereeState,
+    Variant,
 )
+from controller.referee.verdicts import DRAWN_TILE_PAID
 from rules.events import (
     ButtonPressed,
     Event,
@@ -20,10 +24,17 @@ from rules.events import (
 from rules.game.state import Phase
 
 
+def variant_for(profile: Any, conv: Any) -> Variant:
+    """The referee's variant of ``profile`` (a RuleSet) at a table with conventions ``conv``."""
+    caps = profile.capabilities
+    return Variant(missing_suit_from_first_discard="missing_suit" in caps.pre_play and not conv.missing_suit_cards,
+                   two_hands=caps.two_hands, ura_after_riichi_win=caps.has_riichi,
+                   kong_drawn_tile_paid=profile.name in DRAWN_TILE_PAID)
+
+
 def suits_pending(r: RefereeState) -> bool:
     st = r.st
-    return (st.phase == Phase.PRE_PLAY and "missing_suit" in r.profile.capabilities.pre_play
-            and not r.conv.missing_suit_cards and any(st.seat_state[s].missing_suit is None for s in st.seats))
+    return (st.phase == Phase.PRE_PLAY and r.variant.missing_suit_from_first_discard and any(st.seat_state[s].missing_suit is None for s in st.seats))
 
 
 def learn_wmsg(r: RefereeState, ev: Event) -> None:
