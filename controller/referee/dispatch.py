@@ -50,7 +50,7 @@ def process(r: RefereeState, ev: Event) -> list[Event]:
 
 def unhandled(r: RefereeState, ev: Event) -> list[Event]:
     """The refusal of an input type the table has no row for (returned, not a verdict on the hand)."""
-    if isinstance(ev, QuestionAnswered | CorrectionApplied | JudgeCorrection) or type(ev) in {t for t, _ in table.TABLE}:
+    if type(ev) in table.HANDLED or isinstance(ev, QuestionAnswered | CorrectionApplied | JudgeCorrection):
         return []
     return [violation("bad_event", None, f"the referee takes no {ev.TYPE} input", at=ev, hand_id=r.hand_id)]
 

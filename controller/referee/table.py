@@ -59,6 +59,8 @@ TABLE: dict[tuple[type[Event], str], Handler] = {
     (ButtonPressed, SETTLED): claims.on_button_settled,  # the seats sign the result
     (RefereeTick, ANY): ignore,  # time passed: what was due was acted on before the lookup
 }
+HANDLED: frozenset[type[Event]] = frozenset(t for t, _ in TABLE)  # the input types with a row
+
 
 def mode(r: RefereeState) -> str:
     if r.settled:
@@ -69,5 +71,5 @@ def mode(r: RefereeState) -> str:
 def lookup(r: RefereeState, ev: Event) -> Handler | None:
     """The row for ``ev`` in the hand's mode (None: the table has no row for its type)."""
     t = type(ev)
-    return TABLE.get((t, mode(r))) or TABLE.get((t, ANY))
+    return TABLE.get((t, ANY)) or TABLE.get((t, mode(r)))  # (a type has a row for ANY or rows by mode)
 
