@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.referee import Referee
+from controller.referee.core import Referee
 from rules.events import (
     ButtonPressed,
     CardSeen,

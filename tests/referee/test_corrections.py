@@ -2,7 +2,7 @@
 replays the hand from the corrected record, recomputes it and keeps the correction as an audit record."""
 from __future__ import annotations
 
-from controller.referee import Referee
+from controller.referee.core import Referee
 from rules.events import ButtonPressed, CorrectionApplied, JudgeCorrection, PondTileSeen, TilesRevealed
 from tests.referee.helpers import Table
 

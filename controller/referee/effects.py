@@ -1,0 +1,50 @@
+"""What handling an input does besides reading the state: game events submitted to the hand machine
+(stamped with the input that led to them), the referee's own verdicts, the outputs collected."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from controller.referee.state import (
+    RefereeState,
+)
+from controller.referee.verdicts import referee_rule
+from rules.events import (
+    Event,
+    GameEvent,
+    Violation,
+)
+from rules.game.violations import violation
+
+
+def emit(r: RefereeState, ev: Event) -> None:
+    r.out.append(ev)
+
+
+def stamp(r: RefereeState) -> dict[str, Any]:
+    at = r.at
+    return {"t_mono": at.t_mono, "t_wall": at.t_wall, "hand_id": r.hand_id} if at else {"hand_id": r.hand_id}
+
+
+def submit(r: RefereeState, ev: GameEvent, at: float | None = None) -> list[Event]:
+    """Submit a game event to the hand machine, stamped with the input that led to it (``at``: the moment
+    it happened, when earlier: a claim is timed by its button)."""
+    fields = stamp(r)
+    if at is not None:
+        fields["t_mono"] = at
+    ev = dataclasses.replace(ev, **fields)
+    out = r.machine.submit(ev)
+    r.out.extend(out)
+    return out
+
+
+def refused(out: list[Event]) -> bool:
+    return bool(out) and isinstance(out[0], Violation)
+
+
+def flag(r: RefereeState, code: str, seat: int | None, message: str = "") -> Violation:
+    """A verdict of the referee's own (not the machine's): timing, out-of-turn discards, rack counts."""
+    rule = referee_rule(r.name, code, r.profile.violation_rules)
+    v = violation(code, seat, message, rule=rule, at=r.at, hand_id=r.hand_id)
+    emit(r, v)
+    return v
