@@ -15,6 +15,7 @@ Each reading counts once it is seen alike in two frames in a row (like vision's 
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -42,15 +43,38 @@ AGREE_MARGIN = 0.02
 AGREE_FIRST = 0.95  # ... where the first one is sure of it (a 5f read at 0.54 where the matcher saw 8f: no)
 
 
-def make_reader(styles: Sequence[str], kind: str = "auto") -> Any:
-    """The tile reader the referee's pipeline uses: vision's default reader for the table's styles (the
-    classifier with the enrolled set) checked by the template matcher — a tile is taken when both read it
-    alike (each errs where the other does not: the classifier names a smudged face, the matcher confuses
-    五/九 in one style), else it is ``unknown`` and asked. ``kind``: ``template`` or ``onnx`` for one alone.
-    Made once per set of styles (a template bank or a classifier takes a while to load)."""
+def make_reader(styles: Sequence[str], kind: str = "auto", tilesets: Sequence[Any] = ()) -> Any:
+    """The tile reader the referee's pipeline uses: vision's default reader for the table's enrolled sets
+    ``tilesets`` (``camera.tilesets``, as the table's own pipeline reads), else for the enrolled sets of its
+    ``styles`` (the classifier with the set) checked by the template matcher (the set's own enrolled faces,
+    else the styles' art) — a tile is taken when both read it alike (each errs where the other does not:
+    the classifier names a smudged face, the matcher confuses 五/九 in one style), else it is ``unknown``
+    and asked. A set saved without its faces (an old file) is read by the classifier alone. ``kind``:
+    ``template`` or ``onnx`` for one alone.
+
+    Each call makes a reader of its own: the classifier's set reader holds one table's state (the wrong-set
+    watch, the set it learned: :meth:`SetReader.use`); what takes a while to load and never changes (the
+    model's session, the enrolled style sets, a template bank) is made once per process and shared."""
+    from vision.tile_reader import SetReader, pipeline_classifier
+
+    sets = list(tilesets)
+    if kind == "template":
+        return _templates(tuple(styles), sets)
+    if kind == "onnx":
+        return SetReader(classifier=pipeline_classifier())
     if kind != "auto":
-        return _reader(tuple(styles), kind)
-    return AgreeingReader(_reader(tuple(styles), "auto"), _reader(tuple(styles), "template"))
+        raise ValueError(f"unknown reader {kind!r}: auto, onnx or template")
+    if not sets:
+        from vision.style_sets import style_tileset
+
+        sets = [style_tileset(s) for s in styles]
+    if not sets:
+        raise ValueError("no tile set to read with: enroll the table's set ('mahjong-table tiles enroll') "
+                         "and name it (camera.tilesets)")
+    first = SetReader(sets, classifier=pipeline_classifier())
+    if tilesets and not any(getattr(ts, "faces", None) is not None for ts in tilesets):
+        return first  # no faces to match against (and a real table's tiles are not the styles' art)
+    return AgreeingReader(first, _templates(tuple(styles), list(tilesets)))
 
 
 def is_felt(crop: np.ndarray, std: float = 20.0, inner: bool = False) -> bool:
@@ -125,10 +149,32 @@ class AgreeingReader:
 
 
 @lru_cache(maxsize=8)
-def _reader(styles: tuple[str, ...], kind: str) -> Any:
-    from vision.pipeline import make_reader as vision_reader
+def _style_templates(styles: tuple[str, ...]) -> Any:
+    from vision.tile_match import TemplateReader
 
-    return vision_reader(list(styles), kind)
+    return TemplateReader(styles)
+
+
+_SET_TEMPLATES: dict[str, Any] = {}  # enrolled sets' faces (their digest) -> their template reader
+
+
+def _templates(styles: tuple[str, ...], tilesets: Sequence[Any]) -> Any:
+    """The template matcher (immutable: shared): the enrolled sets' own faces, else the styles' art."""
+    from vision.tile_match import TemplateReader
+
+    sets = [ts for ts in tilesets if getattr(ts, "faces", None) is not None]
+    if not sets:
+        return _style_templates(styles)
+    h = hashlib.sha256()
+    for ts in sets:
+        h.update("|".join(ts.labels).encode())
+        h.update(np.ascontiguousarray(ts.faces).tobytes())
+    key = h.hexdigest()
+    if key not in _SET_TEMPLATES:
+        if len(_SET_TEMPLATES) >= 8:
+            _SET_TEMPLATES.pop(next(iter(_SET_TEMPLATES)))
+        _SET_TEMPLATES[key] = TemplateReader.from_sets(sets)
+    return _SET_TEMPLATES[key]
 
 
 @dataclass(frozen=True)
@@ -166,6 +212,7 @@ class ConfidentReader:
         self.min_margin = min_margin
         self.thread_safe = getattr(reader, "thread_safe", False)
         self.labels = frozenset(getattr(reader, "labels", ()))
+        self.face: tuple[int, int, int] | None = None  # the table's set's face colour (None: the style's)
 
     def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Any]:
         first = self.reader.read(crops, allowed)
@@ -211,12 +258,16 @@ class CameraReader:
 
     def __init__(self, calibration: Any, profile: str, styles: Sequence[str], *, n_seats: int = 4,
                  min_score: float = MIN_SCORE, min_margin: float = MIN_MARGIN, indicators: bool | None = None,
-                 threads: int = 1, kind: str = "auto"):
+                 threads: int = 1, kind: str = "auto", tilesets: Sequence[Any] = ()):
+        """``tilesets``: the table's enrolled sets (``camera.tilesets``), read with instead of the enrolled
+        sets of ``styles``; :class:`vision.tileset.TileSetError` for a set of another model."""
         from vision.pipeline import VisionPipeline
 
-        self.reader = ConfidentReader(make_reader(styles, kind), min_score, min_margin)
+        self.reader = ConfidentReader(make_reader(styles, kind, tilesets), min_score, min_margin)
+        if tilesets:  # the set's own face colour sharpens the tile finder's masks (as in the table's pipeline)
+            self.reader.face = getattr(self.set_reader(), "face", None)
         self.pipe = VisionPipeline(calibration, profile, list(styles), reader=self.reader, n_seats=n_seats,
-                                   threads=threads)
+                                   threads=threads, tilesets=list(tilesets))
         self.cal = calibration
         self.n_seats = n_seats
         self.indicators = profile == "riichi-ema2016" if indicators is None else indicators

@@ -43,11 +43,9 @@ class CameraFeed:
         store = getattr(svc, "store", None)
         if rd is None or rd.tileset is None or store is None or not hasattr(store, "listeners"):
             return
-        try:
-            sets = list(svc.cfg["camera.tilesets"])
-        except (KeyError, TypeError):
-            sets = []
-        path = learned_path(sets[0]) if sets else Path(store.path).with_name("tileset.learned.npz")
+        sets = _set_paths(svc)  # the learned crops are keyed on the set the reader reads with
+        styles = "+".join(Path(s).name for s in svc.cfg["camera.styles"])
+        path = learned_path(sets[0]) if sets else Path(store.path).with_name(f"tileset-{styles}.learned.npz")
         try:
             learner = SetLearner.load(path, rd.tileset, rd.clf)
         except TileSetError as exc:
@@ -87,9 +85,7 @@ class CameraFeed:
                 frame = await asyncio.to_thread(cam.next_frame)
                 if self.reader is None:
                     cal = cam.calibration or await asyncio.to_thread(calibrate, frame.image)
-                    self.reader = CameraReader(cal, svc.profile, list(svc.cfg["camera.styles"]),
-                                               n_seats=view_seats(svc.profile, svc.players),
-                                               min_score=svc.cfg["referee.min_score"])
+                    self.reader = _camera_reader(svc, cal, view_seats(svc.profile, svc.players))
                     log = session.referee.game_log
                     if log:  # after a restart: only what changed since the record is news
                         self.reader.prime(scenes_from_events(svc.profile, log)[-1])
@@ -107,3 +103,26 @@ class CameraFeed:
             session.caught_up(frame.t_mono, pipe.scene == pipe.tracker.stable)
             # the rest of the frame interval (a read longer than it: the next frame at once, never a backlog)
             await asyncio.sleep(max(0.0, 1.0 / self.fps - (time.monotonic() - started)))
+
+
+def _set_paths(svc: Any) -> list[str]:
+    """The table's enrolled set files (``camera.tilesets``; none: the enrolled sets of ``camera.styles``)."""
+    try:
+        return [str(p) for p in svc.cfg["camera.tilesets"]]
+    except (KeyError, TypeError):
+        return []
+
+
+def _camera_reader(svc: Any, cal: Any, n_seats: int) -> CameraReader:
+    """The referee's reader of this table: the sets of ``camera.tilesets`` where it names any, as the table's
+    pipeline reads (controller/table_camera.py), else the enrolled sets of ``camera.styles``; a set file that
+    cannot be used is one line (:class:`CameraError` ``camera.tilesets: ...``), a camera fault."""
+    from controller.table_camera import CameraError
+    from vision.tileset import TileSet, TileSetError
+
+    try:
+        sets = [TileSet.load(p) for p in _set_paths(svc)]
+        return CameraReader(cal, svc.profile, list(svc.cfg["camera.styles"]), n_seats=n_seats,
+                            min_score=svc.cfg["referee.min_score"], tilesets=sets)
+    except TileSetError as exc:
+        raise CameraError(f"camera.tilesets: {exc}") from None
