@@ -57,13 +57,13 @@ def check_machine(ref: dict | None) -> str:
     m = platform.machine()
     assert m == "aarch64", f"platform.machine() is {m!r}, not 'aarch64'"
     assert sys.version_info[:2] == (3, 11), f"python {platform.python_version()}, a bookworm Pi has 3.11"
-    libs = [numpy._core._multiarray_umath.__file__ if hasattr(numpy, "_core") else numpy.core._multiarray_umath.__file__,
-            cv2.cv2.__file__ if hasattr(cv2, "cv2") else cv2.__file__,
-            onnxruntime.capi.onnxruntime_pybind11_state.__file__]
-    for lib in libs:
-        assert elf_machine(lib) == EM_AARCH64, f"{lib}: ELF machine {elf_machine(lib)}, not aarch64"
-    return (f"{m}, python {platform.python_version()}, numpy {numpy.__version__}, opencv {cv2.__version__}, "
-            f"onnxruntime {onnxruntime.__version__}")
+    # every compiled library the venv holds (numpy's, opencv's, onnxruntime's...) is an aarch64 ELF file
+    site = Path(numpy.__file__).resolve().parents[1]
+    libs = sorted(p for p in site.rglob("*.so*") if p.is_file())
+    foreign = [str(p.relative_to(site)) for p in libs if elf_machine(str(p)) != EM_AARCH64]
+    assert len(libs) > 10 and not foreign, f"not aarch64: {foreign[:10]}"
+    return (f"{m}, python {platform.python_version()}, {len(libs)} compiled libraries all aarch64; numpy "
+            f"{numpy.__version__}, opencv {cv2.__version__}, onnxruntime {onnxruntime.__version__}")
 
 
 def our_packages() -> list[str]:
@@ -94,6 +94,7 @@ def extras_only() -> dict[str, str]:
 
 def check_imports(ref: dict | None) -> str:
     import importlib
+    import importlib.util
     import pkgutil
 
     mods, failed, extra = [], [], []
@@ -105,7 +106,11 @@ def check_imports(ref: dict | None) -> str:
         mods.append(top)
         for info in pkgutil.walk_packages(pkg.__path__, top + ".", onerror=lambda name: None):  # each failure is recorded below
             try:
-                importlib.import_module(info.name)
+                if info.name.endswith(".__main__"):  # 'python -m' entry points run on import: compiled only
+                    spec = importlib.util.find_spec(info.name)
+                    assert spec is not None and spec.loader is not None and spec.loader.get_code(info.name)
+                else:
+                    importlib.import_module(info.name)
                 mods.append(info.name)
             except ModuleNotFoundError as exc:
                 need = (exc.name or "").split(".")[0].lower()
@@ -113,7 +118,7 @@ def check_imports(ref: dict | None) -> str:
                     extra.append(f"{info.name} (the {optional[need]!r} extra: {need})")
                 else:
                     failed.append(f"{info.name} ({type(exc).__name__}: {exc})")
-            except Exception as exc:  # every failure listed, not only the first
+            except (Exception, SystemExit) as exc:  # every failure listed, not only the first
                 failed.append(f"{info.name} ({type(exc).__name__}: {exc})")
     assert not failed, f"{len(failed)} of {len(mods) + len(failed)} modules fail to import: " + "; ".join(failed)
     return (f"{len(mods)} modules of {', '.join(our_packages())}"

@@ -68,21 +68,47 @@ deps=$(python3 -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.
 # back to pure Python where there is no compiler, as on Raspberry Pi OS Lite)
 sdist_names='^(cobs)([<>=!~ ;\[]|$)'
 key=$( { echo "$suite"; echo "$deps"; sed -n '/^# -- 2\./,/^# -- 3\./p' "$0"; } | sha256sum | cut -c1-16)
+base=$cache/arm64-base-$suite-$( { echo "$suite"; sed -n '/^build_base()/,/^}/p' "$0"; } | sha256sum | cut -c1-16)
 root=$cache/arm64-root-$key
 venv=/opt/mahjong-table/.venv
 
-# in_root ROOT CMD...: CMD run in the arm64 root, with /proc, /sys and /dev mounted in a private mount
-# namespace (they vanish with the command, whatever happens to it), a clean environment plus this
-# machine's PIP_* settings (pip there sees the same index configuration as here)
+# The CPU the emulator presents: a Pi 4's Cortex-A72 (ARMv8.0, the oldest the README names: a wheel built
+# for newer cores dies there with SIGILL) or, MT_ARM64_CPU=cortex-a76, a Pi 5's. qemu-user 7.2 shows the
+# guest the host's x86 /proc/cpuinfo, on which onnxruntime's cpuinfo library crashes (SIGSEGV on import) once
+# /sys is there too: the root gets the /proc/cpuinfo the Pi has, one entry per CPU of this machine.
+cpu=${MT_ARM64_CPU:-cortex-a72}
+pi_cpuinfo() {
+  local n i feat var part rev model
+  n=$(getconf _NPROCESSORS_CONF)
+  case $cpu in
+    cortex-a72) feat="fp asimd evtstrm crc32 cpuid"; var=0x0; part=0xd08; rev=3
+                model="Raspberry Pi 4 Model B Rev 1.5"; board=d03115 ;;
+    cortex-a76) feat="fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp"
+                var=0x4; part=0xd0b; rev=1; model="Raspberry Pi 5 Model B Rev 1.0"; board=c04170 ;;
+    *) die "MT_ARM64_CPU=$cpu: cortex-a72 (Pi 4) or cortex-a76 (Pi 5)" ;;
+  esac
+  for ((i = 0; i < n; i++)); do
+    printf 'processor\t: %d\nBogoMIPS\t: 108.00\nFeatures\t: %s\nCPU implementer\t: 0x41\n' "$i" "$feat"
+    printf 'CPU architecture: 8\nCPU variant\t: %s\nCPU part\t: %s\nCPU revision\t: %s\n\n' "$var" "$part" "$rev"
+  done
+  printf 'Revision\t: %s\nSerial\t\t: 100000002929a64a\nModel\t\t: %s\n' "$board" "$model"
+}
+
+# in_root ROOT CMD...: CMD run in the arm64 root, with /proc (the Pi's cpuinfo over it), /sys and /dev
+# mounted in a private mount namespace (they vanish with the command, whatever happens to it), a clean
+# environment plus the emulated CPU and this machine's PIP_* settings (pip there sees the same index
+# configuration as here)
 in_root() {
   local r=$1; shift
   local pipenv=(); mapfile -t pipenv < <(env | grep -E '^PIP_[A-Z_]+=' || true)
+  pi_cpuinfo > "$r/etc/pi-cpuinfo"
   unshare --mount --propagation private -- sh -c '
     r=$1; shift
-    mount -t proc proc "$r/proc" && mount -t sysfs sysfs "$r/sys" && mount --rbind /dev "$r/dev" || exit 97
+    mount -t proc proc "$r/proc" && mount --bind "$r/etc/pi-cpuinfo" "$r/proc/cpuinfo" &&
+      mount -t sysfs sysfs "$r/sys" && mount --rbind /dev "$r/dev" || exit 97
     exec chroot "$r" "$@"
   ' in_root "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
-    "${pipenv[@]}" "$@"
+    QEMU_CPU="$cpu" "${pipenv[@]}" "$@"
 }
 quiet_pip() { grep -v "is ignored: it is neither" >&2 || true; }  # this machine's optional local indexes
 
@@ -111,14 +137,26 @@ print("http://deb.debian.org/debian")
 EOF
 }
 
-build_root() {
-  local tmp=$root.tmp wheels
+build_base() {  # the bare system: debootstrap (its second stage runs emulated: the slow part)
+  local tmp=$base.tmp url
   rm -rf "$tmp"
-  local url; url=$(mirror)
-  say "building a $suite arm64 root from $url (debootstrap, once per dependency set)"
+  url=$(mirror)
+  say "building a $suite arm64 root from $url (debootstrap; once, cached)"
   nice -n 10 debootstrap --arch=arm64 --variant=minbase --include=python3,python3-venv \
     "$suite" "$tmp" "$url" > "$cache/debootstrap.log" 2>&1 \
     || { tail -20 "$cache/debootstrap.log" >&2; die "debootstrap failed (log: $cache/debootstrap.log)"; }
+  rm -rf "$tmp"/var/cache/apt/archives/*.deb
+  mv "$tmp" "$base"
+}
+
+build_root() {  # the base plus a venv with the runtime dependencies
+  local tmp=$root.tmp wheels
+  rm -rf "$tmp"
+  if [ -n "${MT_ARM64_FRESH:-}" ] || [ ! -x "$base/usr/bin/python3" ]; then
+    rm -rf "$base"
+    build_base
+  fi
+  cp -a "$base" "$tmp"
   wheels=$tmp/opt/arm64-wheels
   mkdir -p "$wheels"
   # the Pi's platform: bookworm's glibc 2.36, CPython 3.11, aarch64
@@ -150,13 +188,19 @@ build_root() {
     mkdir -p "$tmp/etc/ssl/certs" && cp /etc/ssl/certs/ca-certificates.crt "$tmp/etc/ssl/certs/"
   fi
   say "installing them in the root's venv (emulated pip, no index)"
-  in_root "$tmp" /bin/sh -c 'mkdir -p /opt/mahjong-table && python3 -m venv "$1" &&
-    "$1/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links /opt/arm64-wheels "$@"' \
+  # bookworm's own pip wheel (python3-pip-whl) installs itself into the venv and the dependencies in one
+  # run; --no-compile: byte-compiling ~100 MB of packages under emulation costs minutes, and the table
+  # writes each .pyc on first import anyway
+  in_root "$tmp" /bin/sh -c 'v=$1; shift; pip=$(ls /usr/share/python-wheels/pip-*.whl) &&
+    mkdir -p /opt/mahjong-table && python3 -m venv --without-pip "$v" &&
+    "$v/bin/python" "$pip/pip" install -q --no-compile --disable-pip-version-check --no-index \
+      --find-links /opt/arm64-wheels "$pip" "$@"' \
     sh "$venv" "${wdeps[@]}" "${sdeps[@]}" > "$cache/pip-root.log" 2>&1 \
     || { tail -20 "$cache/pip-root.log" >&2; die "pip inside the arm64 root failed (log: $cache/pip-root.log)"; }
   rm -rf "$root"
   mv "$tmp" "$root"
-  find "$cache" -maxdepth 1 -name 'arm64-root-*' ! -name "$(basename "$root")" -exec rm -rf {} +  # older keys
+  find "$cache" -maxdepth 1 \( \( -name 'arm64-root-*' ! -name "$(basename "$root")" \) \
+    -o \( -name 'arm64-base-*' ! -name "$(basename "$base")" \) \) -exec rm -rf {} +  # older keys
 }
 
 mkdir -p "$cache"
@@ -181,7 +225,7 @@ cp tools/arm64/check.py "$work/check.py"
 # the host's reading of the deterministic checks, for the arm64 run to compare with
 "$VPY" tools/arm64/check.py --reference > "$work/reference.json"
 in_root "$root" /bin/sh -c 'exec "$@" "$0"/mahjong_table-*.whl' "$inside" \
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --no-deps --force-reinstall > "$work/pip.log" 2>&1 \
+  "$venv/bin/python" -m pip install -q --no-compile --disable-pip-version-check --no-index --no-deps --force-reinstall > "$work/pip.log" 2>&1 \
   || { tail -20 "$work/pip.log" >&2; die "installing the project in the arm64 root failed"; }
 rc=0
 say "root ready in $((t_root - t_start)) s; the project installed in $((SECONDS - t_root)) s; checking under emulation"
