@@ -37,8 +37,8 @@ SCORING_HANDS = 2
 VISION_PROFILE = "mcr"  # flowers, kongs, sideways claimed tiles: most of what a scene holds
 VISION_STYLE = "classic"
 VISION_SEED = 29
-SIM_PROFILE = "red"  # the shortest refereed hand of the profiles (fewest frames to read under emulation)
-SIM_SEED = 29
+SIM_PROFILE = "red"  # a short refereed hand: every frame of it is read under emulation
+SIM_SEED = 4  # 52 events, 114 frames: the shortest of seeds 1-12 (seed 29 reads 291)
 EM_AARCH64 = 183  # ELF e_machine
 
 
