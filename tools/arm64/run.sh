@@ -64,8 +64,8 @@ grep -qs '^flags:.*F' "$bfm/qemu-aarch64" \
 # -- 2. the arm64 root (cached) ---------------------------------------------------------------------------
 # the runtime dependencies, one a line, from pyproject.toml
 deps=$(python3 -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
-# no aarch64 (nor any Linux) wheel on PyPI: a Pi builds these from the sdist, so does the root (cobs falls
-# back to pure Python where there is no compiler, as on Raspberry Pi OS Lite)
+# no aarch64 (nor any Linux) wheel on PyPI since cobs 1.2.1: a Pi builds these from the sdist, so does the
+# root (cobs' setup.py falls back to pure Python where there is no compiler, as in this root)
 sdist_names='^(cobs)([<>=!~ ;\[]|$)'
 key=$( { echo "$suite"; echo "$deps"; sed -n '/^# -- 2\./,/^# -- 3\./p' "$0"; } | sha256sum | cut -c1-16)
 base=$cache/arm64-base-$suite-$( { echo "$suite"; sed -n '/^build_base()/,/^}/p' "$0"; } | sha256sum | cut -c1-16)
