@@ -41,6 +41,10 @@ lint: $(STAMP)
 screenshots: $(STAMP)  # docs/screenshots/*.png of a live demo table (Debian's chromium)
 	@$(VPY) -m tests.web.screenshots
 
+.PHONY: test-arm64
+test-arm64: $(STAMP)  # the program as a Raspberry Pi runs it: aarch64 wheels in a bookworm arm64 root, qemu-user
+	@bash tools/arm64/run.sh
+
 hw-test: $(STAMP)
 	@$(VPY) -m pytest hw_tests $(HW_ARGS)
 
