@@ -33,7 +33,11 @@ def test_the_referee_stays_right_on_a_slower_cpu(k, tables):
         # (it takes the newest): the reader never falls behind the camera
         assert t["frames_read"] + t["frames_dropped"] <= t["frames"] and t["frames_read"] > 0
         assert t["queue_wait_max_ms"] < FRAME_MS
-        assert k < 6 or t["frames_dropped"] > 0  # (a read of a changed zone: over 17 ms here, 100 ms at 6x)
+        # a read longer than two frame intervals saw at least two frames arrive: the older one was dropped (whether
+        # any read is that long depends on this machine's speed, so the fact is checked, not the speed; the
+        # one-frame queue itself: tests/controller/test_frame_queue.py)
+        if t["read_max_ms"] > 2 * FRAME_MS:
+            assert t["frames_dropped"] > 0
         lat = t["verdict_latency_ms"]
         assert 0 < lat["p50"] <= lat["p95"] <= lat["max"]
         # bounded by the reads a change needs (the read under way, the frame showing it, the one confirming
