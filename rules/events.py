@@ -526,11 +526,13 @@ class PenaltyAwarded(JudgeEvent):
     code: str = ""  # the profile's penalty code when chosen from its list
     to_others: bool = False
     # chosen from the profile's catalogue (rules/game/penalty_catalogue.py): what each seat receives (by seat;
-    # empty: nobody, or ``to_others``), the offence's count on its ladder, when it is charged, a dead hand
+    # empty: nobody, or ``to_others``), the offence's count on its ladder, when it is charged, a dead hand,
+    # the hand in play dealt again (riichi's chombo, 004 line 278: the referee ends it, the payment is this one)
     paid: tuple[int, ...] = ()
     occurrence: int = 0
     when: str = "now"
     dead_hand: bool = False
+    replay: bool = False
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -57,6 +57,9 @@ def unhandled(r: RefereeState, ev: Event) -> list[Event]:
 
 def handle(r: RefereeState, ev: Event) -> None:
     r.at = ev
+    if r.replayed is not None:  # the hand is over, to be dealt again (a chombo): only its row counts
+        handler = table.lookup(r, ev)
+        return handler(r, ev) if handler is not None else None
     if r.reveals.rack_wins and not isinstance(ev, RackCounted):  # play goes on: the rack was not seen
         for seat in sorted(r.reveals.rack_wins):
             effects.submit(r, r.reveals.rack_wins.pop(seat))

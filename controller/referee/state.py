@@ -17,6 +17,7 @@ from rules.events import (
     CorrectionApplied,
     Event,
     IndicatorSeen,
+    PenaltyAwarded,
     PondTileSeen,
     QuestionAsked,
     ResultConfirmed,
@@ -209,6 +210,7 @@ class RefereeState:
     wmsg: MissingSuits = field(default_factory=MissingSuits)
     racks: Racks = field(default_factory=Racks)
     signing: Signatures = field(default_factory=Signatures)
+    replayed: PenaltyAwarded | None = None  # the judge's penalty that ended the hand to be dealt again (chombo)
 
     @property
     def name(self) -> str:
@@ -220,7 +222,15 @@ class RefereeState:
 
     @property
     def settled(self) -> bool:
-        return self.machine.state.settled is not None
+        """The result is known and waits for its signatures (a hand to be dealt again has its result too)."""
+        return self.machine.state.settled is not None or self.replayed is not None
+
+    def deltas(self) -> tuple[int, ...]:
+        """The hand's own result, by seat (a replayed hand pays nothing itself: the chombo is its penalty)."""
+        settled = self.machine.state.settled
+        if settled is None:
+            return tuple(0 for _ in range(4))
+        return tuple(settled.deltas)
 
     def seats(self) -> tuple[int, ...]:
         return tuple(self.st.seats)

@@ -35,6 +35,7 @@ class PenaltyKind:
     when: str = "now"  # one of WHEN: charged at once, or at the end of the game (004 Rules 5.x)
     dead_hand: bool = False  # the player may not win the hand in play
     east: int = 0  # east_and_others: what East (the dealer) receives; the others get ``amount``
+    replay: bool = False  # the hand in play ends and is dealt again: same dealer, same counters (004 line 278)
 
     def __post_init__(self) -> None:
         if self.payee not in PAYEES or self.when not in WHEN:
@@ -49,6 +50,7 @@ class PenaltyKind:
                 "payee": self.payee, "points": self.amount, "choices": list(self.choices), "bounds": list(self.bounds),
                 "ladder": list(self.ladder), "cumulative": self.cumulative, "group": self.counter,
                 "per_hands": self.per_hands, "when": self.when, "dead_hand": self.dead_hand, "east": self.east,
+                "replay": self.replay,
                 "to_others": self.payee == "each_other"}
 
 
