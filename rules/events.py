@@ -515,8 +515,10 @@ class JudgeAction(JudgeEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class PenaltyAwarded(JudgeEvent):
-    """A penalty the judge awarded: ``seat`` loses ``points``; ``to_others``: each other seat receives
-    ``points`` (a penalty paid to the players) rather than nobody (000 §2.8.2: not paid to anybody)."""
+    """A penalty the judge awarded: ``seat`` loses ``points``; ``paid``: what each seat receives (a penalty
+    paid to the players: ``points`` is their sum) rather than nobody (000 §2.8.2: not paid to anybody);
+    ``to_others``: paid to each other seat (a record without ``paid``: ``points`` to each, the offender paying
+    them all — rules.game.penalty_catalogue.receipts)."""
 
     TYPE: ClassVar[str] = "penalty_awarded"
     seat: int

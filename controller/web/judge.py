@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.events import Event, JudgeAction, JudgeEvent, PenaltyAwarded
-from rules.game.penalty_catalogue import ChargeError, PenaltyKind, charge
+from rules.game.penalty_catalogue import ChargeError, PenaltyKind, charge, receipts, taken
 
 BUTTONS = ("start", "judge", "abort", "accept")  # the table's buttons (accept: the judge overrides a re-read)
 
@@ -165,8 +165,11 @@ def _penalty(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
         to_others = params.get("to_others", False)
         if not isinstance(to_others, bool):
             raise ActionError("to_others: true or false")
-        ev = PenaltyAwarded(seat=seat, points=points, rule=rule, reason=reason, code=code, to_others=to_others,
-                            **_stamp(svc, judge))
+        # recorded as the catalogue's "each other" penalties are: what each seat receives, the offender's whole
+        # loss in ``points`` (the page and the hall then agree and the transfer sums to zero)
+        paid = receipts(seat, points, (), True, svc.players) if to_others and points else ()
+        ev = PenaltyAwarded(seat=seat, points=taken(points, paid), rule=rule, reason=reason, code=code,
+                            to_others=to_others, paid=paid, **_stamp(svc, judge))
     record(svc, ev)
     _to_referee(svc, ev)
     return {"awarded": ev.to_json()}
