@@ -230,12 +230,16 @@ class Referee:
         return out if self.state.replayed is None else {**out, **self._replayed()}
 
     def _replayed(self) -> dict[str, Any]:
-        """A hand the judge's chombo ended (004 Rules 3.4.6): dealt again by the same dealer with the same
-        counters; it pays nothing itself (the penalty carries the chombo's payment: credited once)."""
+        """A hand a chombo ended (004 Rules 3.4.6): dealt again by the same dealer with the same counters; it
+        pays nothing itself when the judge's penalty carries the chombo (credited once), else (the referee's
+        own ruling: a dead hand's claim) its payment is the hand's."""
         st, pen = self.machine.state, self.state.replayed
         assert pen is not None
         same = {k: st.options.get(k, 0) for k in self.profile.next_hand_options(st)}
-        return {"deltas": [0] * len(self.state.deltas()), "payments": [], "winners": [], "exhaustive": False,
+        deltas = list(self.state.deltas())
+        payments = [{"payer": pen.seat, "payee": s, "amount": a, "reason": "chombo", "rule": pen.rule}
+                    for s, a in enumerate(pen.paid) if a and any(deltas)]
+        return {"deltas": deltas, "payments": payments, "winners": [], "exhaustive": False,
                 "next_dealer": st.dealer, "next_options": same,
                 "replayed": {"seat": pen.seat, "code": pen.code, "rule": pen.rule, "judge": pen.judge}}
 

@@ -5,7 +5,17 @@ on first (:func:`controller.referee.timing.due`, as the hand machine's ``implied
 (:func:`drain`)."""
 from __future__ import annotations
 
-from controller.referee import answers, discards, effects, ending, questions, table, timing, variants
+from controller.referee import (
+    answers,
+    discards,
+    effects,
+    ending,
+    questions,
+    sanctions,
+    table,
+    timing,
+    variants,
+)
 from controller.referee.state import RefereeState
 from rules.events import (
     ButtonPressed,
@@ -42,6 +52,7 @@ def process(r: RefereeState, ev: Event) -> list[Event]:
     else:
         handle(r, ev)
     drain(r)
+    sanctions.dead_claims(r, r.out)  # a dead hand's claim: riichi's chombo (004 Rules 3.4.6)
     out = r.out
     r.outputs.extend(out)
     r.out = []

@@ -19,8 +19,9 @@ correction), through its rows of :data:`controller.referee.table.TABLE`.
 from __future__ import annotations
 
 from controller.referee import effects
-from controller.referee.state import RefereeState
-from rules.events import HandDead, JudgeAction, PenaltyAwarded
+from controller.referee.state import REFEREE_JUDGE, RefereeState
+from rules.events import Event, HandDead, JudgeAction, PenaltyAwarded, Violation
+from rules.game.penalty_catalogue import charge
 
 DEAD_HAND_RULE = "000 §2.8.3"  # a judge's dead hand with no catalogue kind of its own to cite
 
@@ -62,3 +63,27 @@ def replay(r: RefereeState, ev: PenaltyAwarded) -> None:
     nothing pending is acted on, no observation is followed)."""
     if r.replayed is None:
         r.replayed = ev
+
+
+def dead_claims(r: RefereeState, out: list[Event]) -> None:
+    """004 Rules 3.4.6: «Попытка претендовать на тайл после того как рука была объявлена мертвой рукой» is a
+    chombo. Where the rule set's catalogue has a kind that replays the hand, a claim or a win the machine refused
+    to a seat the judge made dead ends the hand with that kind, charged by the referee (its payment is then
+    the hand's). Dead hands of the machine's own finding are left as they were (no judge decision: unchanged)."""
+    kind = next((k for k in r.profile.penalty_catalogue if k.replay), None)
+    if kind is None or r.replayed is not None:
+        return
+    for v in out:
+        if isinstance(v, Violation) and v.code == "claim_inactive_player" and v.seat is not None \
+                and judged_dead(r, v.seat):
+            st = r.st
+            c = charge(kind, v.seat, list(st.seats), dealer=st.dealer)
+            flagged = effects.flag(r, "dead_hand_claim", v.seat, "a claim after the judge declared the hand dead")
+            r.replayed = PenaltyAwarded(seat=v.seat, points=c.points, rule=flagged.rule, reason=flagged.message,
+                                        code=kind.code, paid=c.paid, replay=True, judge=REFEREE_JUDGE,
+                                        hand_id=r.hand_id, t_mono=v.t_mono, t_wall=v.t_wall)
+            return
+
+
+def judged_dead(r: RefereeState, seat: int) -> bool:
+    return any(isinstance(e, HandDead) and e.seat == seat and e.reason == "judge" for e in r.machine.log)

@@ -3,7 +3,7 @@
 verdict — and riichi's chombo (004 Rules 3.4.6 line 278) — the hand ends and is dealt again."""
 from __future__ import annotations
 
-from rules.events import HandDead, JudgeAction, PenaltyAwarded
+from rules.events import HandDead, JudgeAction, PenaltyAwarded, Violation
 from tests.referee.helpers import Table
 
 RIICHI, MPL = "riichi-ema2016", "sichuan-mpl2025"
@@ -16,7 +16,9 @@ def penalty(seat: int, code: str, **kw) -> PenaltyAwarded:
 
 def test_riichi_a_judges_dead_hand_plays_on_but_may_not_win():
     """004 line 302 (3.4.7): «Игрок с мертвой рукой не может объявить победу, любой сет (кан, пон или чи)» —
-    the judge's dead hand (passing information); the seat's later ron is refused on the spot."""
+    the judge's dead hand (passing information); the seat's later ron is refused, and (3.4.6, line ~290)
+    «Попытка претендовать на тайл после того как рука была объявлена мертвой рукой» is a chombo: the hand
+    ends, the dead seat pays the mangan (a non-dealer: 4000 to East, 2000 to the others), it is dealt again."""
     t = Table(RIICHI)
     t.turn_round(0, ["1z", "2z"])
     out = t.feed(penalty(1, "dead_hand", dead_hand=True, rule="004 Rules 3.4.7 (line 302)"), dt=0.5)
@@ -29,9 +31,17 @@ def test_riichi_a_judges_dead_hand_plays_on_but_may_not_win():
     t.call(1, "hu")  # the dead seat declares ron
     t.take(2, dt=0.3)
     t.wait(3.0)
-    assert ("claim_inactive_player", 1) in t.verdicts()
-    assert t.ref.machine.state.valid_wins() == [] and not t.ref.settled  # no win: the hand goes on
-    assert t.verdicts() == [("claim_inactive_player", 1)]
+    assert t.verdicts() == [("claim_inactive_player", 1), ("dead_hand_claim", 1)]
+    assert t.verdict("dead_hand_claim").rule == "004 Rules 3.4.6"
+    assert t.ref.machine.state.valid_wins() == [] and t.ref.settled  # no win: the hand ends, to be dealt again
+    assert t.discard(3, "5m") == []  # nothing after it is followed
+    t.confirm()
+    res = t.ref.result()
+    assert res["deltas"] == [4000, -8000, 2000, 2000] and sum(res["deltas"]) == 0  # the referee's own chombo
+    assert [(p["payer"], p["payee"], p["amount"]) for p in res["payments"]] == [(1, 0, 4000), (1, 2, 2000),
+                                                                                (1, 3, 2000)]
+    assert (res["next_dealer"], res["next_options"]) == (0, {"honba": 0, "deposits": 0})
+    assert t.ref.confirmed is not None and t.ref.confirmed.deltas == (4000, -8000, 2000, 2000)
 
 
 def test_riichi_the_sanction_at_the_console_is_a_dead_hand_too():
@@ -173,3 +183,14 @@ def test_the_consoles_dead_hand_reaches_the_referee_at_a_served_table(tmp_path):
         assert [(e.action, e.detail["kind"], e.detail["seat"]) for e in judged] == [("sanction", "dead_hand", 2)]
     finally:
         rig.close()
+
+
+def test_riichi_a_dead_hand_of_the_machines_own_finding_is_left_as_it_was():
+    """Without a judge's decision nothing changes: a dead seat's refused claim stays a refusal."""
+    from controller.referee.sanctions import dead_claims
+
+    t = Table(RIICHI)
+    t.turn_round(0, ["1z"])
+    v = Violation(code="claim_inactive_player", seat=1, rule="", message="")
+    dead_claims(t.ref.state, [v])
+    assert t.ref.state.replayed is None and not t.ref.settled
