@@ -92,6 +92,10 @@ class PlaySource:
         """The hand as the play source follows it, for the web page (the referee's public view)."""
         return None
 
+    def judged(self, ev: Event) -> None:
+        """A judge's decision at the console during the hand (a penalty, a sanction): the referee acts on a
+        dead hand or a chombo (controller/referee/sanctions.py); without a referee it is the record's only."""
+
     def record(self, svc: TableService, hand_id: str) -> list[Event]:
         """The hand's game record: what lies on the table by the record."""
         return svc.store.events(f"{hand_id}/game")

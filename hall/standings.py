@@ -91,11 +91,10 @@ def substituted(db: HallDB) -> dict[tuple[int, str], dict[str, int]]:
 def penalty_paid(ev: dict[str, Any], seats: int) -> list[int]:
     """What each seat receives from a console penalty (``paid``; a custom ``to_others``: its points to each
     other seat); all zeros when it is taken and given to nobody."""
-    paid = [int(x) for x in ev.get("paid") or ()]
-    if not paid and ev.get("to_others"):
-        seat = int(ev.get("seat", -1))
-        paid = [0 if s == seat else int(ev.get("points", 0)) for s in range(seats)]
-    return paid
+    from rules.game.penalty_catalogue import receipts
+
+    return list(receipts(int(ev.get("seat", -1)), int(ev.get("points", 0)), [int(x) for x in ev.get("paid") or ()],
+                         bool(ev.get("to_others")), seats))
 
 
 def judge_messages(db: HallDB) -> list[tuple[str, str]]:

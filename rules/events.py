@@ -515,8 +515,10 @@ class JudgeAction(JudgeEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class PenaltyAwarded(JudgeEvent):
-    """A penalty the judge awarded: ``seat`` loses ``points``; ``to_others``: each other seat receives
-    ``points`` (a penalty paid to the players) rather than nobody (000 §2.8.2: not paid to anybody)."""
+    """A penalty the judge awarded: ``seat`` loses ``points``; ``paid``: what each seat receives (a penalty
+    paid to the players: ``points`` is their sum) rather than nobody (000 §2.8.2: not paid to anybody);
+    ``to_others``: paid to each other seat (a record without ``paid``: ``points`` to each, the offender paying
+    them all — rules.game.penalty_catalogue.receipts)."""
 
     TYPE: ClassVar[str] = "penalty_awarded"
     seat: int
@@ -526,11 +528,13 @@ class PenaltyAwarded(JudgeEvent):
     code: str = ""  # the profile's penalty code when chosen from its list
     to_others: bool = False
     # chosen from the profile's catalogue (rules/game/penalty_catalogue.py): what each seat receives (by seat;
-    # empty: nobody, or ``to_others``), the offence's count on its ladder, when it is charged, a dead hand
+    # empty: nobody, or ``to_others``), the offence's count on its ladder, when it is charged, a dead hand,
+    # the hand in play dealt again (riichi's chombo, 004 line 278: the referee ends it, the payment is this one)
     paid: tuple[int, ...] = ()
     occurrence: int = 0
     when: str = "now"
     dead_hand: bool = False
+    replay: bool = False
 
 
 # ----------------------------------------------------------------------------------------------------------

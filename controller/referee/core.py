@@ -190,7 +190,7 @@ class Referee:
 
     @property
     def settled(self) -> bool:
-        return self.machine.state.settled is not None
+        return self.state.settled
 
     @property
     def confirmed(self) -> ResultConfirmed | None:
@@ -212,7 +212,7 @@ class Referee:
         st = self.machine.state
         settled = st.settled
         confirmed = self.confirmed
-        return {
+        out = {
             "source": "referee",
             "profile": self.name,
             "deltas": list(settled.deltas) if settled is not None else [],
@@ -227,6 +227,21 @@ class Referee:
             "next_options": dict(self.profile.next_hand_options(st)) if settled is not None else {},
             "events": len(self.machine.log),
         }
+        return out if self.state.replayed is None else {**out, **self._replayed()}
+
+    def _replayed(self) -> dict[str, Any]:
+        """A hand a chombo ended (004 Rules 3.4.6): dealt again by the same dealer with the same counters; it
+        pays nothing itself when the judge's penalty carries the chombo (credited once), else (the referee's
+        own ruling: a dead hand's claim) its payment is the hand's."""
+        st, pen = self.machine.state, self.state.replayed
+        assert pen is not None
+        same = {k: st.options.get(k, 0) for k in self.profile.next_hand_options(st)}
+        deltas = list(self.state.deltas())
+        payments = [{"payer": pen.seat, "payee": s, "amount": a, "reason": "chombo", "rule": pen.rule}
+                    for s, a in enumerate(pen.paid) if a and any(deltas)]
+        return {"deltas": deltas, "payments": payments, "winners": [], "exhaustive": False,
+                "next_dealer": st.dealer, "next_options": same,
+                "replayed": {"seat": pen.seat, "code": pen.code, "rule": pen.rule, "judge": pen.judge}}
 
     # ------------------------------------------------------------------------------------------------
     # corrections: the corrected record replayed

@@ -5,7 +5,17 @@ on first (:func:`controller.referee.timing.due`, as the hand machine's ``implied
 (:func:`drain`)."""
 from __future__ import annotations
 
-from controller.referee import answers, discards, effects, ending, questions, table, timing, variants
+from controller.referee import (
+    answers,
+    discards,
+    effects,
+    ending,
+    questions,
+    sanctions,
+    table,
+    timing,
+    variants,
+)
 from controller.referee.state import RefereeState
 from rules.events import (
     ButtonPressed,
@@ -42,6 +52,7 @@ def process(r: RefereeState, ev: Event) -> list[Event]:
     else:
         handle(r, ev)
     drain(r)
+    sanctions.dead_claims(r, r.out)  # a dead hand's claim: riichi's chombo (004 Rules 3.4.6)
     out = r.out
     r.outputs.extend(out)
     r.out = []
@@ -57,6 +68,9 @@ def unhandled(r: RefereeState, ev: Event) -> list[Event]:
 
 def handle(r: RefereeState, ev: Event) -> None:
     r.at = ev
+    if r.replayed is not None:  # the hand is over, to be dealt again (a chombo): only its row counts
+        handler = table.lookup(r, ev)
+        return handler(r, ev) if handler is not None else None
     if r.reveals.rack_wins and not isinstance(ev, RackCounted):  # play goes on: the rack was not seen
         for seat in sorted(r.reveals.rack_wins):
             effects.submit(r, r.reveals.rack_wins.pop(seat))

@@ -215,7 +215,7 @@ def confirm(r: RefereeState, ev: ButtonPressed) -> None:
     if r.reveals.exhausting_since is not None and ev.button in PANELS:
         finish_exhaustion(r)
     st = r.st
-    if st.settled is None or r.signing.confirmed is not None or any(ev is w for w in r.log.withdrawn):
+    if not r.settled or r.signing.confirmed is not None or any(ev is w for w in r.log.withdrawn):
         return
     if ev.seat is None:  # the judge
         by, seats = "judge", tuple(sorted(r.signing.seats))
@@ -224,6 +224,6 @@ def confirm(r: RefereeState, ev: ButtonPressed) -> None:
         if not all(s in r.signing.seats for s in st.seats):
             return
         by, seats = "seats", tuple(sorted(r.signing.seats))
-    r.signing.confirmed = ResultConfirmed(by=by, seats=seats, deltas=tuple(st.settled.deltas), revision=r.log.revision,
+    r.signing.confirmed = ResultConfirmed(by=by, seats=seats, deltas=r.deltas(), revision=r.log.revision,
                                       **effects.stamp(r))
     effects.emit(r, r.signing.confirmed)

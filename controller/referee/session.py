@@ -234,6 +234,11 @@ class RefereeSession:
         self.put(JudgeCorrection(by=by, op=op, index=index, event=event or {}, to=to, reason=reason,
                                  hand_id=self.hand_id, **self.svc.clock.stamp()))
 
+    def judged(self, ev: Event) -> None:
+        """A judge's penalty or sanction at the console, given during this hand: an input (sanctions.py)."""
+        if ev.hand_id == self.hand_id:
+            self.put(ev)
+
     def button(self, ev: ButtonPressed) -> None:
         """A call button or the judge's confirmation, as the service recorded it. While the camera feed reads,
         the button waits until the feed has read a frame taken after it was pressed and the camera's view is
@@ -288,6 +293,10 @@ class RefereePlay(PlaySource):
 
     def view(self) -> dict[str, Any] | None:
         return self.session.view() if self.session is not None else None
+
+    def judged(self, ev: Event) -> None:
+        if self.session is not None:
+            self.session.judged(ev)
 
     def answer(self, text: str, by: str = "operator") -> bool:
         return self.session is not None and self.session.answer(text, by)

@@ -17,6 +17,7 @@ from rules.events import (
     CorrectionApplied,
     Event,
     IndicatorSeen,
+    PenaltyAwarded,
     PondTileSeen,
     QuestionAsked,
     ResultConfirmed,
@@ -29,6 +30,7 @@ from rules.game.machines import machine_for
 from rules.game.state import HandState
 from rules.tiles import TILES
 
+REFEREE_JUDGE = "referee"  # who gave a penalty the referee ruled itself (controller/referee/sanctions.py)
 TILE_TEXTS = frozenset(str(t) for t in TILES) - {"x"}
 NO_TILE = "none"  # the camera's reader: no tile where the finder cut one (bare cloth)
 CLAIM_OF_MELD = {"chow": "chow", "pung": "pung", "kong_open": "kong"}
@@ -209,6 +211,7 @@ class RefereeState:
     wmsg: MissingSuits = field(default_factory=MissingSuits)
     racks: Racks = field(default_factory=Racks)
     signing: Signatures = field(default_factory=Signatures)
+    replayed: PenaltyAwarded | None = None  # the judge's penalty that ended the hand to be dealt again (chombo)
 
     @property
     def name(self) -> str:
@@ -220,7 +223,18 @@ class RefereeState:
 
     @property
     def settled(self) -> bool:
-        return self.machine.state.settled is not None
+        """The result is known and waits for its signatures (a hand to be dealt again has its result too)."""
+        return self.machine.state.settled is not None or self.replayed is not None
+
+    def deltas(self) -> tuple[int, ...]:
+        """The hand's own result, by seat. A replayed hand pays nothing itself when the judge's penalty carries
+        the chombo; a chombo the referee ruled itself is the hand's payment."""
+        settled, pen = self.machine.state.settled, self.replayed
+        if pen is not None and pen.judge == REFEREE_JUDGE:
+            return tuple(pen.paid[s] - (pen.points if s == pen.seat else 0) for s in range(len(pen.paid)))
+        if settled is None:
+            return tuple(0 for _ in range(4))
+        return tuple(settled.deltas)
 
     def seats(self) -> tuple[int, ...]:
         return tuple(self.st.seats)

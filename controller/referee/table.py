@@ -2,8 +2,9 @@
 
 Like the hand machine's (``rules/game/dispatch.py``), the table is data: reading it tells what each input
 does when. The mode is what the hand is waiting for (:func:`mode`): ``play``, ``exhausting`` (the wall is
-empty, the ready hands are being shown), ``settled`` (the result waits for its signatures); a row for
-``ANY`` serves every mode. Before an input is looked up, what time made due is acted on
+empty, the ready hands are being shown), ``settled`` (the result waits for its signatures), ``replayed``
+(a judge's chombo ended the hand to be dealt again: it waits for its signatures, nothing else is followed);
+a row for the mode comes before a row for ``ANY``, which serves every other mode. Before an input is looked up, what time made due is acted on
 (:mod:`controller.referee.timing`); an input the hand cannot take yet waits (:func:`controller.referee.dispatch.blocked`);
 an input type with no row is refused (:func:`controller.referee.dispatch.handle`: a ``bad_event`` verdict
 to the caller), never dropped. An answer to a question is not an observation: it resumes the hand
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.referee import claims, discards, ending, racks, setup
+from controller.referee import claims, discards, ending, racks, sanctions, setup
 from controller.referee.state import Handler, RefereeState
 from rules.events import (
     ButtonPressed,
@@ -24,7 +25,9 @@ from rules.events import (
     FlowerSeen,
     HandStarted,
     IndicatorSeen,
+    JudgeAction,
     MeldSeen,
+    PenaltyAwarded,
     PondTileRemoved,
     PondTileSeen,
     RackCounted,
@@ -34,7 +37,7 @@ from rules.events import (
 )
 
 ANY = "any"
-PLAY, EXHAUSTING, SETTLED = "play", "exhausting", "settled"
+PLAY, EXHAUSTING, SETTLED, REPLAYED = "play", "exhausting", "settled", "replayed"
 
 
 def ignore(r: RefereeState, ev: Any) -> None:
@@ -58,11 +61,26 @@ TABLE: dict[tuple[type[Event], str], Handler] = {
     (ButtonPressed, EXHAUSTING): claims.on_button_exhausting,  # a seat signs: the hands shown are all
     (ButtonPressed, SETTLED): claims.on_button_settled,  # the seats sign the result
     (RefereeTick, ANY): ignore,  # time passed: what was due was acted on before the lookup
+    # the judge's decisions at the console (controller/referee/sanctions.py: a dead hand, a chombo replayed)
+    (PenaltyAwarded, PLAY): sanctions.on_penalty,
+    (PenaltyAwarded, EXHAUSTING): sanctions.on_penalty,
+    (PenaltyAwarded, SETTLED): ignore,  # the result stands: the penalty is paid by itself (the hall's)
+    (JudgeAction, PLAY): sanctions.on_sanction,
+    (JudgeAction, EXHAUSTING): sanctions.on_sanction,
+    (JudgeAction, SETTLED): ignore,
+    # a hand ended to be dealt again (004 Rules 3.4.6): the seats sign; what the camera sees is not followed
+    (ButtonPressed, REPLAYED): claims.on_button_settled,
+    (PenaltyAwarded, REPLAYED): ignore,
+    (JudgeAction, REPLAYED): ignore,
+    **{(t, REPLAYED): ignore for t in (HandStarted, DiceRolled, IndicatorSeen, CardSeen, PondTileSeen, PondTileRemoved,
+                                       MeldSeen, FlowerSeen, TilesRevealed, RackCounted)},
 }
 HANDLED: frozenset[type[Event]] = frozenset(t for t, _ in TABLE)  # the input types with a row
 
 
 def mode(r: RefereeState) -> str:
+    if r.replayed is not None:
+        return REPLAYED
     if r.settled:
         return SETTLED
     return EXHAUSTING if r.reveals.exhausting_since is not None else PLAY
@@ -71,5 +89,5 @@ def mode(r: RefereeState) -> str:
 def lookup(r: RefereeState, ev: Event) -> Handler | None:
     """The row for ``ev`` in the hand's mode (None: the table has no row for its type)."""
     t = type(ev)
-    return TABLE.get((t, ANY)) or TABLE.get((t, mode(r)))  # (a type has a row for ANY or rows by mode)
+    return TABLE.get((t, mode(r))) or TABLE.get((t, ANY))
 

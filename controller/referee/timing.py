@@ -17,6 +17,8 @@ from controller.referee.state import (
 
 
 def due_before(r: RefereeState, t: float) -> bool:
+    if r.replayed is not None:
+        return False  # the hand ended to be dealt again: nothing comes due
     w = r.claims.window
     if w is not None and t > w.deadline and (w.hu or r.reveals.held or (r.st.wall_remaining == 0 and not w.rob)):
         return True

@@ -24,6 +24,7 @@ DRAWN_TILE_PAID = frozenset({"sichuan-mpl2025", "sichuan-wmsg"})
 REFEREE_CODES: dict[str, tuple[str, str]] = {
     "out_of_turn": ("000 §2.5.3", "a discard out of turn"),
     "tile_count": ("003 §Отдельные нарушения 8", "a rack with the wrong number of tiles"),
+    "dead_hand_claim": ("004 Rules 3.4.6", "a claim by a hand declared dead: a chombo, the hand is dealt again"),
 }
 
 #: Per profile, the references of the referee's own codes where the profile's seed says it differently.
@@ -42,6 +43,7 @@ RUSSIAN: dict[str, str] = {
     "bad_event": "неверное событие (место, кость или вид)",
     "wrong_break": "стена разбита не там, где указывают кости",
     "out_of_turn": "снос вне очереди",
+    "dead_hand_claim": "попытка претендовать на тайл после объявления мёртвой руки: чомбо, раздача переигрывается",
     "draw_out_of_turn": "взятие кости вне очереди",
     "wall_empty": "взятие из пустой стены",
     "wrong_wall_tile": "взятая кость не та, что лежит в стене",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.events import Event, JudgeAction, JudgeEvent, PenaltyAwarded
-from rules.game.penalty_catalogue import ChargeError, PenaltyKind, charge
+from rules.game.penalty_catalogue import ChargeError, PenaltyKind, charge, receipts, taken
 
 BUTTONS = ("start", "judge", "abort", "accept")  # the table's buttons (accept: the judge overrides a re-read)
 
@@ -165,10 +165,21 @@ def _penalty(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
         to_others = params.get("to_others", False)
         if not isinstance(to_others, bool):
             raise ActionError("to_others: true or false")
-        ev = PenaltyAwarded(seat=seat, points=points, rule=rule, reason=reason, code=code, to_others=to_others,
-                            **_stamp(svc, judge))
+        # recorded as the catalogue's "each other" penalties are: what each seat receives, the offender's whole
+        # loss in ``points`` (the page and the hall then agree and the transfer sums to zero)
+        paid = receipts(seat, points, (), True, svc.players) if to_others and points else ()
+        ev = PenaltyAwarded(seat=seat, points=taken(points, paid), rule=rule, reason=reason, code=code,
+                            to_others=to_others, paid=paid, **_stamp(svc, judge))
     record(svc, ev)
+    _to_referee(svc, ev)
     return {"awarded": ev.to_json()}
+
+
+def _to_referee(svc: Any, ev: JudgeEvent) -> None:
+    """The decision, recorded, goes to the play source: the referee acts on a dead hand or a chombo."""
+    source = getattr(svc, "play_source", None)
+    if source is not None:
+        source.judged(ev)
 
 
 TABLE_SANCTIONS = ("dead_hand", "removal", "disqualification", "annulment", "table_points")
@@ -186,7 +197,9 @@ def _sanction(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
     reason = _text(params, "reason", 300)
     points = _int(params, "points", 1, 100) if kind == "table_points" else 0
     detail = {"kind": kind, "seat": seat, "reason": reason, "points": points}
-    record(svc, JudgeAction(action="sanction", detail=detail, **_stamp(svc, judge)))
+    ev = JudgeAction(action="sanction", detail=detail, **_stamp(svc, judge))
+    record(svc, ev)
+    _to_referee(svc, ev)
     return {"sanction": detail}
 
 
@@ -212,7 +225,7 @@ def _from_catalogue(svc: Any, judge: Judge, kind: PenaltyKind, seat: int, params
     paid = c.paid if any(c.paid) else ()
     return PenaltyAwarded(seat=seat, points=c.points, rule=kind.rule, reason=reason, code=kind.code,
                           to_others=kind.payee == "each_other", paid=paid, occurrence=c.occurrence, when=kind.when,
-                          dead_hand=kind.dead_hand, **_stamp(svc, judge))
+                          dead_hand=kind.dead_hand, replay=kind.replay, **_stamp(svc, judge))
 
 
 def previous_offences(svc: Any, kind: PenaltyKind, seat: int) -> int:

@@ -21,6 +21,7 @@ from controller.web import judge as judge_mod
 from controller.web import refereeing
 from controller.web.public import PublicHand
 from rules.events import Event, PenaltyAwarded, QuestionAnswered, Violation
+from rules.game.penalty_catalogue import receipts, taken
 
 log = logging.getLogger("mahjong_table.web")
 
@@ -168,16 +169,13 @@ class LiveTable:
                     won[w] += 1
         for p in pens:
             if p.seat in seats:
-                total[p.seat] -= p.points
-                pen[p.seat] += p.points
-                if p.paid:  # from the catalogue: what each seat receives (one player, East and the others, ...)
-                    for s, amount in enumerate(p.paid):
-                        if s in seats:
-                            total[s] += amount
-                elif p.to_others:
-                    for s in seats:
-                        if s != p.seat:
-                            total[s] += p.points
+                # what each seat receives and what the offender pays, as the hall counts it (hall/standings.py)
+                got = receipts(p.seat, p.points, p.paid, p.to_others, max(seats) + 1)
+                total[p.seat] -= taken(p.points, got)
+                pen[p.seat] += taken(p.points, got)
+                for s, amount in enumerate(got):
+                    if s in seats:
+                        total[s] += amount
         order = sorted(seats, key=lambda s: (-total[s], s))
         standings = [{"rank": i + 1, "seat": s, "total": total[s], "wins": won[s], "penalties": pen[s]}
                      for i, s in enumerate(order)]

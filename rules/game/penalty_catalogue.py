@@ -35,6 +35,7 @@ class PenaltyKind:
     when: str = "now"  # one of WHEN: charged at once, or at the end of the game (004 Rules 5.x)
     dead_hand: bool = False  # the player may not win the hand in play
     east: int = 0  # east_and_others: what East (the dealer) receives; the others get ``amount``
+    replay: bool = False  # the hand in play ends and is dealt again: same dealer, same counters (004 line 278)
 
     def __post_init__(self) -> None:
         if self.payee not in PAYEES or self.when not in WHEN:
@@ -49,6 +50,7 @@ class PenaltyKind:
                 "payee": self.payee, "points": self.amount, "choices": list(self.choices), "bounds": list(self.bounds),
                 "ladder": list(self.ladder), "cumulative": self.cumulative, "group": self.counter,
                 "per_hands": self.per_hands, "when": self.when, "dead_hand": self.dead_hand, "east": self.east,
+                "replay": self.replay,
                 "to_others": self.payee == "each_other"}
 
 
@@ -113,3 +115,20 @@ def charge(kind: PenaltyKind, seat: int, seats: Sequence[int], *, previous: int 
         points = sum(paid)
     beyond = bool(kind.ladder) and occurrence > len(kind.ladder)
     return Charge(seat, points, tuple(paid), occurrence, bool(kind.ladder) and points == 0 and occurrence == 1, beyond)
+
+
+def receipts(seat: int, points: int, paid: Sequence[int], to_others: bool, seats: int) -> tuple[int, ...]:
+    """What each of ``seats`` seats receives from a recorded penalty (zeros: paid to nobody): its ``paid``, or —
+    a custom penalty recorded with ``to_others`` and no ``paid`` — its ``points`` to each other seat. The
+    offender pays what the others receive (:func:`taken`): the table's page and the hall count it alike, and
+    a penalty paid to the players sums to zero (000 §2.8.4, 004 line 278)."""
+    if any(paid):
+        return tuple(int(x) for x in paid)
+    if to_others:
+        return tuple(0 if s == seat else int(points) for s in range(seats))
+    return (0,) * seats
+
+
+def taken(points: int, got: Sequence[int]) -> int:
+    """What the offender loses: what the others receive, else (paid to nobody) the points."""
+    return sum(got) if any(got) else int(points)

@@ -24,13 +24,14 @@ from rules.events import (
 class Table:
     """A hand at a table, told to the referee as observations: ``discard``, ``call``, ``meld``..."""
 
-    def __init__(self, profile: str, *, dealer: int = 0, dice=((3, 4),), players: int = 4, **kw: Any):
+    def __init__(self, profile: str, *, dealer: int = 0, dice=((3, 4),), players: int = 4,
+                 options: dict[str, Any] | None = None, **kw: Any):
         self.ref = Referee(profile, **kw)
         self.t = 0.0
         self.frame = 0
         self.out: list[Event] = []
         self.ponds: dict[int, list[str]] = {s: [] for s in range(4)}
-        self.feed(HandStarted(profile=profile, n_players=players, dealer=dealer, hand_id="test-1"))
+        self.feed(HandStarted(profile=profile, n_players=players, dealer=dealer, hand_id="test-1", options=options or {}))
         for d in dice:
             self.feed(DiceRolled(seat=dealer, values=d))
 

@@ -120,10 +120,10 @@ def test_penalty_is_validated_recorded_with_its_judge_and_counted(tmp_path):
                 assert r.status == 200
             pens = [e for e in t.store.events(judge_stream(t.svc)) if isinstance(e, PenaltyAwarded)]
             assert [(p.seat, p.points, p.judge, p.code) for p in pens] == [(2, 4, "A. Judge", "late_call"),
-                                                                           (0, 9, "A. Judge", "")]
+                                                                           (0, 27, "A. Judge", "")]
             async with http.get(t.url + "/api/view") as r:
                 view = await r.json()
-            assert view["totals"] == [-9, 9, 5, 9]
+            assert view["totals"] == [-27, 9, 5, 9]  # 9 to each other seat: the offender pays 27
             assert [s["seat"] for s in view["standings"]][:3] == [1, 3, 2]
             async with http.get(t.url + "/api/judge/audit") as r:
                 assert r.status == 200

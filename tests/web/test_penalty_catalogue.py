@@ -104,3 +104,33 @@ def test_the_ladder_follows_the_player_not_the_chair(tmp_path):
     kind = catalogue("mcr")["wall_touch"]
     assert previous_offences(svc, kind, 1) == 1  # A, now at chair 1: his second offence (5 points)
     assert previous_offences(svc, kind, 0) == 0  # B, now at chair 0: his first (a warning)
+
+
+def test_a_custom_penalty_to_the_others_balances_on_the_page_and_at_the_hall(tmp_path):
+    """A penalty paid to the players is a transfer (000 §2.8.4: a false hu pays each other player; 004 line
+    278): the offender pays what each other seat receives, on the table's page as at the hall — the totals
+    sum to zero. (The page used to take one share from the offender while the hall took them all.)"""
+    from hall.standings import penalty_paid
+
+    async def scenario():
+        async with served(tmp_path) as t, client() as http:
+            csrf = await t.login(http)
+            body = {"seat": 1, "points": 10, "rule": "000 §2.8.4", "reason": "false hu", "to_others": True}
+            async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf), json=body) as r:
+                assert r.status == 200, await r.text()
+            ev = [e for e in t.store.events(judge_stream(t.svc)) if isinstance(e, PenaltyAwarded)][-1]
+            assert (ev.points, ev.paid, ev.to_others) == (30, (10, 0, 10, 10), True)
+            async with http.get(t.url + "/api/view") as r:
+                view = await r.json()
+            assert view["totals"] == [10, -30, 10, 10] and sum(view["totals"]) == 0
+            hall = penalty_paid(ev.to_json(), 4)  # what the hall credits each seat; the offender pays their sum
+            assert [a - (sum(hall) if s == 1 else 0) for s, a in enumerate(hall)] == view["totals"]
+            # a record made before the console wrote ``paid``: points to each other seat, counted alike
+            old = PenaltyAwarded(seat=3, points=5, rule="r", reason="old", to_others=True, judge="J", t_wall=2.0)
+            t.store.append(judge_stream(t.svc), t.store.count(judge_stream(t.svc)), old)
+            async with http.get(t.url + "/api/view") as r:
+                view = await r.json()
+            assert view["totals"] == [15, -25, 15, -5] and sum(view["totals"]) == 0
+            assert penalty_paid(old.to_json(), 4) == [5, 5, 5, 0]
+
+    run(scenario())

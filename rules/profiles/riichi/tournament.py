@@ -139,7 +139,7 @@ def session_points(final_score: int, deductions: int = 0, start: int = START_POI
 CATALOGUE: tuple[PenaltyKind, ...] = (
     PenaltyKind("chombo", "chombo: a mangan — 4000 to East, 2000 to the others (4000 each when East offends); the "
                 "hand is dealt again", "Чомбо: выплата в размере манган, раздача пересдаётся", "004 Rules 3.4.6 (line 278)",
-                payee="east_and_others", amount=2000, east=4000),
+                payee="east_and_others", amount=2000, east=4000, replay=True),
     PenaltyKind("dead_hand", "dead hand declared by the judge (e.g. passing information)",
                 "Мертвая рука по решению судьи", "004 Rules 3.4.7 (line 302)", amount=0, dead_hand=True),
     PenaltyKind("obstruction", "deliberate obstruction of the tournament: 8000 or 12000, at the end of the game",
