@@ -73,88 +73,117 @@ def kyoku(events: Sequence[Event], wins: Sequence[Any], scores: Sequence[int]) -
     opts = start.options or {}
     scores = [as_int(x) for x in (opts.get("scores") or scores)]
     initial = next((e.indicator for e in events if isinstance(e, DoraRevealed) and e.kind == "initial"), "")
-    dealer = start.dealer
-    out: list[dict[str, Any]] = [{
+    k = _Kyoku([{
         "type": "start_kyoku", "bakaze": BAKAZE.get(start.round_wind[:1], "E"), "dora_marker": tile(initial),
-        "kyoku": dealer + 1, "honba": as_int(opts.get("honba", 0)), "kyotaku": as_int(opts.get("deposits", 0)) // 1000,
-        "oya": dealer, "scores": list(scores), "tehais": [[UNSEEN] * 13 for _ in range(4)]}]
-    after = list(scores)
-    reached: set[int] = set()
-    pending: int | None = None  # a riichi discard not yet passed (reach_accepted after it, unless ron)
-    ura: list[str] = []
-    settled: Settled | None = None
-
-    def accept() -> None:
-        nonlocal pending
-        if pending is not None:
-            out.append({"type": "reach_accepted", "actor": pending})
-            after[pending] -= 1000
-            pending = None
-
-    initial_seen = False
+        "kyoku": start.dealer + 1, "honba": as_int(opts.get("honba", 0)),
+        "kyotaku": as_int(opts.get("deposits", 0)) // 1000, "oya": start.dealer, "scores": list(scores),
+        "tehais": [[UNSEEN] * 13 for _ in range(4)]}], list(scores))
     for e in events:
+        k.take(e)
+    k.accept()  # a riichi on the last discard of an exhaustive draw stands
+    after = k.end(wins)
+    if k.settled is not None and k.settled.deltas:  # the record's own totals win over the sum of the parts
+        after = [s + as_int(x) for s, x in zip(scores, k.settled.deltas, strict=True)]
+    return k.out, after
+
+
+_CLAIMS = {"chow": "chi", "pung": "pon", "kong_open": "daiminkan"}
+
+
+class _Kyoku:
+    """The mjai lines of one hand as its events are taken one by one."""
+
+    def __init__(self, out: list[dict[str, Any]], after: list[int]) -> None:
+        self.out = out
+        self.after = after
+        self.reached: set[int] = set()
+        self.pending: int | None = None  # a riichi discard not yet passed (reach_accepted after it, unless ron)
+        self.ura: list[str] = []
+        self.settled: Settled | None = None
+        self.initial_seen = False
+
+    def accept(self) -> None:
+        if self.pending is not None:
+            self.out.append({"type": "reach_accepted", "actor": self.pending})
+            self.after[self.pending] -= 1000
+            self.pending = None
+
+    def _reach(self, seat: int) -> None:
+        if seat not in self.reached:
+            self.out.append({"type": "reach", "actor": seat})
+            self.reached.add(seat)
+
+    def take(self, e: Event) -> None:
         if isinstance(e, Dealt):
             if len(e.tiles) > 13:  # the dealer's fourteenth tile is his first draw
-                out.append({"type": "tsumo", "actor": e.seat, "pai": UNSEEN})
+                self.out.append({"type": "tsumo", "actor": e.seat, "pai": UNSEEN})
         elif isinstance(e, Drew):
-            accept()
-            out.append({"type": "tsumo", "actor": e.seat, "pai": UNSEEN})  # a draw is never seen
+            self.accept()
+            self.out.append({"type": "tsumo", "actor": e.seat, "pai": UNSEEN})  # a draw is never seen
         elif isinstance(e, RiichiDeclared):
-            if e.seat not in reached:
-                out.append({"type": "reach", "actor": e.seat})
-                reached.add(e.seat)
+            self._reach(e.seat)
         elif isinstance(e, Discarded):
-            accept()
-            if e.riichi and e.seat not in reached:
-                out.append({"type": "reach", "actor": e.seat})
-                reached.add(e.seat)
-            out.append({"type": "dahai", "actor": e.seat, "pai": tile(e.tile), "tsumogiri": bool(e.tsumogiri)})
-            if e.riichi:
-                pending = e.seat
+            self._discarded(e)
         elif isinstance(e, MeldMade):
-            if e.kind in ("chow", "pung", "kong_open"):
-                accept()
-                kind = {"chow": "chi", "pung": "pon", "kong_open": "daiminkan"}[e.kind]
-                claimed = e.claimed_tile or e.tiles[0]
-                out.append({"type": kind, "actor": e.seat, "target": e.from_seat if e.from_seat is not None else e.seat,
-                            "pai": tile(claimed), "consumed": [tile(t) for t in _without(e.tiles, claimed)]})
-            elif e.kind == "kong_added":
-                added = e.claimed_tile or e.tiles[-1]
-                out.append({"type": "kakan", "actor": e.seat, "pai": tile(added),
-                            "consumed": [tile(t) for t in _without(e.tiles, added)][:3]})
-            elif e.kind == "kong_concealed":
-                faces = [t for t in e.tiles if t != "x"]  # a face-down end shows the same tile as the others
-                out.append({"type": "ankan", "actor": e.seat,
-                            "consumed": [tile(t if t != "x" or not faces else faces[0]) for t in e.tiles]})
+            self._meld(e)
         elif isinstance(e, DoraRevealed):
-            if e.kind == "ura":
-                ura.append(tile(e.indicator))
-            elif e.kind == "initial" and not initial_seen:
-                initial_seen = True  # already in start_kyoku
-            else:
-                out.append({"type": "dora", "dora_marker": tile(e.indicator)})
+            self._dora(e)
         elif isinstance(e, Won):
-            if e.from_seat is not None and e.from_seat == pending:
-                pending = None  # ron on the riichi discard: the riichi is not accepted (004 Rules 3.3.14)
+            if e.from_seat is not None and e.from_seat == self.pending:
+                self.pending = None  # ron on the riichi discard: the riichi is not accepted (004 Rules 3.3.14)
         elif isinstance(e, Settled):
-            settled = e
-    accept()  # a riichi on the last discard of an exhaustive draw stands
-    valid = [w for w in wins if w.valid is not False and w.result is not None and w.result.valid]
-    payments = list(settled.payments) if settled is not None else []
-    if valid:
-        for i, w in enumerate(valid):
-            d = _deltas(payments, w.seat, first=i == 0)
+            self.settled = e
+
+    def _discarded(self, e: Discarded) -> None:
+        self.accept()
+        if e.riichi:
+            self._reach(e.seat)
+        self.out.append({"type": "dahai", "actor": e.seat, "pai": tile(e.tile), "tsumogiri": bool(e.tsumogiri)})
+        if e.riichi:
+            self.pending = e.seat
+
+    def _meld(self, e: MeldMade) -> None:
+        if e.kind in _CLAIMS:
+            self.accept()
+            claimed = e.claimed_tile or e.tiles[0]
+            self.out.append({"type": _CLAIMS[e.kind], "actor": e.seat,
+                             "target": e.from_seat if e.from_seat is not None else e.seat,
+                             "pai": tile(claimed), "consumed": [tile(t) for t in _without(e.tiles, claimed)]})
+        elif e.kind == "kong_added":
+            added = e.claimed_tile or e.tiles[-1]
+            self.out.append({"type": "kakan", "actor": e.seat, "pai": tile(added),
+                             "consumed": [tile(t) for t in _without(e.tiles, added)][:3]})
+        elif e.kind == "kong_concealed":
+            faces = [t for t in e.tiles if t != "x"]  # a face-down end shows the same tile as the others
+            self.out.append({"type": "ankan", "actor": e.seat,
+                             "consumed": [tile(t if t != "x" or not faces else faces[0]) for t in e.tiles]})
+
+    def _dora(self, e: DoraRevealed) -> None:
+        if e.kind == "ura":
+            self.ura.append(tile(e.indicator))
+        elif e.kind == "initial" and not self.initial_seen:
+            self.initial_seen = True  # already in start_kyoku
+        else:
+            self.out.append({"type": "dora", "dora_marker": tile(e.indicator)})
+
+    def end(self, wins: Sequence[Any]) -> list[int]:
+        """The hand's ending lines (hora for each valid win, else ryukyoku; end_kyoku): the scores after it."""
+        valid = [w for w in wins if w.valid is not False and w.result is not None and w.result.valid]
+        payments = list(self.settled.payments) if self.settled is not None else []
+        after = self.after
+        if valid:
+            for i, w in enumerate(valid):
+                d = _deltas(payments, w.seat, first=i == 0)
+                after = [a + x for a, x in zip(after, d, strict=True)]
+                self.out.append({"type": "hora", "actor": w.seat,
+                                 "target": w.from_seat if w.from_seat is not None else w.seat,
+                                 "deltas": d, "ura_markers": list(self.ura)})
+        else:
+            d = _deltas(payments, None, first=False)
             after = [a + x for a, x in zip(after, d, strict=True)]
-            out.append({"type": "hora", "actor": w.seat, "target": w.from_seat if w.from_seat is not None else w.seat,
-                        "deltas": d, "ura_markers": list(ura)})
-    else:
-        d = _deltas(payments, None, first=False)
-        after = [a + x for a, x in zip(after, d, strict=True)]
-        out.append({"type": "ryukyoku", "deltas": d})
-    out.append({"type": "end_kyoku"})
-    if settled is not None and settled.deltas:  # the record's own totals win over the sum of the parts
-        after = [s + as_int(x) for s, x in zip(scores, settled.deltas, strict=True)]
-    return out, after
+            self.out.append({"type": "ryukyoku", "deltas": d})
+        self.out.append({"type": "end_kyoku"})
+        return after
 
 
 def _deltas(payments: Iterable[dict[str, Any]], seat: int | None, first: bool) -> list[int]:
