@@ -26,18 +26,7 @@ import argparse
 import sys
 
 from controller.cli import CliError
-
-PROFILES = ("sichuan-mpl2025", "sichuan-wmsg", "mcr", "mcr-siamese", "riichi-ema2016", "red", "basic")
-
-
-def positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{v} must be at least 1")
-    return v
+from controller.cli.common import PROFILES, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -4,11 +4,10 @@ from __future__ import annotations
 import argparse
 
 from controller.cli import CliError
+from controller.cli.common import PROFILES, positive_int
 
 
 def register(hs: argparse._SubParsersAction) -> None:
-    from controller.cli.hall import PROFILES, positive_int
-
     p = hs.add_parser("provision", help="write the hall's and every table's identity, credentials and configs",
                       description="Writes DIR/broker (mosquitto.conf, hashed password file, ACL), DIR/hall/hall.toml "
                       "and DIR/tables/<id>/config.toml; with --tls a hall CA, the broker's certificate, one "
