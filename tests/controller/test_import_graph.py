@@ -18,24 +18,9 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.rules.test_import_graph import _cycles
+from tests.rules.test_import_graph import _cycles, modules_of, reaches
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("controller", "vision")
-
-
-def _modules() -> dict[str, Path]:
-    out = {}
-    for pkg in PACKAGES:
-        for p in sorted((ROOT / pkg).rglob("*.py")):
-            parts = list(p.relative_to(ROOT).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts = parts[:-1]
-            out[".".join(parts)] = p
-    return out
-
-
-MODULES = _modules()
+MODULES = modules_of("controller", "vision")
 
 
 def _statements(node: ast.AST, deferred: bool) -> Iterator[ast.AST]:
@@ -90,21 +75,9 @@ def test_the_cycles_the_issue_named_are_gone():
     """Counting every import, deferred ones too: the tile set does not reach the classifier's module,
     ``hall provision`` does not reach ``hall``."""
     g = _graph(deferred=True)
-
-    def reaches(a: str, b: str) -> bool:
-        seen, todo = set(), [a]
-        while todo:
-            x = todo.pop()
-            if x == b:
-                return True
-            if x not in seen:
-                seen.add(x)
-                todo.extend(g[x])
-        return False
-
     for a, b in [("vision.tile_classifier", "vision.tileset"), ("controller.cli.hall", "controller.cli.hall_provision"),
                  ("controller.hall_link", "controller.hall_link.link")]:
-        assert not (reaches(a, b) and reaches(b, a)), (a, b)
+        assert not (reaches(g, a, b) and reaches(g, b, a)), (a, b)
 
 
 def test_no_import_cycles_among_the_commands_counting_deferred_imports():
