@@ -18,7 +18,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.rules.test_import_graph import _cycles, modules_of, reaches
+from tests.rules.test_import_graph import _cycles, graph_of, modules_of, reaches
 
 MODULES = modules_of("controller", "vision")
 
@@ -43,20 +43,8 @@ def _imports(path: Path, deferred: bool = False) -> list[tuple[str, list[str]]]:
     return out
 
 
-def _targets(name: str) -> list[str]:
-    parts = name.split(".")
-    return [m for i in range(1, len(parts) + 1) if (m := ".".join(parts[:i])) in MODULES]
-
-
 def _graph(deferred: bool = False) -> dict[str, set[str]]:
-    graph: dict[str, set[str]] = {m: set() for m in MODULES}
-    for m, path in MODULES.items():
-        for mod, names in _imports(path, deferred):
-            graph[m].update(_targets(mod))
-            for n in names:
-                graph[m].update(_targets(f"{mod}.{n}"))
-        graph[m].discard(m)
-    return graph
+    return graph_of(MODULES, lambda path: _imports(path, deferred))
 
 
 def test_the_graph_sees_controller_and_vision():

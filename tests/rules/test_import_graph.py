@@ -7,6 +7,7 @@ Every ``import`` and ``from ... import`` statement counts — at the top, inside
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,20 +40,26 @@ def _imports(path: Path) -> list[tuple[str, list[str], int]]:
     return out
 
 
-def _targets(name: str) -> list[str]:
-    parts = name.split(".")
-    return [m for i in range(1, len(parts) + 1) if (m := ".".join(parts[:i])) in MODULES]
+def graph_of(modules: dict[str, Path], imports: Callable[[Path], Iterable[tuple[str, Iterable[str]]]]
+             ) -> dict[str, set[str]]:
+    """Which of ``modules`` each of them imports: ``imports(path)`` gives (module, names imported from it) of
+    a file's import statements; importing ``a.b.c`` imports the packages ``a`` and ``a.b`` first."""
+    def targets(name: str) -> list[str]:
+        parts = name.split(".")
+        return [m for i in range(1, len(parts) + 1) if (m := ".".join(parts[:i])) in modules]
+
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for m, path in modules.items():
+        for mod, names in imports(path):
+            graph[m].update(targets(mod))
+            for n in names:
+                graph[m].update(targets(f"{mod}.{n}"))
+        graph[m].discard(m)
+    return graph
 
 
 def _graph() -> dict[str, set[str]]:
-    graph: dict[str, set[str]] = {m: set() for m in MODULES}
-    for m, path in MODULES.items():
-        for mod, names, _ in _imports(path):
-            graph[m].update(_targets(mod))
-            for n in names:
-                graph[m].update(_targets(f"{mod}.{n}"))
-        graph[m].discard(m)
-    return graph
+    return graph_of(MODULES, lambda path: [(mod, names) for mod, names, _ in _imports(path)])
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
