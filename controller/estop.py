@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from controller.backends import BackendFault, TableBackend
+from controller.tasks import cancel_and_wait
 
 log = logging.getLogger("mahjong_table.estop")
 
@@ -101,8 +102,4 @@ class EStopSupervisor:
 
     async def close(self) -> None:
         if self._task is not None and not self._task.done():
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+            await cancel_and_wait(self._task)

@@ -419,9 +419,9 @@ class TableService:
         try:
             await self._restore()
             if self.cfg["hall.address"]:  # with a [hall] section results flow to the hall (docs/hall.md)
-                from controller import hall_link
+                from controller.hall_link.attach import attach
 
-                self.hall = hall_link.attach(self).start()
+                self.hall = attach(self).start()
             if self._restored or self.cfg.table.dice == "physical":  # not on the loop when first needed
                 await asyncio.to_thread(_import_camera_path)
             self.notifier.ready(self.snapshot().prompt)

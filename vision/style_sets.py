@@ -22,8 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.enrollment import enroll
 from vision.tile_classifier import TileClassifier
-from vision.tileset import TileSet, TileSetError, enroll
+from vision.tileset import TileSet, TileSetError
 
 SHIPPED = Path(__file__).resolve().parent / "tilesets"
 SHOTS = 3  # rendered layout photos per style: three crops per face

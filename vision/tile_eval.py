@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.enrollment import enroll
 from vision.tile_classifier import TileClassifier
 from vision.tile_labels import BACK, CLASS_LABELS, NONE, UNKNOWN
 from vision.tile_render import load_style, render_none, render_tile
-from vision.tileset import TileSet, enroll
+from vision.tileset import TileSet
 
 CLASS_LABELS_ARR = np.array(CLASS_LABELS)
 TEST_SEED = 500_000_000

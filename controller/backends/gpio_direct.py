@@ -17,12 +17,12 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice, OutputDevice
 
 from controller.backends import BackendFault, Progress, TableBackend
 from controller.backends.edges import EdgeBridge
+from firmware_bridge.timings import Timings
 from rules.events import DeviceDone, ShuffleProgress
 
 log = logging.getLogger("mahjong_table.gpio")
@@ -45,18 +45,6 @@ DEFAULT_PINS: dict[str, int | list[int]] = {
     "stack_counter": [16, 17, 18, 19],  # one pulse per stack built, per side
     "lid": 20,  # active = lid open
 }
-
-
-@dataclass
-class Timings:
-    """Table seconds (divided by ``time_scale``); the same limits as the MCU firmware."""
-
-    collect_s: float = 8.0
-    shuffle_timeout_s: float = 80.0
-    lift_s: float = 3.0
-    lift_timeout_s: float = 5.0
-    chain_period_s: float = 2.0  # the chain zero sensor passes once per revolution
-    stall_s: float = 6.0  # no new stack for this long while a side is short: stack count wrong
 
 
 OUTPUTS = ("shuffle_motor", "chain_motor", "pusher", "centre_up", "centre_down", "lifts_up", "lifts_down",

@@ -5,6 +5,7 @@ import argparse
 import json
 
 from controller.cli import CliError
+from controller.cli.common import add_profile
 from controller.cli.inputs import int_in
 
 WIND = "ESWN"
@@ -16,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Break the wall with the given dice and deal, as the profile prescribes. Without --seed the "
                     "tiles are unknown (x) and only positions and counts are shown.",
     )
-    ap.add_argument("--profile", "-p", default="basic", help="rule profile (default basic)")
+    add_profile(ap, default="basic", short=True, help="rule profile (default basic)")
     ap.add_argument("--dice", required=True, help="dice values: 4,2 (one throw) or 4,2,3,5 (two throws)")
     ap.add_argument("--seed", type=int, default=None, help="shuffle a known wall with this seed")
     ap.add_argument("--players", type=int_in(2, 4), default=4, help="number of players (default 4)")

@@ -26,18 +26,7 @@ import argparse
 import sys
 
 from controller.cli import CliError
-
-PROFILES = ("sichuan-mpl2025", "sichuan-wmsg", "mcr", "mcr-siamese", "riichi-ema2016", "red", "basic")
-
-
-def positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{v} must be at least 1")
-    return v
+from controller.cli.common import add_profile, positive_int, serve_web, stop_on_signals
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = hs.add_parser("simulate", help="a simulated tournament against a broker; proves nothing lost or doubled")
     p.add_argument("--tables", type=positive_int, required=True, help="simulated tables (4 players each)")
     p.add_argument("--sessions", type=positive_int, required=True, help="sessions to play")
-    p.add_argument("--profile", required=True, choices=PROFILES, help="the rule set")
+    add_profile(p, required=True)
     p.add_argument("--seed", type=int, required=True, help="seed of the seating draws and the bots")
     p.add_argument("--broker", default="", help="an existing broker mqtt://HOST:PORT (default: a local mosquitto "
                    "started on a free port and stopped at the end)")
@@ -121,7 +110,6 @@ def _config(path: str | None, **over):
 def serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
-    import signal
 
     from hall.broker import BrokerError
     from hall.db import HallDBError
@@ -145,10 +133,7 @@ def serve(args: argparse.Namespace) -> int:
     async def main() -> None:
         from hall.web import Dashboard
 
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+        stop = stop_on_signals()
         directors = dict(cfg["directors.users"])
         if not directors:  # development defaults: a one-time director login, printed once
             import secrets
@@ -166,23 +151,23 @@ def serve(args: argparse.Namespace) -> int:
         from controller.web.replay_routes import add_hall_routes  # each hand's replay (issue #32)
 
         add_hall_routes(web.app, hall.db)
-        try:
-            port = await web.start()
-        except OSError as exc:
-            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror or exc}") from None
-        scheme = "https" if web.tls else "http"
-        plain = f" (public view and the CA also on http://{cfg['web.host']}:{web.http_port}/)" if web.http_port is not None else ""
-        print(f"hall {cfg['hall.id']} ({cfg['hall.profile']}): broker {hall.broker_url}, dashboard "
-              f"{scheme}://{cfg['web.host']}:{port}/{plain}, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
-        for w in web.warnings():
-            print(f"warning: {w}", flush=True)
-        pantheon = _pantheon_task(cfg, hall, stop)
-        try:
-            await stop.wait()
-        finally:
-            if pantheon is not None:
-                await pantheon
-            await web.close()
+
+        def announce(port: int) -> None:
+            scheme = "https" if web.tls else "http"
+            plain = (f" (public view and the CA also on http://{cfg['web.host']}:{web.http_port}/)"
+                     if web.http_port is not None else "")
+            print(f"hall {cfg['hall.id']} ({cfg['hall.profile']}): broker {hall.broker_url}, dashboard "
+                  f"{scheme}://{cfg['web.host']}:{port}/{plain}, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
+
+        async def until_stopped() -> None:
+            pantheon = _pantheon_task(cfg, hall, stop)
+            try:
+                await stop.wait()
+            finally:
+                if pantheon is not None:
+                    await pantheon
+
+        await serve_web(web, cfg["web.host"], cfg["web.port"], announce, until_stopped)
 
     try:
         asyncio.run(main())

@@ -65,7 +65,7 @@ def register_export(hs: argparse._SubParsersAction) -> None:
 
 
 def _session(text: str) -> int:
-    from controller.cli.hall import positive_int
+    from controller.cli.common import positive_int
 
     return positive_int(text)
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 import argparse
 
 from controller.cli import CliError
+from controller.cli.common import add_profile, positive_int
 
 
 def register(hs: argparse._SubParsersAction) -> None:
-    from controller.cli.hall import PROFILES, positive_int
-
     p = hs.add_parser("provision", help="write the hall's and every table's identity, credentials and configs",
                       description="Writes DIR/broker (mosquitto.conf, hashed password file, ACL), DIR/hall/hall.toml "
                       "and DIR/tables/<id>/config.toml; with --tls a hall CA, the broker's certificate, one "
@@ -25,7 +24,7 @@ def register(hs: argparse._SubParsersAction) -> None:
                    help="--tls: another host name or address the judges' phones reach a table's page by (repeatable)")
     p.add_argument("--dashboard-name", action="append", default=[], metavar="NAME",
                    help="--tls: another host name or address of the dashboard (repeatable)")
-    p.add_argument("--profile", default="sichuan-mpl2025", choices=PROFILES, help="the rule set of the tournament")
+    add_profile(p, default="sichuan-mpl2025", help="the rule set of the tournament")
     p.set_defaults(func=run)
 
 

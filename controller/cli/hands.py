@@ -5,6 +5,7 @@ import argparse
 import json
 
 from controller.cli import CliError
+from controller.cli.common import add_profile
 
 DEFAULT_PROFILE = "basic"
 
@@ -16,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ):
         ap = sub.add_parser(name, help=helptext, description=helptext)
         ap.add_argument("hand", help='hand in mpsz notation, e.g. "1112345678999m" or "123m456p [555z] 78s1z"')
-        ap.add_argument("--profile", "-p", default=DEFAULT_PROFILE, help=f"rule profile (default {DEFAULT_PROFILE})")
+        add_profile(ap, default=DEFAULT_PROFILE, short=True, help=f"rule profile (default {DEFAULT_PROFILE})")
         ap.add_argument("--json", action="store_true", help="print a JSON object")
         ap.set_defaults(func=run, question=name)
 
@@ -25,10 +26,7 @@ def _load(args: argparse.Namespace):
     from rules.notation import ParseError, parse_hand
     from rules.profiles import registry
 
-    try:
-        profile = registry.get(args.profile)
-    except registry.UnknownProfile as exc:
-        raise CliError(str(exc)) from None
+    profile = registry.get(args.profile)  # a name of the registry: add_profile's choices
     try:
         hand = parse_hand(args.hand)
     except ParseError as exc:

@@ -5,6 +5,7 @@ import argparse
 import json
 
 from controller.cli import CliError
+from controller.cli.common import add_profile
 from controller.cli.inputs import int_in
 
 WIND = "ESWN"
@@ -16,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Seeded bots play hands through the rules engine (full information). Each hand's events "
                     "are printed one per line, then its settlement; --json prints every event as JSON lines.",
     )
-    ap.add_argument("--profile", "-p", default="basic", help="rule profile (default basic)")
+    add_profile(ap, default="basic", short=True, help="rule profile (default basic)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("--hands", type=int_in(1, 100_000), default=1, help="number of hands, 1..100000 (default 1)")
     ap.add_argument("--players", type=int_in(2, 4), default=None,
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         if args.players is None:  # the profile's usual table (mcr-siamese: 3 players)
             args.players = 4 if 4 in getattr(profile, "players", (4,)) else profile.players[0]
         spec = profile.wall_spec(args.players)
-    except (registry.UnknownProfile, ValueError) as exc:
+    except ValueError as exc:
         raise CliError(str(exc)) from None
     if args.hands < 1:
         raise CliError("--hands must be at least 1")

@@ -22,6 +22,7 @@ import sys
 from typing import Any
 
 from controller.cli import CliError
+from controller.cli.common import add_profile
 
 DEFAULT_PROFILE = "basic"
 
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("hand", nargs="?", help='the hand in mpsz notation, e.g. "123m456p789s1122z + 2z"')
-    ap.add_argument("--profile", "-p", default=DEFAULT_PROFILE, help=f"rule profile (default {DEFAULT_PROFILE})")
+    add_profile(ap, default=DEFAULT_PROFILE, short=True, help=f"rule profile (default {DEFAULT_PROFILE})", any_name=True)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--jsonl", action="store_true", help="read one JSON object per line on stdin, write one per line")
     ap.add_argument("--fields", action="store_true", help="list the profile's context fields and exit")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from controller.cli import CliError
+from controller.cli.common import add_profile, serve_web, stop_on_signals
 from controller.cli.inputs import int_in
-from controller.config import PROFILES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "machine's own screen, unless web.insecure_login = true")
     ap.add_argument("--port", type=int_in(0, 65535), default=None, help="web page port (overrides web.port)")
     ap.add_argument("--store", default=None, help="event store path (overrides store.path)")
-    ap.add_argument("--profile", default=None, choices=PROFILES, help="the rule set played (overrides table.profile)")
+    add_profile(ap, help="the rule set played (overrides table.profile)")
     ap.add_argument("--pace", type=float, default=0.01, metavar="SECONDS",
                     help="--demo: seconds between the bots' moves (make run: 0.6, to watch the hand on the page)")
     ap.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
@@ -85,7 +85,6 @@ def take_locks(cfg) -> list:
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
-    import signal
 
     from gpiozero.exc import GPIOZeroError
 
@@ -134,36 +133,31 @@ def run(args: argparse.Namespace) -> int:
     svc = TableService(cfg, backend, store, panel=panel, auto=args.demo, play=play)
 
     async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+        stop = stop_on_signals()
         pin_hash, demo_pin = None, ""
         if args.demo and not cfg["web.judge_pin_hash"]:  # a PIN for this demo run only: the judge's console
             from controller.web.security import one_time_pin
 
             demo_pin, pin_hash = one_time_pin()
         web = WebServer(svc, cfg["web.host"], cfg["web.port"], pin_hash=pin_hash)
-        try:
-            port = await web.start()
-        except OSError as exc:
-            raise CliError(f"cannot listen on {cfg['web.host']}:{cfg['web.port']}: {exc.strerror or exc}") from None
-        scheme = "https" if web.tls else "http"
-        plain = f" (public view also on http://{cfg['web.host']}:{web.http_port}/)" if web.http_port is not None else ""
-        print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on {scheme}://{cfg['web.host']}:{port}/{plain} "
-              f"— event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
-        for w in web.warnings():  # on every start: the judge's login without HTTPS
-            print(f"warning: {w}", flush=True)
-        if demo_pin:
-            print(f"judge's PIN for this demo run: {demo_pin}", flush=True)
-        try:
-            await svc.run(stop, hands=args.hands)
-        except BackendFault as exc:
-            raise CliError(f"table back-end {cfg.table.backend}: {exc.message}") from None
-        except StoreError as exc:
-            raise CliError(str(exc)) from None
-        finally:
-            await web.close()
+
+        def announce(port: int) -> None:
+            scheme = "https" if web.tls else "http"
+            plain = f" (public view also on http://{cfg['web.host']}:{web.http_port}/)" if web.http_port is not None else ""
+            print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on {scheme}://{cfg['web.host']}:{port}/"
+                  f"{plain} — event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+
+        async def play() -> None:
+            if demo_pin:
+                print(f"judge's PIN for this demo run: {demo_pin}", flush=True)
+            try:
+                await svc.run(stop, hands=args.hands)
+            except BackendFault as exc:
+                raise CliError(f"table back-end {cfg.table.backend}: {exc.message}") from None
+            except StoreError as exc:
+                raise CliError(str(exc)) from None
+
+        await serve_web(web, cfg["web.host"], cfg["web.port"], announce, play)
 
     try:
         asyncio.run(main())

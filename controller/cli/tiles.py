@@ -64,7 +64,8 @@ def enroll_handler(args: argparse.Namespace) -> int:
 
     from controller.cli import CliError
     from controller.cli.inputs import output_file
-    from vision.tileset import enroll, read_image, scan_folder
+    from vision.enrollment import enroll
+    from vision.tileset import read_image, scan_folder
 
     if (args.dir is None) == (not args.layout):
         raise CliError("give either a folder of labelled crops (DIR) or --layout PHOTO")

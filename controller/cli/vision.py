@@ -20,6 +20,7 @@ import json
 import sys
 from pathlib import Path
 
+from controller.cli.common import add_profile
 from controller.cli.inputs import float_in, int_in
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -36,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     st.add_argument("--tileset", action="append", type=Path, default=[], help="an enrolled tile set (.npz)")
     st.set_defaults(func=selftest_handler)
     rd = sub.add_parser("render", help="render a synthetic table frame (and its ground truth)")
-    rd.add_argument("--profile", default="riichi-ema2016")
+    add_profile(rd, default="riichi-ema2016", help="the rule set of the rendered hand (default riichi-ema2016)")
     rd.add_argument("--seed", type=SEED, default=0)
     rd.add_argument("--style", default=None, help="a shipped style or a style folder (style.json + a PNG per face)")
     rd.add_argument("--step", type=float_in(0.0, 1.0), default=0.7, help="how far into the hand (0..1)")
@@ -48,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rd.set_defaults(func=render_handler)
     rr = sub.add_parser("read", help="read tables from frames, or play a synthetic hand through the pipeline")
     rr.add_argument("--calibration", type=Path, help="calibration JSON (default: calibrate on each image)")
-    rr.add_argument("--profile", default="riichi-ema2016")
+    add_profile(rr, default="riichi-ema2016", help="the rule set whose table conventions the reader uses (default riichi-ema2016)")
     rr.add_argument("--tileset", action="append", type=Path, default=[], metavar="SET.npz",
                     help="the table's enrolled tile set (repeat for a table that alternates two sets)")
     rr.add_argument("--style", action="append", default=[],
@@ -72,14 +73,6 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--image", type=Path, help="a camera frame")
     p.add_argument("--camera", help="cam:N, an rtsp:// URL or picamera")
     p.add_argument("--synthetic", action="store_true", help="a rendered table")
-
-
-def _profile_ok(name: str) -> None:
-    from controller.cli import CliError
-    from vision.conventions import CONVENTIONS
-
-    if name not in CONVENTIONS:
-        raise CliError(f"unknown profile {name!r}; known: {', '.join(CONVENTIONS)}")
 
 
 def _styles_ok(styles: list[str]) -> list[str]:
@@ -145,7 +138,6 @@ def render_handler(args: argparse.Namespace) -> int:
     from vision.scene_game import scenes_from_events
     from vision.scene_render import render_scene
 
-    _profile_ok(args.profile)
     if args.style:
         args.style = _styles_ok([args.style])[0]
     output_file(args.out, "image", IMAGE_SUFFIXES)
@@ -198,7 +190,6 @@ def read_handler(args: argparse.Namespace) -> int:
     from vision.scene_parse import SceneParser
     from vision.tileset import TileSetError
 
-    _profile_ok(args.profile)
     args.style = _styles_ok(args.style)
     sets = load_tilesets(args.tileset)
     if args.synthetic:

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.tasks import cancel_and_wait
+
 log = logging.getLogger("mahjong_table.web")
 
 WIDTH = 640
@@ -76,12 +78,7 @@ class CameraView:
         self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await cancel_and_wait(self._task)
 
     def watch(self, on: bool) -> None:
         self.watchers = max(0, self.watchers + (1 if on else -1))

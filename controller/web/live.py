@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from controller.tasks import cancel_and_wait
 from controller.web import judge as judge_mod
 from controller.web import refereeing
 from controller.web.public import PublicHand
@@ -78,12 +79,7 @@ class LiveTable:
             self._changed.set()
         if self._on_event in self.svc.store.listeners:
             self.svc.store.listeners.remove(self._on_event)
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await cancel_and_wait(self._task)
         for c in list(self.clients):
             c.closed = True
             c.ready.set()

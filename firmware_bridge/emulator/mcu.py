@@ -60,6 +60,7 @@ from firmware_bridge.messages import (
     parse,
 )
 from firmware_bridge.state import TableView
+from firmware_bridge.timings import Timings
 
 FW_VERSION = (1, 0, 0)
 LIFT_SENSORS = (Sensor.LIFT0_UP, Sensor.LIFT1_UP, Sensor.LIFT2_UP, Sensor.LIFT3_UP, Sensor.CENTRE_UP)
@@ -83,17 +84,6 @@ class TableSpec:
     tile_sets: tuple[int, ...] = TILE_SETS
     n_tile_sets: int = 2
     max_stacks: int = 20
-
-
-@dataclass
-class Timings:
-    """Simulated durations in table seconds (divided by the time scale)."""
-
-    collect_s: float = 8.0
-    shuffle_s: float = 40.0
-    shuffle_timeout_s: float = 80.0
-    lift_s: float = 3.0
-    lift_timeout_s: float = 5.0
 
 
 @dataclass

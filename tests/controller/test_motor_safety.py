@@ -159,7 +159,7 @@ def test_gpio_recover_refuses_an_open_lid():
 
 def test_gpio_waits_are_edge_callbacks_not_polls():
     """A lift wait wakes on the limit switch's edge: a few wake-ups, not one every 2 ms."""
-    from controller.backends.gpio_direct import Timings
+    from firmware_bridge.timings import Timings
 
     f = MockFactory()
     sim = GpioTableSim(f, time_scale=20.0).start()  # a 150 ms lift travel

@@ -7,17 +7,10 @@ import numpy as np
 import pytest
 
 from tests.conftest import scaled
+from vision.enrollment import MIN_THRESHOLD, _lowest_safe, enroll
 from vision.tile_eval import enroll_style, render_set, score
 from vision.tile_render import render_tile
-from vision.tileset import (
-    MIN_THRESHOLD,
-    ROTATION_PROTOTYPES,
-    TileSet,
-    TileSetError,
-    _lowest_safe,
-    enroll,
-    scan_folder,
-)
+from vision.tileset import ROTATION_PROTOTYPES, TileSet, TileSetError, scan_folder
 
 
 @pytest.fixture(scope="module")

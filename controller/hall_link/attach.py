@@ -1,0 +1,46 @@
+"""How the table service attaches its hall link (issue #19): :func:`attach`.
+
+With a ``[hall]`` address in its config it starts a :class:`~controller.hall_link.link.HallLink` over the
+service's store; without one the table works alone. Kept apart from the package's ``__init__`` so that the
+package imports none of its modules (each of them imports the package first: issue #31's import graph).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from controller.hall_link.link import HallLink, LinkConfig
+
+
+def attach(svc: Any) -> HallLink | None:
+    """The hall link of a :class:`controller.service.TableService` (None: no ``hall.address``, standalone).
+
+    Hall commands reach the table through the service's loop: the session's end sounds the gong and no new
+    hand starts after the one in play; a warning beeps; the page shows the clock and the messages."""
+    cfg = svc.cfg
+    if not cfg["hall.address"]:
+        return None
+
+    def on_command(cmd) -> None:  # paho's thread: hand over to the service's loop
+        loop = getattr(svc, "_loop", None)
+        if loop is None:
+            return
+        if svc.panel is not None and cmd.kind in ("warning", "session_end"):
+            loop.call_soon_threadsafe(svc.panel.beep, "gong" if cmd.kind == "session_end" else "warning")
+        if cmd.kind == "session_start" and svc.auto:  # demo mode: a new session starts the next hand itself
+            loop.call_soon_threadsafe(_start_if_idle, svc)
+
+    def status() -> dict[str, Any]:  # the pump thread: plain attributes only, never the service's store
+        state = str(svc.machine.state)
+        return {"profile": svc.profile, "state": state, "hand_id": svc.hand_id, "fault": svc.machine.fault,
+                "judge_called": state == "paused",
+                "camera_fps": getattr(svc.camera, "fps", None) if svc.camera is not None else None}
+
+    return HallLink(LinkConfig.from_config(cfg), svc.store.path, on_command=on_command, status=status,
+                    profile=svc.profile)
+
+
+def _start_if_idle(svc: Any) -> None:
+    from controller.table_machine import S
+
+    if svc.machine.state is S.IDLE:
+        svc.trigger("start")
