@@ -105,9 +105,10 @@ class SeatState:
 
 
 def render_badges(at_seat: dict[int, str], names: dict[str, str] | None = None, *, seed: int = 0,
-                  size: tuple[int, int] = (1920, 1080)) -> np.ndarray:
+                  size: tuple[int, int] = (1920, 1080), turn_deg: float | None = None,
+                  px_per_mm: float = 1.08) -> np.ndarray:
     """An overhead frame (BGR) of the empty table — felt and calibration markers, seen through a camera
-    mounted slightly turned and off-centre — with each player's badge laid at a seat (``{seat: id}``), turned
+    mounted slightly turned (``turn_deg``: this much) and off-centre — with each player's badge laid at a seat (``{seat: id}``), turned
     to face its player, a bit askew as put down by hand."""
     import cv2
 
@@ -130,7 +131,8 @@ def render_badges(at_seat: dict[int, str], names: dict[str, str] | None = None, 
         cx, cy = local_to_table(seat, np.array([[rng.uniform(-60, 60), 310.0]]), geo)[0] * r
         y0, x0 = int(cy - img.shape[0] / 2), int(cx - img.shape[1] / 2)
         canvas[y0:y0 + img.shape[0], x0:x0 + img.shape[1]] = img[..., None]
-    pose = CameraPose.make(geo, size, 1.08, float(rng.uniform(-4, 4)), (float(rng.uniform(-30, 30)), 0.0),
+    turn = float(rng.uniform(-4, 4)) if turn_deg is None else turn_deg
+    pose = CameraPose.make(geo, size, px_per_mm, turn, (float(rng.uniform(-30, 30)), 0.0),
                            (0.0, 0.0))
     m = pose.h @ np.diag([1.0 / r, 1.0 / r, 1.0])
     frame = cv2.warpPerspective(canvas, m, pose.size, flags=cv2.INTER_LINEAR, borderValue=(30, 30, 30))
