@@ -552,6 +552,9 @@ class TableService:
             result = await asyncio.to_thread(check_frame, frame.image, seating, cal)
         except CameraError as exc:
             return self.hall.record_seats(None, unreadable=str(exc))
+        except Exception as exc:  # a bug in the camera path must not take the table down: the judge decides
+            logging.getLogger("mahjong_table.camera").exception("seat check")
+            return self.hall.record_seats(None, unreadable=f"internal error in the camera path: {exc}")
         seats = self.hall.record_seats(result, calibrated=cal is not None)
         self._say(f"seat check: {seats.status}" + (": " + "; ".join(seats.problems_en) if seats.problems_en else ""))
         return seats

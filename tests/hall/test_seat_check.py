@@ -209,3 +209,36 @@ def test_hall_simulate_seat_check_finds_the_swapped_seats_and_their_release():
                and ln.endswith("the players moved; read again: ok") for ln in lines)
     assert "seat check: table-01 session 2: as seated" in lines
     assert out.stdout.splitlines()[-1] == "results: sent 4, ingested 4, lost 0, duplicated 0"
+
+
+def test_a_camera_that_fails_holds_the_first_hand_as_unreadable_and_the_judge_may_override(tmp_path):
+    """The seat check's camera path failing (no frame, or a bug in it) never takes the table down: the check
+    is 'unreadable', the first hand waits, the page says why in both languages, the judge may override."""
+    from controller.table_camera import CameraError
+
+    class Broken:
+        calibration = None
+
+        def __init__(self, exc):
+            self.exc = exc
+
+        def next_frame(self):
+            raise self.exc
+
+    for exc, why in ((CameraError("camera sim gave no frame"), "camera sim gave no frame"),
+                     (ValueError("boom"), "internal error in the camera path: boom")):
+        link = _link(tmp_path, f"{type(exc).__name__}.sqlite")
+        _session(link)
+
+        cam = Broken(exc)
+
+        async def opened(cam=cam):
+            return cam
+
+        svc = SimpleNamespace(hall=link, _open_camera=opened, _say=lambda _t: None)
+        seats = asyncio.run(TableService.check_seats(svc))
+        assert seats.status == "unreadable" and seats.reason == why
+        st = link.session_state()
+        assert not st.may_start and st.reason == "seat_check" and why in st.text_en and why in st.text_ru
+        assert link.override_seats("J", "badges forgotten").status == "overridden" and link.may_start_hand()
+        link.outbox.close()
