@@ -231,6 +231,8 @@ SCHEMA: dict[str, Key] = {
     "hall.keyfile": Key(str, "", "TLS: this table's client key"),
     "hall.events": Key(str, "results", "what goes to the hall: results and hand starts, or every event", ("results", "all")),
     "hall.resend_s": Key((int, float), 5.0, "seconds before an unacknowledged result is sent again", (), _positive),
+    "hall.seat_check": Key(bool, False, "before a hall session's first hand, read the players' badges with the "
+                           "camera and hold the hand while a seat does not match the hall's seating"),
     "web.host": Key(str, "127.0.0.1", "address the table's web page listens on"),
     "web.port": Key(int, 8080, "port of the table's web page", (), _port),
     "web.language": Key(str, "en", "the page's language until a viewer switches it", ("en", "ru")),

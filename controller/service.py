@@ -493,9 +493,13 @@ class TableService:
         if not self.machine.can(name):
             self._say(f"ignored {name!r} in state {self.machine.state}")
             return
+        if name == "start" and self.hall is not None and self.hall.seat_check_due():
+            await self.check_seats()  # the session's first hand: the badges against the hall's seating
         if name == "start" and self.hall is not None and not self.hall.may_start_hand():
-            self._say("the session is over at this table: no new hand starts ("
-                      + self.hall.session_state().text_en + ")")
+            st = self.hall.session_state()
+            self._say(("the seat check holds the first hand: " if st.reason == "seat_check" else
+                       "the session is over at this table: no new hand starts (") + st.text_en
+                      + ("" if st.reason == "seat_check" else ")"))
             return
         if name == "start":
             await self._new_hand()
@@ -528,6 +532,36 @@ class TableService:
             self._loop.call_later(0.05, self.trigger, "abort")
         if t.after is S.IDLE and self.auto:
             self._loop.call_later(0.05, self.trigger, "start")
+
+    async def check_seats(self) -> Any:
+        """Read the players' badges with the overhead camera and compare them with the hall's seating
+        (controller/hall_link/seat_check.py); the result is kept, shown and sent to the hall."""
+        from controller.hall_link.seat_check import check_frame
+        from controller.table_camera import CameraError
+
+        seating = list(self.hall.context().get("players") or [])
+        try:
+            cam = await self._open_camera()
+            frame = await asyncio.to_thread(cam.next_frame)
+            cal = getattr(cam, "calibration", None)
+            if cal is None:  # not fitted yet: to the table's markers now, else the frame's sides decide
+                from vision.calibration import CalibrationError, calibrate
+
+                try:
+                    cal = await asyncio.to_thread(calibrate, frame.image)
+                except CalibrationError:
+                    cal = None
+            if cal is not None and tuple(cal.frame_size) != (frame.image.shape[1], frame.image.shape[0]):
+                cal = None
+            result = await asyncio.to_thread(check_frame, frame.image, seating, cal)
+        except CameraError as exc:
+            return self.hall.record_seats(None, unreadable=str(exc))
+        except Exception as exc:  # a bug in the camera path must not take the table down: the judge decides
+            logging.getLogger("mahjong_table.camera").exception("seat check")
+            return self.hall.record_seats(None, unreadable=f"internal error in the camera path: {exc}")
+        seats = self.hall.record_seats(result, calibrated=cal is not None)
+        self._say(f"seat check: {seats.status}" + (": " + "; ".join(seats.problems_en) if seats.problems_en else ""))
+        return seats
 
     def _fault_repeats(self, detail: str) -> bool:
         """Demo mode: the same fault again without a finished hand in between? At the limit the cycle stays

@@ -13,7 +13,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-KINDS = ("event", "result")
+KINDS = ("event", "result", "seat_check")  # seat_check: controller/hall_link/seat_check.py
 COMMANDS = ("session_start", "warning", "session_end", "seating", "message")
 STATUS_FIELDS = ("online", "version", "profile", "state", "hand_id", "hands_done", "fault", "judge_called",
                  "camera_fps", "cpu_temp_c", "throttled", "disk_free_mb", "outbox_pending", "session", "t_wall")

@@ -2,7 +2,7 @@
 the tables' identities and the broker, the hall database's backup and restore.
 
   hall serve [--config F]            the hall service and its dashboard (an embedded mosquitto by default)
-  hall simulate --tables N --sessions S --profile P --seed X [--broker URL] [--broker-restart] [--regulations]
+  hall simulate --tables N --sessions S --profile P --seed X [--broker URL] [--broker-restart] [--regulations] [--seat-check]
                                      N simulated tables through S sessions; prints the final standings and
                                      'results: sent N, ingested N, lost 0, duplicated 0'; exit 1 on a loss
                 [--pantheon URL --pantheon-token T --pantheon-event E --pantheon-person P]
@@ -54,6 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="play the seeds' regulations too: a substitute mid-session, a late player, a penalty and a "
                    "sanction at a table's console, an appeal, an incomplete table where the rule set plays three "
                    "(listed on stderr)")
+    p.add_argument("--seat-check", action="store_true",
+                   help="each table reads the players' badges before a session's first hand (rendered into its "
+                   "camera frame); in session 1 two players of the first table sit swapped (the judge overrides) "
+                   "and two of the second (they move): listed on stderr, the run fails if the hall missed one")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     p.add_argument("--pantheon", default="", metavar="URL",
                    help="riichi: send every hand to this Pantheon (Mimir URL) through the hall's Pantheon outbox, the "
@@ -212,12 +216,17 @@ def simulate(args: argparse.Namespace) -> int:
         rep = run(args.tables, args.sessions, args.profile, args.seed, broker=args.broker,
                   broker_restart=args.broker_restart, events="all" if pan else args.events,
                   max_hands=args.max_hands, progress=progress, after_session=pan.after_session if pan else None,
-                  regulations=args.regulations)
+                  regulations=args.regulations, seat_check=args.seat_check)
     except (BrokerError, RuntimeError) as exc:
         raise CliError(str(exc)) from None
     for line in rep.regulations:
         if progress is not None:
             progress(f"regulations: {line}")
+    for line in rep.seat_checks:
+        if progress is not None:
+            progress(f"seat check: {line}")
+    for line in rep.seat_problems:
+        print(f"seat check: {line}", file=sys.stderr)
     print(f"final standings: {args.profile}, {args.tables} tables, {args.sessions} session(s), "
           f"{rep.seconds:.1f} s")
     for line in format_ranking(rep):

@@ -36,7 +36,7 @@ def attach(svc: Any) -> HallLink | None:
                 "camera_fps": getattr(svc.camera, "fps", None) if svc.camera is not None else None}
 
     return HallLink(LinkConfig.from_config(cfg), svc.store.path, on_command=on_command, status=status,
-                    profile=svc.profile)
+                    profile=svc.profile, seat_check=bool(cfg["hall.seat_check"]))
 
 
 def _start_if_idle(svc: Any) -> None:

@@ -12,11 +12,13 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from controller.hall_link.outbox import Outbox
+from controller.hall_link.seat_check import KIND as SEAT_CHECK
+from controller.hall_link.seat_check import SeatState
 from controller.hall_link.session_rules import SessionRules, SessionState
 from hall.messages import Ack, Command, CommandAck, MessageError, dumps
 from hall.mqtt import Credentials, make_client
@@ -76,7 +78,7 @@ class HallLink:
     def __init__(self, cfg: LinkConfig, store_path: str | Path, *,
                  on_command: Callable[[Command], None] | None = None,
                  status: Callable[[], dict[str, Any]] | None = None, durable: bool = True,
-                 profile: str | None = None):
+                 profile: str | None = None, seat_check: bool = False):
         check_id("table", cfg.table)
         self.cfg = cfg
         self.topics = Topics(cfg.hall)
@@ -109,9 +111,16 @@ class HallLink:
         self._played: dict[str, dict[str, Any]] = {}  # the current session's hands played: hand -> result
         self._hand_ctx: dict[str, dict[str, Any]] = {}  # the context each hand started with (its chairs)
         self._in_play = ""
+        # the seat check (seat_check.py): before a session's first hand, while on; what it found is in the outbox
+        self.seat_check_on = seat_check
+        self.seats = SeatState()
         for c in self.outbox.commands():  # a restarted table knows its session from the recorded commands
             self._apply(Command(c["id"], c["kind"], c["body"]), replay=True, received=c["received"])
         self._refresh()  # the hands this session already played (a restarted table goes on counting)
+        if self.session.get("session") is not None:  # a restarted table knows its session's seat check
+            last = self.outbox.last(self._seat_key(self.session["session"]))
+            if last is not None:
+                self.seats = SeatState(**{k: v for k, v in last.items() if k in SeatState.__dataclass_fields__})
 
     # --- life ---------------------------------------------------------------------------------------------
     def start(self) -> HallLink:
@@ -187,6 +196,7 @@ class HallLink:
                 self.messages = []
                 self.next_seating = {}
                 self._played = {}
+                self.seats = SeatState(session=b.get("session"), expected=list(b.get("players") or []))
             elif cmd.kind == "warning":
                 self.session["warned"] = True
             elif cmd.kind == "session_end":
@@ -197,11 +207,72 @@ class HallLink:
                     # a substitute takes a seat in the running session (004 Rules 5.8): the hands started from
                     # now on name him; the hall credits the seat's points to whoever holds it
                     self.session["players"] = players
+                    if self.seats.session == b.get("session") and self.seats.status == "mismatch" and not replay:
+                        self._reseated(players)
                 else:
                     self.next_seating = {"session": b.get("session"), "players": players}
             text = {"en": b.get("text_en") or b.get("text") or "", "ru": b.get("text_ru") or b.get("text") or ""}
             if text["en"] or text["ru"]:
                 self.messages = (self.messages + [{"kind": cmd.kind, "id": cmd.id, **text}])[-10:]
+
+    # --- the seat check (seat_check.py) ------------------------------------------------------------------
+    @staticmethod
+    def _seat_key(session: Any) -> str:
+        return f"seatcheck-s{session}"
+
+    def seat_check_due(self) -> bool:
+        """The badges are to be read now: the check is on, the next hand is the session's first and no check
+        let it start yet (a mismatch is read again at each start: the players may have moved)."""
+        with self._state_lock:
+            current = self.session.get("session")
+        return self.seat_check_on and self.first_hand() and (self.seats.session != current or self.seats.blocks)
+
+    def _publish_seats(self) -> None:
+        self.outbox.put(self._seat_key(self.seats.session), SEAT_CHECK, self.seats.to_dict(), self.seats.t_wall)
+        self._wake.set()
+
+    def record_seats(self, result: Any, calibrated: bool = False, unreadable: str = "") -> SeatState:
+        """What the camera read (a :class:`hall.badges.SeatCheck`, or None with why it could not read):
+        kept, shown, and sent to the hall."""
+        with self._state_lock:
+            s = SeatState(session=self.session.get("session"), expected=list(self.session.get("players") or []),
+                          calibrated=calibrated, t_wall=time.time())
+            if result is None:
+                s.status, s.reason = "unreadable", unreadable
+            else:
+                s.found = list(result.found)
+                s.status = "ok" if result.ok else "mismatch"
+                s.problems_en, s.problems_ru = result.problems(), result.problems_ru()
+            self.seats = s
+        self._publish_seats()
+        log.info("seat check, session %s: %s %s", s.session, s.status, "; ".join(s.problems_en))
+        return s
+
+    def _reseated(self, players: list[str]) -> None:
+        """The hall's corrected seating (``seating`` now): the badges already read against it."""
+        from hall.badges import SeatCheck
+
+        found = tuple(self.seats.found)
+        if len(found) != len(players):
+            return
+        c = SeatCheck(tuple(players), found)
+        self.seats = SeatState(session=self.seats.session, status="ok" if c.ok else "mismatch", expected=players,
+                               found=list(found), problems_en=c.problems(), problems_ru=c.problems_ru(),
+                               calibrated=self.seats.calibrated, reason="the hall's corrected seating",
+                               t_wall=time.time())
+        self._publish_seats()
+
+    def override_seats(self, judge: str, reason: str) -> SeatState:
+        """The judge lets the session start as the players sit (recorded in the outbox for the hall; the
+        console records it in the judge stream too)."""
+        with self._state_lock:
+            if not self.seats.blocks or self.seats.session != self.session.get("session"):
+                raise ValueError("no seat check holds the session's first hand")
+            s = SeatState(**{**self.seats.to_dict(), "status": "overridden", "judge": judge, "reason": reason,
+                             "t_wall": time.time()})
+            self.seats = s
+        self._publish_seats()
+        return s
 
     def context(self) -> dict[str, Any]:
         """What each hand's result carries: the hall session and the players by seat."""
@@ -282,7 +353,12 @@ class HallLink:
             rules = SessionRules(_NoLimits())
         else:
             rules = self.rules
-        return rules.decide(s, played, time.time(), in_play=in_play)
+        state = rules.decide(s, played, time.time(), in_play=in_play)
+        if state.may_start and self.seat_check_on and s.get("session") is not None and not played and not in_play \
+                and self.seats.blocks:  # the seat check holds the session's first hand
+            en, ru = self.seats.text()
+            state = replace(state, may_start=False, reason="seat_check", text_en=en, text_ru=ru)
+        return state
 
     def may_start_hand(self) -> bool:
         """False once the session is over at this table: the hall's gong or clock, the profile's last hand,
@@ -302,7 +378,8 @@ class HallLink:
                               "seconds_left": None if left is None else max(0.0, round(left, 1)),
                               "warned": s.get("warned", False), "ended": s.get("ended", False)},
                     "next_seating": dict(self.next_seating), "messages": list(self.messages),
-                    "outbox": counts, "rules": None}
+                    "outbox": counts, "rules": None,
+                    "seat_check": self.seats.to_dict() if self.seat_check_on else None}
         view["rules"] = self.session_state().to_dict()
         return view
 

@@ -222,6 +222,30 @@ class Outbox:
                                    (kind,) if kind else ()).fetchall()
         return [(h, s, k, bool(a)) for h, s, k, a in rows]
 
+    # --- the table's own messages (not from the store: the seat check) ---------------------------------------
+    def put(self, hand: str, kind: str, body: dict[str, Any], t_wall: float | None = None) -> int:
+        """Queue one message under ``hand`` (its next seq) durably; returns its seq."""
+        with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self.db.execute("SELECT MAX(seq) FROM hall_outbox WHERE hand=?", (hand,)).fetchone()
+                seq = 0 if row[0] is None else row[0] + 1
+                self.db.execute("INSERT INTO hall_outbox (hand, seq, kind, body, t_wall) VALUES (?,?,?,?,?)",
+                                (hand, seq, kind, json.dumps(body, sort_keys=True),
+                                 time.time() if t_wall is None else t_wall))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            return seq
+
+    def last(self, hand: str) -> dict[str, Any] | None:
+        """The body of the last message queued under ``hand`` (None: none)."""
+        with self.lock:
+            row = self.db.execute("SELECT body FROM hall_outbox WHERE hand=? ORDER BY seq DESC LIMIT 1",
+                                  (hand,)).fetchone()
+        return json.loads(row[0]) if row else None
+
     # --- hall commands -----------------------------------------------------------------------------------
     def record_command(self, cmd_id: str, kind: str, body: dict[str, Any]) -> bool:
         """Record a hall command once; False when it was already recorded (a redelivery)."""

@@ -35,6 +35,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "red_zone": ("Red zone: only the hand already started is finished",
                  "Красная зона: доигрывается только начатая раздача"),
     "last_hand": ("Last hand of the session", "Последняя раздача сессии"),
+    # the seat check holds the first hand (controller/hall_link/seat_check.py words each case itself)
+    "seat_check": ("Seat check: the players do not sit as seated", "Проверка мест: игроки сидят не по рассадке"),
 }
 
 

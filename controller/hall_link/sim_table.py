@@ -33,7 +33,7 @@ class PlayedHand:
 
 class SimTable:
     def __init__(self, table_id: str, profile: str, folder: str | Path, link: LinkConfig, seed: int, *,
-                 event_delay: float = 0.0, durable: bool = True):
+                 event_delay: float = 0.0, durable: bool = True, seat_check: bool = False):
         from rules.profiles import registry
 
         self.id = table_id
@@ -47,7 +47,12 @@ class SimTable:
         self.event_delay = event_delay
         self.rng = random.Random(seed)
         self._session_started = threading.Event()
+        # the seat check (seat_check.py): session -> (seat, seat) two players sat swapped, and how it is released
+        # ("override": the judge at the console; "reread": they move and the badges are read again)
+        self.misseat: dict[int, tuple[tuple[int, int], str]] = {}
+        self.seat_log: list[str] = []
         self.link = HallLink(link, self.store_path, on_command=self._command, durable=durable, profile=profile,
+                             seat_check=seat_check,
                              status=lambda: {"profile": profile, "state": "play" if self.playing else "idle",
                                              "hand_id": self.hand_id, "fault": "", "judge_called": False,
                                              "camera_fps": None})
@@ -87,6 +92,8 @@ class SimTable:
 
         players = self.wait_session(session, timeout)
         n_players = len(players)
+        if self.link.seat_check_on:
+            self.check_seats(session, players, timeout)
         with _BOTS:  # the game is computed at once (fast); recording it at the table's pace is what takes time
             game = play_game(self.profile, self.seed * 1000 + session, n_players=n_players, max_hands=max_hands)
         for i, hr in enumerate(game.hands):
@@ -99,6 +106,40 @@ class SimTable:
                 players = list(now["players"])
             self._record_hand(session, i, hr, players)
         return len(self.played)
+
+    def check_seats(self, session: int, players: list[str], timeout: float = 30.0) -> None:
+        """Before the first hand: the badges as the players sit, rendered into an overhead frame, read by the
+        camera's path (calibrated on the table's markers) and compared with the hall's seating; a mismatch
+        holds the first hand until the judge overrides or the players move and a re-read matches."""
+        from controller.hall_link.seat_check import check_frame, render_badges
+        from vision.calibration import calibrate
+
+        sitting = dict(enumerate(players))
+        swap, release = self.misseat.get(session, ((0, 0), ""))
+        if release:
+            a, b = swap
+            sitting[a], sitting[b] = sitting[b], sitting[a]
+
+        def read(at: dict[int, str]) -> Any:
+            frame = render_badges(at, seed=self.seed + session)
+            return self.link.record_seats(check_frame(frame, players, calibrate(frame)), calibrated=True)
+
+        seats = read(sitting)
+        if not seats.blocks:
+            self.seat_log.append(f"{self.id} session {session}: as seated")
+            return
+        if self.link.may_start_hand():
+            raise RuntimeError(f"{self.id}: the seat check found a mismatch but the first hand may start")
+        found = "; ".join(seats.problems_en)
+        if release == "override":
+            self.link.override_seats("sim judge", "the players keep these seats for this session")
+            how = "overridden by the judge"
+        else:
+            seats = read(dict(enumerate(players)))
+            how = "the players moved; read again: " + seats.status
+        if not self.link.may_start_hand():
+            raise RuntimeError(f"{self.id}: the seat check still holds the first hand after it was released")
+        self.seat_log.append(f"{self.id} session {session}: {found} -> {how}")
 
     def _record_hand(self, session: int, i: int, hr: Any, players: list[str]) -> None:
         hand_id = f"{self.id}-s{session}-h{i + 1:03d}"

@@ -38,10 +38,12 @@ class SimReport:
     names: dict[str, str] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
     regulations: list[str] = field(default_factory=list)  # what the regulations scenario did, one line each
+    seat_checks: list[str] = field(default_factory=list)  # what each table's seat check found, one line each
+    seat_problems: list[str] = field(default_factory=list)  # a mismatch the hall did not record, or recorded wrong
 
     @property
     def ok(self) -> bool:
-        return self.lost == 0 and self.duplicated == 0 and not self.mismatched
+        return self.lost == 0 and self.duplicated == 0 and not self.mismatched and not self.seat_problems
 
     def line(self) -> str:
         return (f"results: sent {self.sent}, ingested {self.ingested}, lost {self.lost}, "
@@ -52,10 +54,14 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
         workdir: str | Path | None = None, event_delay: float = 0.0, events: str = "results",
         max_hands: int | None = None, progress: Callable[[str], None] | None = None,
         settle_s: float = 60.0, after_session: Callable[[int, Hall], None] | None = None,
-        regulations: bool = False) -> SimReport:
+        regulations: bool = False, seat_check: bool = False) -> SimReport:
     """``regulations``: the seeds' tournament regulations played out too (:func:`_scenario`) — a substitute
     brought in mid-session, a late player, a penalty and a sanction given at a table's console, an appeal,
-    and where the rule set plays three at a table an incomplete table."""
+    and where the rule set plays three at a table an incomplete table.
+
+    ``seat_check``: each table reads the players' badges before each session's first hand (rendered into an
+    overhead frame); in session 1 two players of the first table sit swapped and the judge overrides, two of
+    the second table too and they move to their seats (read again). The hall must have recorded each."""
     say = progress or (lambda _m: None)
     t0 = time.monotonic()
     tmp = None
@@ -87,7 +93,10 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
         for tid in ids:
             sims.append(SimTable(tid, profile, work / "tables", LinkConfig(hall.broker_url, "sim", tid, events=events,
                                                                            resend_s=3.0),
-                                 rng.randrange(2**31), event_delay=event_delay).start())
+                                 rng.randrange(2**31), event_delay=event_delay, seat_check=seat_check).start())
+        if seat_check:
+            for sim, release in zip(sims, ("override", "reread"), strict=False):
+                sim.misseat[1] = ((1, 2), release)
         restart_in = (sessions + 1) // 2 if broker_restart else 0
         for s in range(1, sessions + 1):
             t.seat(s)
@@ -119,6 +128,8 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
         report.ranking = st.ranking
         report.names = t.player_names()
         report.regulations = list(scenario.done) if scenario is not None else []
+        if seat_check:
+            _seat_checks(hall, sims, sessions, report)
     finally:
         for sim in sims:
             sim.stop()
@@ -222,6 +233,29 @@ def _settle(sims: list[SimTable], timeout: float) -> None:
         if all((c := s.link.outbox.counts())["pending"] == 0 and c["results"] == len(s.played) for s in sims):
             return
         time.sleep(0.05)
+
+
+def _seat_checks(hall: Hall, sims: list[SimTable], sessions: int, report: SimReport) -> None:
+    """What the tables' seat checks found, and that the hall recorded each: every session's check at every
+    table, the swapped seats as a mismatch, its release (the judge's override or a re-read as seated)."""
+    import json
+
+    from hall.web import seat_checks
+
+    for sim in sims:
+        report.seat_checks += sim.seat_log
+    for s in range(1, sessions + 1):
+        at_hall = seat_checks(hall.db, s)
+        for sim in sims:
+            want = "overridden" if sim.misseat.get(s, ((0, 0), ""))[1] == "override" else "ok"
+            got = at_hall.get(sim.id, {}).get("status")
+            if got != want:
+                report.seat_problems.append(f"{sim.id} session {s}: the hall shows seat check {got!r}, not {want!r}")
+            if sim.misseat.get(s):
+                rows = hall.db.q("SELECT body FROM messages WHERE table_id=? AND kind='seat_check' AND hand=?",
+                                 (sim.id, f"seatcheck-s{s}"))
+                if not any(json.loads(b).get("status") == "mismatch" for (b,) in rows):
+                    report.seat_problems.append(f"{sim.id} session {s}: the hall never saw the mismatch")
 
 
 def _count(hall: Hall, sims: list[SimTable], report: SimReport) -> None:

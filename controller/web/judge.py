@@ -203,6 +203,30 @@ def _sanction(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
     return {"sanction": detail}
 
 
+def _seat_check_holds(svc: Any) -> bool:
+    hall = getattr(svc, "hall", None)
+    return hall is not None and hall.seat_check_on and hall.session_state().reason == "seat_check"
+
+
+@judge_action("override_seat_check", "let the session's first hand start although the seat check found players "
+              "not sitting as the hall seated them (or could not read the badges): recorded with who and why, "
+              "sent to the hall's dashboard (controller/hall_link/seat_check.py)",
+              {"reason": "why"}, available=_seat_check_holds)
+def _override_seat_check(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+    reason = _text(params, "reason", 200)
+    if not _seat_check_holds(svc):
+        raise ActionError("no seat check holds the first hand", 409)
+    seats = svc.hall.seats
+    record(svc, JudgeAction(action="override_seat_check",
+                            detail={"reason": reason, "session": seats.session, "status": seats.status,
+                                    "expected": list(seats.expected), "found": list(seats.found)},
+                            **_stamp(svc, judge)))
+    done = svc.hall.override_seats(judge.name, reason)
+    if getattr(svc, "auto", False):  # demo mode: the hand the check held starts now
+        svc.trigger("start")
+    return {"seat_check": done.to_dict()}
+
+
 def catalogue(profile: str) -> dict[str, PenaltyKind]:
     from rules.profiles import registry
 

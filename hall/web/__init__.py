@@ -160,6 +160,7 @@ class Dashboard:
                 "seats") or r["players"], "corrected": r["corrected"]}
             hands[r["table"]] = hands.get(r["table"], 0) + 1
         seating = t.seating().get(cur["session"], {}) if cur else {}
+        seats = seat_checks(self.hall.db, cur["session"] if cur else None)
         tables = []
         ids = sorted(set(t.db.get_meta("tables") or []) | {r[0] for r in self.hall.db.q("SELECT id FROM tables")}
                      | set(seating))
@@ -175,7 +176,8 @@ class Dashboard:
                            "version": status.get("version", ""), "camera_fps": status.get("camera_fps"),
                            "cpu_temp_c": status.get("cpu_temp_c"), "throttled": status.get("throttled"),
                            "disk_free_mb": status.get("disk_free_mb"), "outbox_pending": status.get("outbox_pending"),
-                           "players": seating.get(tid, []), "hands": hands.get(tid, 0), "last_result": last.get(tid)})
+                           "players": seating.get(tid, []), "hands": hands.get(tid, 0), "last_result": last.get(tid),
+                           "seat_check": seats.get(tid)})
         return {
             "tournament": {"name": t.name, "profile": t.profile_name, "hall": self.hall.cfg["hall.id"]},
             "session": cur,
@@ -373,6 +375,18 @@ def _int(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int | str):
         raise ValueError(f"{v!r} is not a whole number")
     return int(v)
+
+
+def seat_checks(db: Any, session: int | None) -> dict[str, dict[str, Any]]:
+    """The last seat check each table sent for ``session`` (controller/hall_link/seat_check.py): status
+    ``ok`` / ``mismatch`` / ``unreadable`` / ``overridden`` (by whom, why), the problems in both languages."""
+    if session is None:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for table, body in db.q("SELECT table_id, body FROM messages WHERE kind='seat_check' AND hand=? "
+                            "ORDER BY t_table, seq", (f"seatcheck-s{session}",)):
+        out[table] = json.loads(body)
+    return out
 
 
 def regulations_view(t: Any, st: Any, session: int | None) -> dict[str, Any]:

@@ -43,8 +43,10 @@ def live(tmp_path_factory):
     for i in range(8):
         t.register(f"P{i + 1:02d}", ["Анна", "Boris", "Chen", "Dasha", "Erik", "Fedor", "Gleb", "Hana"][i])
     sims = [SimTable(tid, "sichuan-mpl2025", tmp / "tables", LinkConfig(hall.broker_url, "kazan", tid, poll_s=0.05,
-                                                                         status_s=0.5), i + 1).start()
+                                                                         status_s=0.5), i + 1,
+                     seat_check=tid == "table-01").start()
             for i, tid in enumerate(ids)]
+    sims[0].misseat[1] = ((1, 2), "override")  # two players of table-01 sit swapped: the judge overrides
     t.seat(1)
     t.start_session(1, minutes=40)
     threads = [threading.Thread(target=s.play_session, args=(1, 3)) for s in sims]
@@ -105,6 +107,13 @@ def test_public_page_in_english_and_russian(live, browser, tmp_path):
     cards = page.query_selector_all("#tables .tcard")
     assert {c.get_attribute("data-table") for c in cards} == {"table-01", "table-02"}
     assert "hands: 3" in cards[0].inner_text()
+    # table-01's seat check: the swapped seats as its camera read them, and the judge's override
+    sc = page.query_selector("#tables .tcard[data-table='table-01'] [data-seat-check]")
+    assert sc.get_attribute("data-seat-check") == "overridden"
+    seated = hall.tournament.seating()[1]["table-01"]
+    assert f"seat 1: {seated[2]} sits here (seated at seat 2); expected {seated[1]}" in sc.inner_text()
+    assert "overridden by the judge (sim judge:" in sc.inner_text()
+    assert page.query_selector("#tables .tcard[data-table='table-02'] [data-seat-check]") is None
     assert "Session 1" in page.inner_text("#clock") and "left" in page.inner_text("#clock")
     assert not page.is_visible("#director")  # the public page is read-only
     _shot(page, "dashboard-en.png", tmp_path)
@@ -112,6 +121,8 @@ def test_public_page_in_english_and_russian(live, browser, tmp_path):
     assert page.inner_text("#h-standings") == "Турнирное положение"
     assert "Сессия 1" in page.inner_text("#clock")
     assert page.get_attribute("html", "lang") == "ru"
+    sc = page.inner_text("#tables .tcard[data-table='table-01'] [data-seat-check]")
+    assert "судья разрешил начать" in sc and f"место 1: сидит {seated[2]} (его место 2)" in sc
     _shot(page, "dashboard-ru.png", tmp_path)
 
 
