@@ -37,11 +37,6 @@ from vision.tileset import TileSet, TileSetError
 #: a crop whose nearest face prototype is less similar than this is no tile face of any set (a back, an arm,
 #: a shadow; 0.25-0.45 measured): it tells the set watch nothing (another set's faces: 0.67-0.89)
 WATCH_FLOOR = 0.55
-#: a face the reader doubts is looked at again without this share of the crop's width on its left, then on its
-#: right: a tile at the end of a touching row is cut with a strip of felt beside it (the row split evenly), and
-#: the felt, not the face, keeps it from looking like the set's own crops (sichuan-wmsg seed 11 hand 0: a
-#: revealed 2m at 0.79 to its prototype, 0.95 without its left 3 px); the trimmed crop is held to the same rule
-TRIM = 0.1
 
 
 @lru_cache(maxsize=4)
@@ -125,29 +120,6 @@ class SetReader:
         emb = self.clf.run_prepared(self.clf.prepare(list(crops)))[2]
         return np.nanmax(self.tileset.similarities(emb), axis=1)
 
-    def _trimmed_sure(self, crops: Sequence[np.ndarray], doubted: np.ndarray, best: np.ndarray,
-                      keep: np.ndarray | None) -> np.ndarray:
-        """Which crops (N,) the reader is sure of once read again without :data:`TRIM` of their width on
-        either side (``doubted``: the indices to look at again): the trimmed crop read as the same face
-        ``best`` and sure by :meth:`TileClassifier.sure`, as any crop is."""
-        out = np.zeros(len(crops), bool)
-        if not len(doubted) or TRIM <= 0:
-            return out
-        ks = [max(1, int(round(TRIM * crops[i].shape[1]))) for i in doubted]
-        cut = [crops[i][:, k:] for i, k in zip(doubted, ks)] + [crops[i][:, :-k] for i, k in zip(doubted, ks)]
-        rows = np.concatenate([doubted, doubted])
-        logits, _, emb = self.clf.run_prepared(self.clf.prepare(cut))
-        p, cos = self.clf.fused(logits, emb, self.tileset)
-        blank = np.zeros(len(p), bool)
-        k2 = None
-        if keep is not None:
-            k2 = keep[rows]
-            p = np.where(k2, p, 0.0)
-            p /= np.maximum(p.sum(1, keepdims=True), 1e-12)
-        ok = self.clf.sure(p, cos, self.tileset, self.threshold, k2, blank) & (p.argmax(1) == best[rows])
-        out[doubted] = ok.reshape(2, -1).any(0)
-        return out
-
     def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
         """The most probable allowed class of each crop (batched); ``Reading.probs`` is the renormalised row."""
         if not crops:
@@ -168,7 +140,6 @@ class SetReader:
         if self.tileset is not None and self.guard:
             face = self._faces[best]
             sure = self.clf.sure(p, cos, self.tileset, self.threshold, keep, blank)
-            sure = sure | self._trimmed_sure(crops, np.flatnonzero(face & ~sure & ~blank), best, keep)
             labels = np.where(face & ~sure, UNKNOWN, labels)
             if self.watch is not None and cos is not None:
                 near = np.where(self._faces[None, :] & ~np.isnan(cos), cos, -2.0).max(1)

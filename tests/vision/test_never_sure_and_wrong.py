@@ -3,8 +3,6 @@ margin against the set's prototypes says so, and a running similarity between th
 enrolled set notices a set that is not the table's -- then it asks about every face instead of reading."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -12,7 +10,7 @@ from tests.conftest import scaled
 from vision.rules_prior import RulesPrior
 from vision.set_watch import MIN_SEEN, SetWatch
 from vision.style_sets import enroll_rendered, style_tileset
-from vision.tile_classifier import SURE_MARGIN, SURE_MARGIN_FLOOR
+from vision.tile_classifier import SURE_MARGIN
 from vision.tile_eval import sure_score, table_crops
 from vision.tile_labels import CLASS_LABELS, UNKNOWN
 from vision.tile_match import Reading
@@ -74,48 +72,6 @@ def test_a_face_with_a_small_margin_is_asked(kai_table):
     p[:, a] = 0.999  # a confident fused answer either way
     p[:, b] = 0.001
     assert clf.sure(p, cos, kai_table, 0.9).tolist() == [False, True]
-
-
-def test_the_margin_is_measured_against_how_alike_the_set_holds_the_two_faces(kai_table):
-    """kai's 1f and 3f look alike to the embedding (prototypes ~0.84): a clean 1f is only ~0.16 nearer its own
-    face, so SURE_MARGIN asked about nearly every one (red seed 11 hand 2: 1f at 0.953, 3f 0.814). The margin
-    there is a share of the way between the two faces' looks; faces that do not look alike keep SURE_MARGIN."""
-    clf = pipeline_classifier()
-    f1, f3, p3, p4 = (CLASS_LABELS.index(x) for x in ("1f", "3f", "3p", "4p"))
-    close = float(kai_table.closeness[f1, f3])
-    assert close > 0.8 and kai_table.closeness[p3, p4] < 0.75
-    margin = max(0.87 * (1.0 - close), SURE_MARGIN_FLOOR + 0.005)  # (never under the floor)
-    assert margin < SURE_MARGIN
-    cos = np.full((3, len(CLASS_LABELS)), 0.2, np.float32)
-    level = kai_table.match_level
-    cos[0, f1], cos[0, f3] = level - 0.02, level - 0.02 - margin  # most of the way to 1f: sure
-    cos[1, p3], cos[1, p4] = level - 0.02, level - 0.02 - margin  # the same margin between unlike faces: asked
-    cos[2, f1], cos[2, f3] = level - 0.02, level - 0.02 - 0.5 * (1.0 - close)  # half way: asked
-    p = np.zeros((3, len(CLASS_LABELS)))
-    p[[0, 1, 2], [f1, p3, f1]] = 0.999
-    assert clf.sure(p, cos, kai_table, 0.9).tolist() == [True, False, False]
-
-
-def test_a_doubted_face_with_felt_beside_it_is_read_again_trimmed():
-    """sichuan-wmsg seed 11 hand 0: the first tile of a revealed hand cut with a strip of felt on its left (a
-    touching row split evenly) matched its 2m at 0.79, under the set's own look; without the felt it is a clean
-    2m (0.95). The trimmed crop is held to the same rule."""
-    import cv2
-
-    from vision import tile_reader
-
-    crop = cv2.imread(str(Path(__file__).parent / "data" / "kai_2m_felt_left.png"))
-    assert crop is not None
-    kai = style_tileset("kai")
-    assert [r.label for r in SetReader([kai]).read([crop])] == ["2m"]
-    old = tile_reader.TRIM
-    try:
-        tile_reader.TRIM = 0.0
-        assert [r.label for r in SetReader([kai]).read([crop])] == [UNKNOWN]  # as it was read
-    finally:
-        tile_reader.TRIM = old
-    # a wrong set's reader trims too, and stays unsure: classic's 2m is not kai's
-    assert SetReader([style_tileset("classic")]).read([crop])[0].label in (UNKNOWN, "none")
 
 
 def test_a_doubted_tile_in_a_meld_is_taken_only_where_the_sure_tiles_fix_it():
