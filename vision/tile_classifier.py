@@ -33,6 +33,11 @@ TURNS = 4  # test-time augmentation: a crop is read in this many quarter turns, 
 #: A face answer with a set is *sure* (taken, not asked) where the embedding says so: its nearest face
 #: prototype is the answer, ahead of the next face by this much cosine (top1 - top2) ...
 SURE_MARGIN = 0.15
+#: ... or, for two faces the set's own prototypes hold this alike (:attr:`TileSet.closeness` c: kai's 1f and
+#: 3f 0.84, so that a perfect crop of either is only 1 - c = 0.16 nearer its own face), this share of the
+#: way from the runner-up's look to the answer's, :data:`SURE_MARGIN_FLOOR` at the least
+SURE_SHARE = 0.8
+SURE_MARGIN_FLOOR = 0.12
 #: ... and the crop looks like the set's own crops: its nearest prototype at most this far below the set's
 #: match level (a tile of another set matches its nearest prototype 0.67-0.89 where the set's own score
 #: 0.93-0.96, medians on the held-out kai styles' table crops) -- or a margin this clear (a tile under glare
@@ -205,12 +210,16 @@ class TileClassifier:
         faces = self._faces
         ok_cols = faces[None, :] & ~np.isnan(cos)
         c = np.where(ok_cols if allowed is None else ok_cols & allowed, cos, -2.0)
-        part = np.partition(c, -2, axis=1)
-        top1, top2 = part[:, -1], part[:, -2]
+        order = np.argpartition(c, -2, axis=1)
+        first, second = order[:, -1], order[:, -2]
+        rows = np.arange(len(c))
+        top1, top2 = c[rows, first], c[rows, second]
         level = tileset.match_level or TRUST_LEVEL
         drop = SURE_DROP_PHOTO if turns > 1 else SURE_DROP
         margin = top1 - top2
-        face_ok = (c.argmax(1) == best) & (margin >= SURE_MARGIN) & ((top1 >= level - drop) | (margin >= SURE_CLEAR))
+        close = np.nan_to_num(tileset.closeness[first, second], nan=0.0)
+        need = np.clip(SURE_SHARE * (1.0 - close), SURE_MARGIN_FLOOR, SURE_MARGIN)
+        face_ok = (first == best) & (margin >= need) & ((top1 >= level - drop) | (margin >= SURE_CLEAR))
         if blank is not None:
             face_ok |= blank
         if turns > 1:

@@ -227,9 +227,12 @@ class Tracker:
         """Zones to read again at the next frame whatever their image: a new reading that holds an unread
         tile is confirmed only by reading it again, not by a frame that looks the same — the frame it came
         from may have been the odd one (a blurred frame: its tiles unread, the next sharp one differs too
-        little to count as a change)."""
+        little to count as a change). A pond whose last tiles read as bare cloth is read again until they
+        are gone (:data:`CLOTH_GONE_S`) or show a face: one reading of a frame that looks the same after it
+        is no second (sichuan-wmsg seed 11 hand 2: an 8p read as cloth once, under a shadow, was gone 3.5 s
+        later without another look)."""
         return {z for z, c in self._cand.items() if c is not None and c.count < self.debounce
-                and unsure(z, c.state) and c.state != zone_state(self.stable, z)}
+                and unsure(z, c.state) and c.state != zone_state(self.stable, z)} | set(self._cloth_since)
 
     def update(self, scene: Scene, *, frame: int, t_mono: float, t_wall: float = 0.0,
                read: set[str] | None = None, untrusted: set[str] = frozenset()) -> list[ObservationEvent]:  # type: ignore[assignment]

@@ -10,7 +10,7 @@ from tests.conftest import scaled
 from vision.rules_prior import RulesPrior
 from vision.set_watch import MIN_SEEN, SetWatch
 from vision.style_sets import enroll_rendered, style_tileset
-from vision.tile_classifier import SURE_MARGIN
+from vision.tile_classifier import SURE_MARGIN, SURE_MARGIN_FLOOR
 from vision.tile_eval import sure_score, table_crops
 from vision.tile_labels import CLASS_LABELS, UNKNOWN
 from vision.tile_match import Reading
@@ -72,6 +72,26 @@ def test_a_face_with_a_small_margin_is_asked(kai_table):
     p[:, a] = 0.999  # a confident fused answer either way
     p[:, b] = 0.001
     assert clf.sure(p, cos, kai_table, 0.9).tolist() == [False, True]
+
+
+def test_the_margin_is_measured_against_how_alike_the_set_holds_the_two_faces(kai_table):
+    """kai's 1f and 3f look alike to the embedding (prototypes ~0.84): a clean 1f is only ~0.16 nearer its own
+    face, so SURE_MARGIN asked about nearly every one (red seed 11 hand 2: 1f at 0.953, 3f 0.814). The margin
+    there is a share of the way between the two faces' looks; faces that do not look alike keep SURE_MARGIN."""
+    clf = pipeline_classifier()
+    f1, f3, p3, p4 = (CLASS_LABELS.index(x) for x in ("1f", "3f", "3p", "4p"))
+    close = float(kai_table.closeness[f1, f3])
+    assert close > 0.8 and kai_table.closeness[p3, p4] < 0.75
+    margin = max(0.87 * (1.0 - close), SURE_MARGIN_FLOOR + 0.005)  # (never under the floor)
+    assert margin < SURE_MARGIN
+    cos = np.full((3, len(CLASS_LABELS)), 0.2, np.float32)
+    level = kai_table.match_level
+    cos[0, f1], cos[0, f3] = level - 0.02, level - 0.02 - margin  # most of the way to 1f: sure
+    cos[1, p3], cos[1, p4] = level - 0.02, level - 0.02 - margin  # the same margin between unlike faces: asked
+    cos[2, f1], cos[2, f3] = level - 0.02, level - 0.02 - 0.5 * (1.0 - close)  # half way: asked
+    p = np.zeros((3, len(CLASS_LABELS)))
+    p[[0, 1, 2], [f1, p3, f1]] = 0.999
+    assert clf.sure(p, cos, kai_table, 0.9).tolist() == [True, False, False]
 
 
 def test_a_doubted_tile_in_a_meld_is_taken_only_where_the_sure_tiles_fix_it():

@@ -190,6 +190,20 @@ def test_the_last_pond_tile_read_as_cloth_a_while_is_gone_and_its_place_takes_th
     assert [p.tile for p in tr.stable.seats[0].pond] == ["3s", "2m"]
 
 
+def test_a_pond_tile_read_as_cloth_is_read_again_until_it_is_gone_or_shows_its_face():
+    """sichuan-wmsg seed 11 hand 2: an 8p read as cloth in one frame (a doubted face on a shadowed crop) and not
+    read again (the frames after looked the same) was gone by the clock 3.5 s later: the pond '7m none', the
+    record '7m 8p', a question. While the clock runs the pond is read again at every frame."""
+    tr = Tracker("mcr", debounce=2)
+    for f in (0, 1):
+        tr.update(scene(["7m", "8p"]), frame=f, t_mono=0.1 * f)
+    assert tr.unsettled() == set()
+    tr.update(scene(["7m", "none"]), frame=2, t_mono=0.2)
+    assert "pond0" in tr.unsettled()  # read again, not confirmed by frames that look the same
+    tr.update(scene(["7m", "8p"]), frame=3, t_mono=0.3)  # the next reading shows the face: no clock, no event
+    assert tr.unsettled() == set() and [p.tile for p in tr.stable.seats[0].pond] == ["7m", "8p"]
+
+
 def test_a_set_the_rules_cannot_make_is_confirmed_only_by_reading_it_again():
     """mcr seed 11 hand 131: a blurred frame ran a new chow into the pung beside it — six tiles of no kind; the
     next frames looked the same to the change detector and confirmed it, the chow was never seen. Like an

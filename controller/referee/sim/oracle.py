@@ -57,7 +57,7 @@ def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
             return next(t for t in reversed(pond) if left[t])  # (a free pond: the latest such tile)
         if zone == "flower":  # the flower set aside that the record does not hold yet
             shown = list(scene.seats[seat].flowers)
-            left = Counter(shown) - Counter(ref.flowers.get(seat, ()))
+            left = Counter(shown) - Counter(ref.state.claims.flowers.get(seat, ()))
             return next((t for t in reversed(shown) if left[t]), shown[-1] if shown else "?")
         if zone == "indicator":  # a dead-wall indicator (riichi): the truth's dora (or ura) indicators in order
             ura = obs.get("kind") == "ura"
