@@ -44,7 +44,9 @@ class Parser(argparse.ArgumentParser):
     """argparse, with a usage error on one line (exit code 2) instead of the usage block and the error."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        # one prefix for every bad input (README "Exit codes"): the sub-command named after it
+        command = self.prog.removeprefix("mahjong-table").strip()
+        self.exit(2, f"mahjong-table: error: {command + ': ' if command else ''}{message} (see '{self.prog} --help')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     # A sub-command that sets ``accepts_extra`` (e.g. ``score``: its context flags depend on the profile)
     # receives the arguments argparse did not know as ``args.extra``; any other command rejects them.
-    args, extra = ap.parse_known_args(argv)
-    if extra:
-        if not getattr(args, "accepts_extra", False):
+    try:  # a usage error (an unknown option, a --profile not in the registry) is one line and exit code 2
+        args, extra = ap.parse_known_args(argv)
+        if extra and not getattr(args, "accepts_extra", False):
             ap.error(f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as exc:  # (argparse exits; main returns the code like every other answer: --help 0)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     args.extra = extra
     if not getattr(args, "func", None):
         ap.print_help()
