@@ -1,5 +1,5 @@
 """What several sub-commands share: the rule sets a ``--profile`` may name, a whole number of at least one,
-serving a web page until a signal (``serve``, ``hall serve``).
+serving a web page until a signal (``serve``, ``hall serve``), the hall's config as the hall commands load it.
 
 Kept apart from the command modules so that one command's module never imports another's (issue #31: the
 ``hall`` ↔ ``hall provision`` import circle).
@@ -80,3 +80,18 @@ async def serve_web(web: WebService, host: str, port: int, announce: Callable[[i
         await run()
     finally:
         await web.close()
+
+
+def hall_config(path: str | None, **over: object):  # type: ignore[no-untyped-def]
+    """The hall config (``--config``; ``over``: keys given on the command line, None left out), bad input as
+    one line."""
+    from hall.config import HallConfigError, load
+
+    try:
+        cfg = load(path)
+        given = {k: v for k, v in over.items() if v is not None}
+        return cfg.with_overrides(**given) if given else cfg
+    except HallConfigError as exc:
+        raise CliError("hall configuration: " + "; ".join(exc.problems)) from None
+    except OSError as exc:  # a folder, a file it may not read: one line (issue #16's sweep)
+        raise CliError(f"hall configuration: {path}: {exc.strerror or exc}") from None

@@ -26,7 +26,7 @@ import argparse
 import sys
 
 from controller.cli import CliError
-from controller.cli.common import add_profile, positive_int, serve_web, stop_on_signals
+from controller.cli.common import add_profile, hall_config, positive_int, serve_web, stop_on_signals
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -98,19 +98,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     register_badges(hs)
 
 
-def _config(path: str | None, **over):
-    from hall.config import HallConfigError, load
-
-    try:
-        cfg = load(path)
-        over = {k: v for k, v in over.items() if v is not None}
-        return cfg.with_overrides(**over) if over else cfg
-    except HallConfigError as exc:
-        raise CliError("hall configuration: " + "; ".join(exc.problems)) from None
-    except OSError as exc:  # a folder, a file it may not read: one line (issue #16's sweep)
-        raise CliError(f"hall configuration: {path}: {exc.strerror or exc}") from None
-
-
 def serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -119,7 +106,7 @@ def serve(args: argparse.Namespace) -> int:
     from hall.db import HallDBError
     from hall.runtime import Hall
 
-    cfg = _config(args.config)
+    cfg = hall_config(args.config)
     if cfg["web.tls_certfile"] or cfg["web.tls_keyfile"]:  # the dashboard's certificate, one line for each problem
         from hall.tls import cert_problems
 
@@ -271,7 +258,7 @@ def _pantheon_sim(args: argparse.Namespace, progress):
 def backup(args: argparse.Namespace) -> int:
     from hall.db import HallDB, HallDBError
 
-    cfg = _config(args.config, hall__db=args.db)
+    cfg = hall_config(args.config, hall__db=args.db)
     try:
         db = HallDB(cfg["hall.db"])
         try:
@@ -288,7 +275,7 @@ def restore(args: argparse.Namespace) -> int:
     from hall.db import HallDBError
     from hall.db import restore as do_restore
 
-    cfg = _config(args.config, hall__db=args.db)
+    cfg = hall_config(args.config, hall__db=args.db)
     try:
         v = do_restore(args.source, cfg["hall.db"])
     except (HallDBError, OSError) as exc:

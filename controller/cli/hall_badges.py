@@ -23,7 +23,7 @@ def register(hs: argparse._SubParsersAction) -> None:
 
 
 def badges(args: argparse.Namespace) -> int:
-    from controller.cli.hall_exports import hall_config
+    from controller.cli.common import hall_config
     from hall import badges as b
     from hall.db import HallDB, HallDBError
 

@@ -23,6 +23,7 @@ import argparse
 import sys
 
 from controller.cli import CliError
+from controller.cli.common import hall_config
 
 
 def register(hs: argparse._SubParsersAction) -> None:
@@ -68,20 +69,6 @@ def _session(text: str) -> int:
     from controller.cli.common import positive_int
 
     return positive_int(text)
-
-
-def hall_config(path: str | None, **over):
-    """The hall config (``--config``; ``over``: keys given on the command line), bad input as one line."""
-    from hall.config import HallConfigError, load
-
-    try:
-        cfg = load(path)
-        over = {k: v for k, v in over.items() if v is not None}
-        return cfg.with_overrides(**over) if over else cfg
-    except HallConfigError as exc:
-        raise CliError("hall configuration: " + "; ".join(exc.problems)) from None
-    except OSError as exc:
-        raise CliError(f"hall configuration: {path}: {exc.strerror or exc}") from None
 
 
 def _open_db(args: argparse.Namespace):
