@@ -1,5 +1,6 @@
 """The replay's routes (issue #32 part 5), on the table's page and on the hall's dashboard — the same page
-(``static/replay.html``, ``replay.js``) and the same data (:mod:`controller.replay`, the public view only).
+(``static/replay.html``, ``replay.js``; the tiles and seats drawn by ``tiles.js``, as on the live page) and the
+same data (:mod:`controller.replay`, the public view only).
 
 Table (``controller.web.app``)::
 
@@ -29,7 +30,7 @@ from rules.events import Event, QuestionAnswered
 
 STATIC = Path(__file__).resolve().parent / "static"
 TILES = Path(__file__).resolve().parents[2] / "vision" / "assets" / "tiles"
-ASSETS = {"replay.js": "application/javascript", "app.css": "text/css", "i18n.json": "application/json"}
+ASSETS = {"tiles.js": "application/javascript", "replay.js": "application/javascript", "app.css": "text/css", "i18n.json": "application/json"}
 NAME = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 TILE_NAME = re.compile(r"^(?:[0-9][mps]|[1-7]z|[1-8]f|j|back)$")
 CACHE = 32  # replays kept (a hand's replay is rebuilt when its record grows)
