@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,26 @@ async def asset(request: web.Request) -> web.StreamResponse:
         if p.is_file():
             return web.FileResponse(p, headers={"Cache-Control": "max-age=86400"})
     raise web.HTTPNotFound()
+
+
+async def _tenhou6(streams: Streams, hand: str) -> web.Response:
+    """The hand's tenhou.net/6 log, built off the loop; a hand it cannot be built for is not found."""
+    try:
+        return _json(await asyncio.to_thread(tenhou6, streams, hand))
+    except ReplayError as exc:
+        raise web.HTTPNotFound(reason=str(exc)) from None
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _add_routes(app: web.Application, key: str, page: Handler, data: Handler, tenhou: Handler) -> None:
+    """The page, its data and its tenhou.net/6 log under ``key`` (``{hand}`` or ``{table}/{hand}``), and the assets."""
+    r = app.router
+    r.add_get(f"/replay/{key}", page)
+    r.add_get(f"/api/replay/{key}", data)
+    r.add_get(f"/api/replay/{key}/tenhou6", tenhou)
+    r.add_get("/replay-assets/{name:.+}", asset)
 
 
 class Replays:
@@ -121,17 +142,9 @@ def add_table_routes(app: web.Application, svc_of: Any) -> None:
         store = svc_of(request).store
         if not store.count(f"{hand}/referee"):
             raise web.HTTPNotFound(reason=f"no refereed record of hand {hand!r}")
-        try:
-            return _json(await asyncio.to_thread(tenhou6, Streams({
-                f"{hand}/referee": store.events(f"{hand}/referee")}), hand))
-        except ReplayError as exc:
-            raise web.HTTPNotFound(reason=str(exc)) from None
+        return await _tenhou6(Streams({f"{hand}/referee": store.events(f"{hand}/referee")}), hand)
 
-    r = app.router
-    r.add_get("/replay/{hand}", page)
-    r.add_get("/api/replay/{hand}", data)
-    r.add_get("/api/replay/{hand}/tenhou6", tenhou)
-    r.add_get("/replay-assets/{name:.+}", asset)
+    _add_routes(app, "{hand}", page, data, tenhou)
 
 
 # --- the hall -------------------------------------------------------------------------------------------------
@@ -165,14 +178,7 @@ def add_hall_routes(app: web.Application, db: Any) -> None:
 
     async def tenhou(request: web.Request) -> web.Response:
         table, hand = _name(request, "table"), _name(request, "hand")
-        try:
-            return _json(await asyncio.to_thread(tenhou6, streams(table, hand), hand))
-        except ReplayError as exc:
-            raise web.HTTPNotFound(reason=str(exc)) from None
+        return await _tenhou6(streams(table, hand), hand)
 
-    r = app.router
-    r.add_get("/api/hands", hands)
-    r.add_get("/replay/{table}/{hand}", page)
-    r.add_get("/api/replay/{table}/{hand}", data)
-    r.add_get("/api/replay/{table}/{hand}/tenhou6", tenhou)
-    r.add_get("/replay-assets/{name:.+}", asset)
+    app.router.add_get("/api/hands", hands)
+    _add_routes(app, "{table}/{hand}", page, data, tenhou)
