@@ -68,32 +68,9 @@ function renderResult(current, previous) {
   const hand = settled ? current : previous;
   if (!hand) return;
   box.append(el("p", {class: "muted", text: t("hand") + " " + hand.hand_id}));
-  for (const w of hand.wins) {
-    const how = w.from_seat === null ? "" : " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
-    const head = el("p", {}, el("b", {text: seatName(hand, w.seat) + " — " + t("won")}), " ", w.tile ? tileEl(w.tile) : "", how);
-    box.append(head);
-    if (w.fans && w.fans.length) {
-      const ul = el("ul", {class: "list fans"});
-      for (const f of w.fans) ul.append(el("li", {text: fanName(hand.profile, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}));
-      box.append(ul);
-    }
-    const bits = [];
-    if (w.han !== undefined) bits.push(w.han + " " + t("han"));
-    if (w.fu !== undefined) bits.push(w.fu + " " + t("fu"));
-    if (w.total_fan !== undefined && w.han === undefined) bits.push(w.total_fan + " " + t("fan"));
-    if (bits.length) box.append(el("p", {class: "muted", text: bits.join(", ")}));
-  }
+  for (const w of hand.wins) renderWin(box, hand, w);
   if (hand.exhaustive) box.append(el("p", {text: t("exhaustive")}));
-  const st = hand.settlement;
-  if (st) {
-    const tb = el("table", {class: "grid", id: "payments"});
-    tb.append(el("tr", {}, el("th", {text: t("payer")}), el("th", {text: t("payee")}), el("th", {class: "num", text: t("amount")}),
-      el("th", {text: t("reason")})));
-    for (const p of st.payments) tb.append(el("tr", {}, el("td", {text: seatName(hand, p.payer)}), el("td", {text: seatName(hand, p.payee)}),
-      el("td", {class: "num", text: p.amount}), el("td", {text: payReason(p.reason || "") + (p.rule ? " (" + p.rule + ")" : "")})));
-    box.append(el("h3", {text: t("payments")}), tb);
-    box.append(el("p", {class: "deltas", text: hand.seats.map(x => seatName(hand, x.seat) + ": " + (st.deltas[x.seat] > 0 ? "+" : "") + st.deltas[x.seat]).join(" · ")}));
-  }
+  if (hand.settlement) renderSettlement(box, hand, hand.settlement);
 }
 
 function renderViolations(hand) {

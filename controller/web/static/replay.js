@@ -26,25 +26,11 @@ function renderCentre(hand) {
 function renderResult(hand) {
   const box = $("#result");
   box.replaceChildren();
-  for (const w of hand.wins) {
-    const how = w.from_seat === null ? "" : " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
-    box.append(el("p", {class: "win"}, el("b", {text: seatName(hand, w.seat) + " — " + t("won")}), " ", w.tile ? tileEl(w.tile) : "", how));
-    if (w.fans && w.fans.length) box.append(el("ul", {class: "list fans"}, ...w.fans.map(f => el("li", {text: fanName(hand.profile, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}))));
-    const bits = [];
-    if (w.han !== undefined) bits.push(w.han + " " + t("han"));
-    if (w.fu !== undefined) bits.push(w.fu + " " + t("fu"));
-    if (w.total_fan !== undefined && w.han === undefined) bits.push(w.total_fan + " " + t("fan"));
-    if (bits.length) box.append(el("p", {class: "muted", text: bits.join(", ")}));
-  }
+  for (const w of hand.wins) renderWin(box, hand, w);
   if (hand.exhaustive) box.append(el("p", {text: t("exhaustive")}));
   const st = hand.settlement;
   if (!st) { if (!hand.wins.length && !hand.exhaustive) box.append(el("p", {class: "muted", text: t("replay.no_result")})); return; }
-  const tb = el("table", {class: "grid", id: "payments"});
-  tb.append(el("tr", {}, el("th", {text: t("payer")}), el("th", {text: t("payee")}), el("th", {class: "num", text: t("amount")}), el("th", {text: t("reason")})));
-  for (const p of st.payments) tb.append(el("tr", {}, el("td", {text: seatName(hand, p.payer)}), el("td", {text: seatName(hand, p.payee)}),
-    el("td", {class: "num", text: p.amount}), el("td", {text: payReason(p.reason || "") + (p.rule ? " (" + p.rule + ")" : "")})));
-  box.append(el("h3", {text: t("payments")}), tb);
-  box.append(el("p", {class: "deltas", id: "deltas", text: hand.seats.map(x => seatName(hand, x.seat) + ": " + (st.deltas[x.seat] > 0 ? "+" : "") + st.deltas[x.seat]).join(" · ")}));
+  renderSettlement(box, hand, st);
 }
 
 function noticeText(n) { return (lang === "ru" && n.text_ru) || n.text || n.kind; }

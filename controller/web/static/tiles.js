@@ -1,4 +1,5 @@
-// The drawing both pages share: the live table (index.html, app.js) and the replay (replay.html, replay.js).
+// The drawing both pages share (tiles, seats, a hand's wins and settlement): the live table (index.html,
+// app.js) and the replay (replay.html, replay.js).
 // Loaded before the page's own script; it calls the page's t() and tOr() (its language and strings) when it
 // draws. The tile faces' folder is the script tag's data-tiles (the two pages serve them under other paths).
 "use strict";
@@ -65,6 +66,28 @@ function renderSeat(box, hand, st) {
 }
 
 // --- a hand's result ------------------------------------------------------------------------------------
+// a win: who, on which tile, from whom; its fans and its han/fu or fan total
+function renderWin(box, hand, w) {
+  const how = w.from_seat === null ? "" : " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
+  box.append(el("p", {class: "win"}, el("b", {text: seatName(hand, w.seat) + " — " + t("won")}), " ", w.tile ? tileEl(w.tile) : "", how));
+  if (w.fans && w.fans.length) box.append(el("ul", {class: "list fans"}, ...w.fans.map(f => el("li", {text: fanName(hand.profile, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}))));
+  const bits = [];
+  if (w.han !== undefined) bits.push(w.han + " " + t("han"));
+  if (w.fu !== undefined) bits.push(w.fu + " " + t("fu"));
+  if (w.total_fan !== undefined && w.han === undefined) bits.push(w.total_fan + " " + t("fan"));
+  if (bits.length) box.append(el("p", {class: "muted", text: bits.join(", ")}));
+}
+
+// the settlement: each payment (payer, payee, amount, reason) and every seat's total
+function renderSettlement(box, hand, st) {
+  const tb = el("table", {class: "grid", id: "payments"});
+  tb.append(el("tr", {}, el("th", {text: t("payer")}), el("th", {text: t("payee")}), el("th", {class: "num", text: t("amount")}), el("th", {text: t("reason")})));
+  for (const p of st.payments) tb.append(el("tr", {}, el("td", {text: seatName(hand, p.payer)}), el("td", {text: seatName(hand, p.payee)}),
+    el("td", {class: "num", text: p.amount}), el("td", {text: payReason(p.reason || "") + (p.rule ? " (" + p.rule + ")" : "")})));
+  box.append(el("h3", {text: t("payments")}), tb);
+  box.append(el("p", {class: "deltas", id: "deltas", text: hand.seats.map(x => seatName(hand, x.seat) + ": " + (st.deltas[x.seat] > 0 ? "+" : "") + st.deltas[x.seat]).join(" · ")}));
+}
+
 // a fan's name: the profile's own (fan.<profile>.<name>), else the shared one (MCR), else as the engine says
 function fanName(profile, name) { return tOr("fan." + profile + "." + name, tOr("fan." + name, name)); }
 
