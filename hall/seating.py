@@ -59,6 +59,17 @@ def draw(players: Sequence[str], history: Iterable[Sequence[Sequence[str]]] = ()
                          restarts=restarts, steps=steps)[0]
 
 
+def _random_tables(players: Sequence[str], sizes: Sequence[int], rng: random.Random) -> list[list[str]]:
+    """The players shuffled and cut into tables of these sizes, in order (a search's starting point)."""
+    order = list(players)
+    rng.shuffle(order)
+    tables, i = [], 0
+    for n in sizes:
+        tables.append(order[i:i + n])
+        i += n
+    return tables
+
+
 def draw_sessions(players: Sequence[str], history: Iterable[Sequence[Sequence[str]]] = (), *, rng: random.Random,
                   allow_three: bool = False, sessions: int = 1, restarts: int = 8, steps: int = 20000
                   ) -> list[list[list[str]]]:
@@ -74,13 +85,7 @@ def draw_sessions(players: Sequence[str], history: Iterable[Sequence[Sequence[st
     for _ in range(restarts):
         plan = []
         for _s in range(sessions):
-            order = players[:]
-            rng.shuffle(order)
-            tables, i = [], 0
-            for n in sizes:
-                tables.append(order[i:i + n])
-                i += n
-            plan.append(tables)
+            plan.append(_random_tables(players, sizes, rng))
         count = Counter(seen)
         for tables in plan:
             for t in tables:
@@ -224,12 +229,7 @@ def draw_report(players: Sequence[str], history: Iterable[Sequence[Sequence[str]
     best: list[list[str]] | None = None
     best_cost = None
     for _ in range(restarts):
-        order = players[:]
-        rng.shuffle(order)
-        tables, i = [], 0
-        for n in sizes:
-            tables.append(order[i:i + n])
-            i += n
+        tables = _random_tables(players, sizes, rng)
         cost = sum(_table_cost(t, seen, regions, small_before, rules) for t in tables)
         since = 0
         for _ in range(steps if len(tables) > 1 else 0):

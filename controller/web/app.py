@@ -1,6 +1,6 @@
 """The page's routes on aiohttp: the public view, the judge's login and console, the live WebSocket.
 
-    GET  /                      the page (static/index.html; app.js, app.css, i18n.json under /static/)
+    GET  /                      the page (static/index.html; app.js, tiles.js, app.css, i18n.json under /static/)
     GET  /tiles/<tile>.png      a tile face (the table's tile style)
     GET  /api/state             the service snapshot (cycle state, prompt, dice, log) — unchanged contract
     GET  /api/view              the public state (what the WebSocket pushes)

@@ -1,5 +1,6 @@
 """The replay's routes (issue #32 part 5), on the table's page and on the hall's dashboard — the same page
-(``static/replay.html``, ``replay.js``) and the same data (:mod:`controller.replay`, the public view only).
+(``static/replay.html``, ``replay.js``; the tiles and seats drawn by ``tiles.js``, as on the live page) and the
+same data (:mod:`controller.replay`, the public view only).
 
 Table (``controller.web.app``)::
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ from rules.events import Event, QuestionAnswered
 
 STATIC = Path(__file__).resolve().parent / "static"
 TILES = Path(__file__).resolve().parents[2] / "vision" / "assets" / "tiles"
-ASSETS = {"replay.js": "application/javascript", "app.css": "text/css", "i18n.json": "application/json"}
+ASSETS = {"tiles.js": "application/javascript", "replay.js": "application/javascript", "app.css": "text/css", "i18n.json": "application/json"}
 NAME = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 TILE_NAME = re.compile(r"^(?:[0-9][mps]|[1-7]z|[1-8]f|j|back)$")
 CACHE = 32  # replays kept (a hand's replay is rebuilt when its record grows)
@@ -58,6 +60,26 @@ async def asset(request: web.Request) -> web.StreamResponse:
         if p.is_file():
             return web.FileResponse(p, headers={"Cache-Control": "max-age=86400"})
     raise web.HTTPNotFound()
+
+
+async def _tenhou6(streams: Streams, hand: str) -> web.Response:
+    """The hand's tenhou.net/6 log, built off the loop; a hand it cannot be built for is not found."""
+    try:
+        return _json(await asyncio.to_thread(tenhou6, streams, hand))
+    except ReplayError as exc:
+        raise web.HTTPNotFound(reason=str(exc)) from None
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _add_routes(app: web.Application, key: str, page: Handler, data: Handler, tenhou: Handler) -> None:
+    """The page, its data and its tenhou.net/6 log under ``key`` (``{hand}`` or ``{table}/{hand}``), and the assets."""
+    r = app.router
+    r.add_get(f"/replay/{key}", page)
+    r.add_get(f"/api/replay/{key}", data)
+    r.add_get(f"/api/replay/{key}/tenhou6", tenhou)
+    r.add_get("/replay-assets/{name:.+}", asset)
 
 
 class Replays:
@@ -120,17 +142,9 @@ def add_table_routes(app: web.Application, svc_of: Any) -> None:
         store = svc_of(request).store
         if not store.count(f"{hand}/referee"):
             raise web.HTTPNotFound(reason=f"no refereed record of hand {hand!r}")
-        try:
-            return _json(await asyncio.to_thread(tenhou6, Streams({
-                f"{hand}/referee": store.events(f"{hand}/referee")}), hand))
-        except ReplayError as exc:
-            raise web.HTTPNotFound(reason=str(exc)) from None
+        return await _tenhou6(Streams({f"{hand}/referee": store.events(f"{hand}/referee")}), hand)
 
-    r = app.router
-    r.add_get("/replay/{hand}", page)
-    r.add_get("/api/replay/{hand}", data)
-    r.add_get("/api/replay/{hand}/tenhou6", tenhou)
-    r.add_get("/replay-assets/{name:.+}", asset)
+    _add_routes(app, "{hand}", page, data, tenhou)
 
 
 # --- the hall -------------------------------------------------------------------------------------------------
@@ -164,14 +178,7 @@ def add_hall_routes(app: web.Application, db: Any) -> None:
 
     async def tenhou(request: web.Request) -> web.Response:
         table, hand = _name(request, "table"), _name(request, "hand")
-        try:
-            return _json(await asyncio.to_thread(tenhou6, streams(table, hand), hand))
-        except ReplayError as exc:
-            raise web.HTTPNotFound(reason=str(exc)) from None
+        return await _tenhou6(streams(table, hand), hand)
 
-    r = app.router
-    r.add_get("/api/hands", hands)
-    r.add_get("/replay/{table}/{hand}", page)
-    r.add_get("/api/replay/{table}/{hand}", data)
-    r.add_get("/api/replay/{table}/{hand}/tenhou6", tenhou)
-    r.add_get("/replay-assets/{name:.+}", asset)
+    app.router.add_get("/api/hands", hands)
+    _add_routes(app, "{table}/{hand}", page, data, tenhou)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import re
 import threading
 
 import pytest
@@ -56,6 +57,9 @@ def test_follows_a_hand_live_in_both_languages_without_hidden_information(table,
     # ponds fill in discard order: the tiles a pond shows stay in place while new ones are added behind them
     page.wait_for_selector(".pond img >> nth=3", timeout=60000)  # the page's CSP allows no eval: selectors
     first = page.eval_on_selector_all(".pond", "ps => ps.map(p => [...p.querySelectorAll('img')].map(i => i.alt))")
+    # the faces come from the table's /tiles/ (tiles.js, shared with the replay page, takes its path from the page)
+    srcs = page.eval_on_selector_all(".pond img", "is => is.map(i => i.getAttribute('src'))")
+    assert srcs and all(re.fullmatch(r"/tiles/\w+\.png", s) for s in srcs), srcs
     page.wait_for_selector(".meld[data-source]:not([data-source=''])", timeout=90000)
     src = page.get_attribute(".meld[data-source]:not([data-source=''])", "data-source")
     assert src in ("left", "opposite", "right")

@@ -112,6 +112,10 @@ def _step_through(url: str, store_path: str, chrome, profile: str) -> None:
         if settled:  # the last step: the settlement of the record
             deltas = [int(x) for x in re.findall(r"[-+]?\d+(?=\s*(?:·|$))", shown["deltas"])]
             assert deltas == [settled[-1].deltas[s["seat"]] for s in steps[-1]["view"]["seats"]]
+        # the tile faces (tiles.js, shared with the live page, draws them from the replay's own tile path) load
+        page.wait_for_function("() => [...document.querySelectorAll('img.tile')].every(i => i.complete)")
+        faces = page.evaluate("() => [...document.querySelectorAll('img.tile')].map(i => i.naturalWidth)")
+        assert faces and all(faces), faces
         # back: the buttons, the first step; a shared link opens at its step; Russian
         page.click("#prev")
         assert page.evaluate(SHOWN)["pos"] == f"{n - 1} / {n}"

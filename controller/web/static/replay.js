@@ -3,16 +3,6 @@
 // again. The address names the step (#12): a link that can be shared inside the hall.
 "use strict";
 
-const $ = (sel, root = document) => root.querySelector(sel);
-const el = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
-  }
-  for (const k of kids) if (k != null) e.append(k);
-  return e;
-};
-
 let T = {en: {}, ru: {}};
 let lang = new URLSearchParams(location.search).get("lang") || localStorage.getItem("lang") || "en";
 let data = null, step = 0;
@@ -20,53 +10,6 @@ const API = document.body.dataset.api;
 
 function tOr(key, fallback) { return (T[lang] && T[lang][key]) || T.en[key] || fallback; }
 function t(key) { return tOr(key, key); }
-
-function tileEl(tile, opts = {}) {
-  if (!tile || tile === "x") return el("span", {class: "tile back", title: "?"});
-  const img = el("img", {class: "tile", src: "/replay-assets/tiles/" + encodeURIComponent(tile) + ".png", alt: tile, title: tile});
-  if (opts.side) img.classList.add("side");
-  if (opts.last) img.classList.add("last");
-  return img;
-}
-const wind = (v, seat) => t("wind." + v) + " (" + seat + ")";
-function seatName(hand, s) {
-  if (s === null || s === undefined) return t("pot");
-  const st = hand && hand.seats.find(x => x.seat === s);
-  return st && st.wind ? wind(st.wind, s) : t("seat") + " " + s;
-}
-const POSITIONS = {4: ["bottom", "right", "top", "left"], 3: ["bottom", "right", "top"], 2: ["bottom", "top"]};
-
-function renderSeat(box, hand, st) {
-  const s = st.seat;
-  box.replaceChildren();
-  box.classList.remove("empty");
-  box.classList.toggle("turn", hand.turn === s);
-  box.dataset.seat = s;
-  const who = el("div", {class: "who"}, el("span", {text: seatName(hand, s)}));
-  if (st.dealer) who.append(el("span", {class: "tag", text: t("dealer")}));
-  if (st.riichi) who.append(el("span", {class: "tag riichi", text: t("riichi")}));
-  if (st.won) who.append(el("span", {class: "tag won", text: t("won")}));
-  if (st.dead) who.append(el("span", {class: "tag dead", text: t("dead")}));
-  if (st.standing) who.append(el("span", {class: "standing", text: st.standing + " " + t("standing")}));
-  box.append(who);
-  const pond = el("div", {class: "pond", "data-seat": s});
-  const lastEv = hand.last || {};
-  st.pond.forEach((p, i) => pond.append(tileEl(p.tile, {side: p.sideways,
-    last: lastEv.type === "discarded" && lastEv.seat === s && i === st.pond.length - 1})));
-  box.append(pond);
-  if (st.melds.length) {
-    const melds = el("div", {class: "melds"});
-    for (const m of st.melds) {
-      const row = el("span", {class: "meld", "data-kind": m.kind, "data-source": m.source || ""});
-      m.tiles.forEach((x, i) => row.append(tileEl(x, {side: i === m.sideways || (m.added && i === m.tiles.length - 1)})));
-      if (m.source) row.append(el("span", {class: "src", text: "← " + t("src." + m.source)}));
-      melds.append(row);
-    }
-    box.append(melds);
-  }
-  if (st.flowers.length) box.append(el("div", {class: "flowers"}, ...st.flowers.map(f => tileEl(f))));
-  if (st.revealed.length) box.append(el("div", {class: "revealed"}, ...st.revealed.map(f => tileEl(f))));
-}
 
 function renderCentre(hand) {
   const c = $("#centre");
@@ -80,37 +23,14 @@ function renderCentre(hand) {
   if (hand.dora.length) c.append(el("div", {}, t("dora") + ": ", ...hand.dora.map(d => tileEl(d))));
 }
 
-function fanName(profile, name) { return tOr("fan." + profile + "." + name, tOr("fan." + name, name)); }
-function payReason(r) {
-  const tr = T[lang] && T[lang]["pay." + r.replace(/\d+/g, "{n}")];
-  if (!tr) return r;
-  const nums = r.match(/\d+/g) || [];
-  let i = 0;
-  return tr.replace(/\{n\}/g, () => nums[i++]);
-}
-
 function renderResult(hand) {
   const box = $("#result");
   box.replaceChildren();
-  for (const w of hand.wins) {
-    const how = w.from_seat === null ? "" : " " + t("claimed_from") + " " + seatName(hand, w.from_seat);
-    box.append(el("p", {class: "win"}, el("b", {text: seatName(hand, w.seat) + " — " + t("won")}), " ", w.tile ? tileEl(w.tile) : "", how));
-    if (w.fans && w.fans.length) box.append(el("ul", {class: "list fans"}, ...w.fans.map(f => el("li", {text: fanName(hand.profile, f.name) + " — " + f.value + (f.count > 1 ? " ×" + f.count : "")}))));
-    const bits = [];
-    if (w.han !== undefined) bits.push(w.han + " " + t("han"));
-    if (w.fu !== undefined) bits.push(w.fu + " " + t("fu"));
-    if (w.total_fan !== undefined && w.han === undefined) bits.push(w.total_fan + " " + t("fan"));
-    if (bits.length) box.append(el("p", {class: "muted", text: bits.join(", ")}));
-  }
+  for (const w of hand.wins) renderWin(box, hand, w);
   if (hand.exhaustive) box.append(el("p", {text: t("exhaustive")}));
   const st = hand.settlement;
   if (!st) { if (!hand.wins.length && !hand.exhaustive) box.append(el("p", {class: "muted", text: t("replay.no_result")})); return; }
-  const tb = el("table", {class: "grid", id: "payments"});
-  tb.append(el("tr", {}, el("th", {text: t("payer")}), el("th", {text: t("payee")}), el("th", {class: "num", text: t("amount")}), el("th", {text: t("reason")})));
-  for (const p of st.payments) tb.append(el("tr", {}, el("td", {text: seatName(hand, p.payer)}), el("td", {text: seatName(hand, p.payee)}),
-    el("td", {class: "num", text: p.amount}), el("td", {text: payReason(p.reason || "") + (p.rule ? " (" + p.rule + ")" : "")})));
-  box.append(el("h3", {text: t("payments")}), tb);
-  box.append(el("p", {class: "deltas", id: "deltas", text: hand.seats.map(x => seatName(hand, x.seat) + ": " + (st.deltas[x.seat] > 0 ? "+" : "") + st.deltas[x.seat]).join(" · ")}));
+  renderSettlement(box, hand, st);
 }
 
 function noticeText(n) { return (lang === "ru" && n.text_ru) || n.text || n.kind; }
@@ -144,7 +64,7 @@ function render() {
   const boxes = [...document.querySelectorAll(".seat")];
   boxes.forEach(b => { b.replaceChildren(); b.classList.add("empty"); b.classList.remove("turn"); delete b.dataset.seat; });
   const pos = POSITIONS[hand.seats.length] || POSITIONS[4];
-  hand.seats.forEach((st, i) => renderSeat($(`.seat[data-pos=${pos[i]}]`), hand, st));
+  hand.seats.forEach((st, i) => { const box = $(`.seat[data-pos=${pos[i]}]`); renderSeat(box, hand, st); box.dataset.seat = st.seat; });
   renderCentre(hand);
   renderResult(hand);
   const items = [...hand.violations.map(v => violationText(hand, v)), ...hand.notices.map(noticeText)];
