@@ -58,12 +58,20 @@ def refereed_table(tmp: Path) -> Iterator[str]:
 
 @contextlib.contextmanager
 def _served(argv: list[str]) -> Iterator[str]:
+    with started(argv, r"(http://[\d.]+:\d+)/") as m:
+        yield m.group(1)
+
+
+@contextlib.contextmanager
+def started(argv: list[str], pattern: str) -> Iterator[re.Match[str]]:
+    """A service started from this checkout whose first line of output matches ``pattern`` (its address or
+    ports); stopped (terminated, killed after 10 s) when the block ends."""
     p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = p.stdout.readline() if p.stdout else ""
-        m = re.search(r"(http://[\d.]+:\d+)/", line)
-        assert m, f"the service did not print its address: {line!r}"
-        yield m.group(1)
+        m = re.search(pattern, line)
+        assert m, f"the service did not print where it listens: {line!r}"
+        yield m
     finally:
         p.terminate()
         try:

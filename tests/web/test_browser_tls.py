@@ -27,7 +27,7 @@ import pytest
 
 from hall.provision import _CA, provision
 from tests.needs import need
-from tests.web.browser import CHROMIUM, OFFLINE_ARGS, ROOT, chromium_missing, log_in
+from tests.web.browser import CHROMIUM, OFFLINE_ARGS, ROOT, chromium_missing, log_in, started
 from tests.web.helpers import PIN
 from tests.web.other_machine import forwarded, other_machine
 
@@ -75,20 +75,8 @@ def chrome(hall):
 
 @contextlib.contextmanager
 def tls_table(tmp: Path, certdir: Path):
-    p = subprocess.Popen([sys.executable, "-m", "tests.web.refereed", str(tmp), str(certdir)], cwd=ROOT,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        line = p.stdout.readline() if p.stdout else ""
-        m = re.search(r"https (\d+) http (\d+)", line)
-        assert m, f"the service did not print its ports: {line!r}"
+    with started([sys.executable, "-m", "tests.web.refereed", str(tmp), str(certdir)], r"https (\d+) http (\d+)") as m:
         yield int(m.group(1)), int(m.group(2))
-    finally:
-        p.terminate()
-        try:
-            p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
 
 
 def test_judge_over_https_corrects_a_record_plain_http_goes_to_https_and_a_replayed_cookie_is_refused(hall, chrome):
