@@ -36,8 +36,10 @@ class Notifier:
         if addr.startswith("@"):
             addr = "\0" + addr[1:]
         try:
-            self._sock.sendto(msg, addr)
-        except OSError:
+            # never wait on a full notify socket (a unix datagram queue holds ~10): a blocked send hung the
+            # service's shutdown on the loop; a dropped ping is what systemd's own sd_notify does too
+            self._sock.sendto(msg, socket.MSG_DONTWAIT, addr)
+        except OSError:  # (BlockingIOError included)
             return False
         return True
 
