@@ -85,7 +85,7 @@ class EventStore:
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
             if row is None:
-                self.db.execute("INSERT INTO meta VALUES ('version', ?)", (str(STORE_VERSION),))
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('version', ?)", (str(STORE_VERSION),))  # (two openers at once)
             elif not str(row[0]).isdigit() or int(row[0]) > STORE_VERSION:
                 raise StoreError(f"the event store {path} has version {row[0]}; this build reads up to {STORE_VERSION}")
         except sqlite3.DatabaseError as exc:
