@@ -1,51 +1,42 @@
 """Table service configuration: TOML at ``/etc/mahjong-table/config.toml`` with working development defaults.
 
-The schema is data (:data:`SCHEMA`, one ``Key(...)`` line per key): its type, default, allowed values and help
-text. :func:`load` merges a file (parsed with ``tomllib``) over the defaults and returns a :class:`Config`,
-whose sections are typed, frozen dataclasses derived from the schema (``cfg.serial.baud``,
-``cfg.gpio.turn_leds``; ``cfg["serial.baud"]`` reads the same value). :func:`check` returns every problem at
-once, one line each, naming the file, the line and the key and saying what is allowed — ``mahjong-table config
+The schema is the section dataclasses below: one frozen dataclass per ``[section]``, one field per key, its
+annotation the type and :func:`config_engine.key` its default, help text, allowed values and check. The
+engine (``config_engine``, shared with the hall) does the rest: :func:`load` merges a file over the defaults
+and returns a :class:`Config` (``cfg.serial.baud``, ``cfg.gpio.turn_leds`` typed and frozen;
+``cfg["serial.baud"]`` reads the same value as TOML gives it). :func:`check` returns every problem at once,
+one line each, naming the file, the line and the key and saying what is allowed — ``mahjong-table config
 check`` prints them. Every key is used or rejected: an unknown key is a problem (with the closest known key), a
-retired key says what replaced it, a key this build does not use (``Key.unused``) is refused when a file sets
-it, and checks across keys catch what no single key shows (a pin given twice, a calibration file that is not
-there, a camera source that is none). tests/controller/test_config_keys.py proves each key changes what the
-service does.
+retired key says what replaced it, a key this build does not use (``unused=``) is refused when a file sets
+it, and checks across keys catch what no single key shows (a pin given twice, the page's certificate).
+tests/controller/test_config_keys.py proves each key changes what the service does.
 """
 from __future__ import annotations
 
-import dataclasses
-import difflib
-import json
 import os
 import re
-import tomllib
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
-from rules.profiles.registry import PROFILES as _REGISTRY
+import config_engine
+from config_engine import ConfigBase, CrossCheck, Schema, key, key_lines, to_toml
+from config_engine.keys import Check
+from rules.profiles import registry
 
 DEFAULT_PATH = Path("/etc/mahjong-table/config.toml")
-PROFILES = tuple(_REGISTRY)  # the rule profiles, as the registry names them
+PROFILES = tuple(registry.names())  # the rule profiles, as the registry names them (table.profile asks it)
 CALLS = ("chow", "pung", "kong", "hu", "riichi", "flower", "call")
 TILE_ASSETS = Path(__file__).resolve().parents[1] / "vision" / "assets" / "tiles"  # enrolled tile styles
+
+__all__ = ["CALLS", "DEFAULT_PATH", "PROFILES", "SCHEMA", "SECTIONS", "Config", "ConfigError", "check",
+           "defaults", "example_toml", "gpio_number", "key_lines", "load"]
 
 
 def _default_store() -> str:
     state = os.environ.get("STATE_DIRECTORY")  # set by systemd's StateDirectory=
     return str(Path(state) / "events.sqlite") if state else "var/events.sqlite"
-
-
-@dataclass(frozen=True)
-class Key:
-    type: type | tuple[type, ...]
-    default: Any
-    help: str
-    choices: tuple[Any, ...] = ()
-    check: Callable[[Any], str | None] | None = None  # returns a problem or None
-    unused: str = ""  # why this build does not use the key yet: a file that sets it is refused, with this
 
 
 # The Pi's 40-pin header: physical pin -> GPIO (BCM) number, for BOARDn / J8:n pin names.
@@ -54,7 +45,7 @@ HEADER_PINS = {3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 
                38: 20, 40: 21}
 
 
-def gpio_number(v: Any) -> int | None:
+def gpio_number(v: object) -> int | None:
     """The GPIO (BCM) number of a pin given as 17, "GPIO17", "BCM17", "BOARD11" or "J8:11" (None: not a pin)."""
     if isinstance(v, bool):
         return None
@@ -71,13 +62,15 @@ def gpio_number(v: Any) -> int | None:
     return HEADER_PINS.get(n)
 
 
-def _pin(v: Any) -> str | None:
+# --- the keys' own checks: the value (of the key's type) -> what is wrong, or None ------------------------------
+
+def _pin(v: object) -> str | None:
     if v is None or gpio_number(v) is not None:
         return None
     return f"{v!r} is not a GPIO pin (0..27, or a name like 'GPIO17' / 'BOARD11' / 'J8:11')"
 
 
-def _pins4(v: Any) -> str | None:
+def _pins4(v: object) -> str | None:
     if not isinstance(v, list) or len(v) != 4:
         return "must be a list of four pins, one per seat (East, South, West, North)"
     for p in v:
@@ -87,24 +80,30 @@ def _pins4(v: Any) -> str | None:
     return None
 
 
-def _port(v: Any) -> str | None:
+def _port(v: object) -> str | None:
     return None if isinstance(v, int) and 0 <= v <= 65535 else "must be a TCP port 1..65535 (0: any free port)"
 
 
-def _positive(v: Any) -> str | None:
+def _http_port(v: object) -> str | None:
+    return None if v == -1 else _port(v)
+
+
+def _positive(v: object) -> str | None:
     ok = isinstance(v, int | float) and not isinstance(v, bool) and 0 < v < float("inf")
     return None if ok else "must be a positive number"
 
 
-def _in(lo: float, hi: float, unit: str = "") -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
+def _in(lo: float, hi: float, unit: str = "") -> Check:
+    def check(v: object) -> str | None:
         ok = isinstance(v, int | float) and not isinstance(v, bool) and lo <= v <= hi
         return None if ok else f"must be between {lo:g} and {hi:g}{unit}"
     return check
 
 
-def _camera_source(v: Any) -> str | None:
+def _camera_source(v: object) -> str | None:
     """synthetic | picamera | cam:N | an rtsp:// http:// https:// URL | an existing folder or video file."""
+    if not isinstance(v, str):
+        return f"{v!r} is not a camera"
     if v in ("synthetic", "picamera") or re.fullmatch(r"cam:\d{1,2}", v):
         return None
     if re.match(r"(rtsp|rtsps|http|https)://[^\s/]+", v):
@@ -119,8 +118,8 @@ def _camera_source(v: Any) -> str | None:
             "folder of frames or video file")
 
 
-def _calibration_file(v: Any) -> str | None:
-    if not v:
+def _calibration_file(v: object) -> str | None:
+    if not v or not isinstance(v, str):
         return None
     p = Path(v)
     if not p.exists():
@@ -136,27 +135,27 @@ def _calibration_file(v: Any) -> str | None:
     return None
 
 
-def _pin_factory_on_board(v: Any) -> str | None:
+def _pin_factory_on_board(v: object) -> str | None:
     """A pin factory this board cannot run (rpigpio on a Pi 5), by the board's model (controller/board.py)."""
     from controller import board
 
-    return board.pin_factory_problem(v, board.model())
+    return board.pin_factory_problem(str(v), board.model())
 
 
-def _table_id(v: Any) -> str | None:
+def _table_id(v: object) -> str | None:
     ok = isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}", v)
     return None if ok else "must be 1..40 letters, digits, '.', '_' or '-' (it names every hand: table-1-00042)"
 
 
-def _store_path(v: Any) -> str | None:
-    if not v:
+def _store_path(v: object) -> str | None:
+    if not v or not isinstance(v, str):
         return "must name the event store file"
     if Path(v).is_dir():
         return f"{v!r} is a directory: give the file, e.g. {str(Path(v) / 'events.sqlite')!r}"
     return None
 
 
-def _styles(v: Any) -> str | None:
+def _styles(v: object) -> str | None:
     known = sorted(p.parent.name for p in TILE_ASSETS.glob("*/style.json"))
     if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
         return f"must be a non-empty list of tile style names ({', '.join(known)})"
@@ -164,7 +163,13 @@ def _styles(v: Any) -> str | None:
     return f"unknown tile style {bad[0]!r}; enrolled styles: {', '.join(known)}" if bad else None
 
 
-def _call_panels(v: Any) -> str | None:
+def _tilesets(v: object) -> str | None:
+    paths = v if isinstance(v, list) else []
+    return next((f"{p!r}: no such tile-set file" for p in paths if not (isinstance(p, str) and Path(p).is_file())),
+                None)
+
+
+def _call_panels(v: object) -> str | None:
     if not isinstance(v, dict):
         return "must be a table of seat -> {call = pin}"
     for seat, calls in v.items():
@@ -181,78 +186,149 @@ def _call_panels(v: Any) -> str | None:
     return None
 
 
-def _pin_hash(v: Any) -> str | None:
+def _host_names(v: object) -> str | None:
+    ok = isinstance(v, list) and all(isinstance(x, str) and x for x in v)
+    return None if ok else "a list of host names or addresses"
+
+
+def _pin_hash(v: object) -> str | None:
     from controller.web.security import hash_problem
 
-    return hash_problem(v)
+    return hash_problem(str(v))
 
 
-SCHEMA: dict[str, Key] = {
-    "table.id": Key(str, "table-1", "this table's identity in the hall (letters, digits, . _ -)", (), _table_id),
-    "table.profile": Key(str, "sichuan-mpl2025", "the rule profile played at this table", PROFILES),
-    "table.players": Key(int, 4, "players seated", (2, 3, 4)),
-    "table.backend": Key(str, "mcu", "mcu: a controller board over serial; gpio: the Pi drives the motors", ("mcu", "gpio")),
-    "table.dice": Key(str, "electronic", "electronic: the Pi draws the dice; physical: dice motor + camera", ("electronic", "physical")),
-    "table.dice_pulse_ms": Key(int, 600, "physical dice: how long the dice motor is pulsed (milliseconds)", (), _in(1, 5000, " ms")),
-    "table.tile_sets": Key(int, 1, "tile sets the table alternates, hand by hand (the MCU's tile_set 0, 1)", (1, 2)),
-    "serial.port": Key(str, "emulator", "serial device, pyserial URL (socket://, loop://) or 'emulator'"),
-    "serial.baud": Key(int, 115200, "serial speed of the link to the MCU", (9600, 57600, 115200, 230400, 460800, 921600, 1000000)),
-    "serial.time_scale": Key((int, float), 20.0, "emulator only: how much faster than real time it runs", (), _in(0.01, 10000)),
-    "gpio.pin_factory": Key(str, "mock", "gpiozero pin factory: mock (no hardware), lgpio (Pi 5 and 4), rpigpio (not on a Pi 5), native", ("mock", "lgpio", "rpigpio", "native", "pigpio"), _pin_factory_on_board),
-    "gpio.start_button": Key((int, str), 5, "start/shuffle button pin", (), _pin),
-    "gpio.dice_button": Key((int, str), 6, "dice button pin", (), _pin),
-    "gpio.judge_button": Key((int, str), 13, "judge-call button pin", (), _pin),
-    "gpio.status_led": Key((int, str), 19, "status LED pin", (), _pin),
-    "gpio.buzzer": Key((int, str), 26, "buzzer pin (session warnings, end-of-session gong)", (), _pin),
-    "gpio.turn_leds": Key(list, [17, 27, 22, 23], "seat-turn LED pins, East South West North", (), _pins4),
-    "gpio.dealer_leds": Key(list, [4, 18, 24, 25], "dealer LED pins, East South West North", (), _pins4),
-    "gpio.call_buttons": Key(list, [12, 16, 20, 21], "single 'call' button per seat (the camera tells which call)", (), _pins4),
-    "gpio.call_panels": Key(dict, {}, "optional full call panels: seat -> {chow/pung/kong/hu/riichi/flower = pin}", (), _call_panels),
-    "gpio.bounce_ms": Key(int, 20, "button debounce time in milliseconds", (), _in(1, 1000, " ms")),
-    "camera.source": Key(str, "synthetic", "synthetic (rendered), picamera, cam:N (OpenCV), an rtsp:// or http:// URL, or a folder/video to replay", (), _camera_source),
-    "camera.width": Key(int, 1920, "frame width asked of a live camera (pixels)", (), _in(160, 8192, " pixels")),
-    "camera.height": Key(int, 1080, "frame height asked of a live camera (pixels)", (), _in(120, 8192, " pixels")),
-    "camera.calibration": Key(str, "", "calibration file written by 'mahjong-table calibrate' (empty: fit it "
-                              "to the table's markers on the first frame)", (), _calibration_file),
-    "camera.styles": Key(list, ["classic"], "the tile styles (sets) this table plays with, as enrolled for the "
-                         "camera; the synthetic camera draws the first", (), _styles),
-    "camera.tilesets": Key(list, [], "enrolled tile sets ('mahjong-table tiles enroll' .npz files) the camera reads with; a table that alternates two sets names both (empty: the enrolled sets of camera.styles)", (), lambda v: next((f"{p!r}: no such tile-set file" for p in v if not (isinstance(p, str) and Path(p).is_file())), None)),
-    "camera.reconcile": Key(bool, True, "after a restart, re-read the table with the camera and compare it with "
-                            "the record before the paused hand may resume"),
-    "camera.dice_settle_s": Key((int, float), 0.3, "physical dice: seconds to wait after the dice motor stops "
-                                "before the camera reads them", (), _in(0, 60, " s")),
-    "store.path": Key(str, _default_store(), "the durable event store (SQLite)", (), _store_path),
-    "hall.address": Key(str, "", "hall broker, e.g. mqtt://hall.local:1883 or mqtts://hall.local:8883 (empty: standalone table)"),
-    "hall.id": Key(str, "hall", "the hall's id: this table publishes under hall/<id>/table/<table.id>/"),
-    "hall.username": Key(str, "", "MQTT username at the hall's broker (empty: the table id)"),
-    "hall.password": Key(str, "", "MQTT password (from 'mahjong-table hall provision')"),
-    "hall.cafile": Key(str, "", "TLS (mqtts://): the hall's CA certificate"),
-    "hall.certfile": Key(str, "", "TLS: this table's client certificate"),
-    "hall.keyfile": Key(str, "", "TLS: this table's client key"),
-    "hall.events": Key(str, "results", "what goes to the hall: results and hand starts, or every event", ("results", "all")),
-    "hall.resend_s": Key((int, float), 5.0, "seconds before an unacknowledged result is sent again", (), _positive),
-    "hall.seat_check": Key(bool, False, "before a hall session's first hand, read the players' badges with the "
-                           "camera and hold the hand while a seat does not match the hall's seating"),
-    "web.host": Key(str, "127.0.0.1", "address the table's web page listens on"),
-    "web.port": Key(int, 8080, "port of the table's web page", (), _port),
-    "web.language": Key(str, "en", "the page's language until a viewer switches it", ("en", "ru")),
-    "web.judge_pin_hash": Key(str, "", "the judge's PIN, hashed: written by 'mahjong-table web set-pin' (empty: no judge login)", (), _pin_hash),
-    "web.camera_public": Key(bool, True, "show the camera view to everyone (false: to the logged-in judge only)"),
-    "web.camera_interval_s": Key((int, float), 2.0, "seconds between camera-view frames while someone watches it", (), _positive),
-    "web.tls_certfile": Key(str, "", "HTTPS: this table's page certificate from the hall CA (hall provision --tls); empty: plain HTTP"),
-    "web.tls_keyfile": Key(str, "", "HTTPS: its key"),
-    "web.http_port": Key(int, -1, "with HTTPS: a plain-HTTP port for the public view; its login and console paths redirect to HTTPS (-1: none, 0: any free port)", (), lambda v: None if v == -1 else _port(v)),
-    "web.names": Key(list, [], "the host names/addresses the judges' phones reach this page by: the certificate must cover each (and web.host unless it is 0.0.0.0/::)", (), lambda v: None if all(isinstance(x, str) and x for x in v) else "a list of host names or addresses"),
-    "web.insecure_login": Key(bool, False, "allow the judge's login over plain HTTP from other machines (without HTTPS only the table's own screen may log in); warned on every start and on the page"),
-    "web.session_idle_minutes": Key((int, float), 60, "a judge's session ends after this many minutes without a request", (), _in(1, 24 * 60, " minutes")),
-    "web.session_max_hours": Key((int, float), 12, "a judge's session ends this many hours after the login, whatever happens", (), _in(0.1, 72, " hours")),
-    "service.watchdog": Key(bool, True, "ping the systemd watchdog while the main loop is healthy"),
-    "referee.enabled": Key(bool, True, "the camera referee follows each hand (false: the operator presses START when a hand is over)"),
-    "referee.claim_wait_s": Key((int, float), 0, "seconds the referee awaits further calls before granting a win on a discard where the profile sets no claim time (0: 3 s; where it does, its claim window rules)", (), _in(0, 60, " s")),
-    "referee.reveal_wait_s": Key((int, float), 4.0, "after an exhaustive draw, seconds after the last hand shown before the others count as not ready", (), _positive),
-    "referee.min_score": Key((int, float), 0.7, "a tile read with less confidence than this is asked about, never guessed", (), _in(0, 1)),
-    "referee.demo_camera": Key(str, "frames", "demo mode: the bots' table reaches the referee as rendered frames read by vision (frames) or as exact observations (exact)", ("frames", "exact")),
-}
+# --- the schema: one frozen dataclass per [section] -------------------------------------------------------------
+
+Pin = int | str  # 17, "GPIO17", "BCM17", "BOARD11", "J8:11"
+_NO_PANELS: Mapping[str, Mapping[str, Pin]] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class TableSection:
+    id: str = key("table-1", "this table's identity in the hall (letters, digits, . _ -)", check=_table_id)
+    profile: str = key("sichuan-mpl2025", "the rule profile played at this table", choices=registry.names)
+    players: int = key(4, "players seated", choices=(2, 3, 4))
+    backend: str = key("mcu", "mcu: a controller board over serial; gpio: the Pi drives the motors",
+                       choices=("mcu", "gpio"))
+    dice: str = key("electronic", "electronic: the Pi draws the dice; physical: dice motor + camera",
+                    choices=("electronic", "physical"))
+    dice_pulse_ms: int = key(600, "physical dice: how long the dice motor is pulsed (milliseconds)",
+                             check=_in(1, 5000, " ms"))
+    tile_sets: int = key(1, "tile sets the table alternates, hand by hand (the MCU's tile_set 0, 1)", choices=(1, 2))
+
+
+@dataclass(frozen=True)
+class SerialSection:
+    port: str = key("emulator", "serial device, pyserial URL (socket://, loop://) or 'emulator'")
+    baud: int = key(115200, "serial speed of the link to the MCU",
+                    choices=(9600, 57600, 115200, 230400, 460800, 921600, 1000000))
+    time_scale: float = key(20.0, "emulator only: how much faster than real time it runs", check=_in(0.01, 10000))
+
+
+@dataclass(frozen=True)
+class GpioSection:
+    pin_factory: str = key("mock", "gpiozero pin factory: mock (no hardware), lgpio (Pi 5 and 4), rpigpio (not on "
+                           "a Pi 5), native", choices=("mock", "lgpio", "rpigpio", "native", "pigpio"),
+                           check=_pin_factory_on_board)
+    start_button: Pin = key(5, "start/shuffle button pin", check=_pin)
+    dice_button: Pin = key(6, "dice button pin", check=_pin)
+    judge_button: Pin = key(13, "judge-call button pin", check=_pin)
+    status_led: Pin = key(19, "status LED pin", check=_pin)
+    buzzer: Pin = key(26, "buzzer pin (session warnings, end-of-session gong)", check=_pin)
+    turn_leds: tuple[Pin, ...] = key((17, 27, 22, 23), "seat-turn LED pins, East South West North", check=_pins4)
+    dealer_leds: tuple[Pin, ...] = key((4, 18, 24, 25), "dealer LED pins, East South West North", check=_pins4)
+    call_buttons: tuple[Pin, ...] = key((12, 16, 20, 21), "single 'call' button per seat (the camera tells which "
+                                        "call)", check=_pins4)
+    call_panels: Mapping[str, Mapping[str, Pin]] = key(_NO_PANELS, "optional full call panels: seat -> "
+                                                       "{chow/pung/kong/hu/riichi/flower = pin}", check=_call_panels)
+    bounce_ms: int = key(20, "button debounce time in milliseconds", check=_in(1, 1000, " ms"))
+
+
+@dataclass(frozen=True)
+class CameraSection:
+    source: str = key("synthetic", "synthetic (rendered), picamera, cam:N (OpenCV), an rtsp:// or http:// URL, or "
+                      "a folder/video to replay", check=_camera_source)
+    width: int = key(1920, "frame width asked of a live camera (pixels)", check=_in(160, 8192, " pixels"))
+    height: int = key(1080, "frame height asked of a live camera (pixels)", check=_in(120, 8192, " pixels"))
+    calibration: str = key("", "calibration file written by 'mahjong-table calibrate' (empty: fit it to the "
+                           "table's markers on the first frame)", check=_calibration_file)
+    styles: tuple[str, ...] = key(("classic",), "the tile styles (sets) this table plays with, as enrolled for "
+                                  "the camera; the synthetic camera draws the first", check=_styles)
+    tilesets: tuple[str, ...] = key((), "enrolled tile sets ('mahjong-table tiles enroll' .npz files) the camera "
+                                    "reads with; a table that alternates two sets names both (empty: the enrolled "
+                                    "sets of camera.styles)", check=_tilesets)
+    reconcile: bool = key(True, "after a restart, re-read the table with the camera and compare it with the "
+                          "record before the paused hand may resume")
+    dice_settle_s: float = key(0.3, "physical dice: seconds to wait after the dice motor stops before the camera "
+                               "reads them", check=_in(0, 60, " s"))
+
+
+@dataclass(frozen=True)
+class StoreSection:
+    path: str = key(_default_store(), "the durable event store (SQLite)", check=_store_path)
+
+
+@dataclass(frozen=True)
+class HallSection:
+    address: str = key("", "hall broker, e.g. mqtt://hall.local:1883 or mqtts://hall.local:8883 (empty: "
+                       "standalone table)")
+    id: str = key("hall", "the hall's id: this table publishes under hall/<id>/table/<table.id>/")
+    username: str = key("", "MQTT username at the hall's broker (empty: the table id)")
+    password: str = key("", "MQTT password (from 'mahjong-table hall provision')")
+    cafile: str = key("", "TLS (mqtts://): the hall's CA certificate")
+    certfile: str = key("", "TLS: this table's client certificate")
+    keyfile: str = key("", "TLS: this table's client key")
+    events: str = key("results", "what goes to the hall: results and hand starts, or every event",
+                      choices=("results", "all"))
+    resend_s: float = key(5.0, "seconds before an unacknowledged result is sent again", check=_positive)
+    seat_check: bool = key(False, "before a hall session's first hand, read the players' badges with the camera "
+                           "and hold the hand while a seat does not match the hall's seating")
+
+
+@dataclass(frozen=True)
+class WebSection:
+    host: str = key("127.0.0.1", "address the table's web page listens on")
+    port: int = key(8080, "port of the table's web page", check=_port)
+    language: str = key("en", "the page's language until a viewer switches it", choices=("en", "ru"))
+    judge_pin_hash: str = key("", "the judge's PIN, hashed: written by 'mahjong-table web set-pin' (empty: no "
+                              "judge login)", check=_pin_hash)
+    camera_public: bool = key(True, "show the camera view to everyone (false: to the logged-in judge only)")
+    camera_interval_s: float = key(2.0, "seconds between camera-view frames while someone watches it",
+                                   check=_positive)
+    tls_certfile: str = key("", "HTTPS: this table's page certificate from the hall CA (hall provision --tls); "
+                            "empty: plain HTTP")
+    tls_keyfile: str = key("", "HTTPS: its key")
+    http_port: int = key(-1, "with HTTPS: a plain-HTTP port for the public view; its login and console paths "
+                         "redirect to HTTPS (-1: none, 0: any free port)", check=_http_port)
+    names: tuple[str, ...] = key((), "the host names/addresses the judges' phones reach this page by: the "
+                                 "certificate must cover each (and web.host unless it is 0.0.0.0/::)",
+                                 check=_host_names)
+    insecure_login: bool = key(False, "allow the judge's login over plain HTTP from other machines (without HTTPS "
+                               "only the table's own screen may log in); warned on every start and on the page")
+    session_idle_minutes: float = key(60, "a judge's session ends after this many minutes without a request",
+                                      check=_in(1, 24 * 60, " minutes"))
+    session_max_hours: float = key(12, "a judge's session ends this many hours after the login, whatever happens",
+                                   check=_in(0.1, 72, " hours"))
+
+
+@dataclass(frozen=True)
+class ServiceSection:
+    watchdog: bool = key(True, "ping the systemd watchdog while the main loop is healthy")
+
+
+@dataclass(frozen=True)
+class RefereeSection:
+    enabled: bool = key(True, "the camera referee follows each hand (false: the operator presses START when a "
+                        "hand is over)")
+    claim_wait_s: float = key(0, "seconds the referee awaits further calls before granting a win on a discard "
+                              "where the profile sets no claim time (0: 3 s; where it does, its claim window "
+                              "rules)", check=_in(0, 60, " s"))
+    reveal_wait_s: float = key(4.0, "after an exhaustive draw, seconds after the last hand shown before the "
+                               "others count as not ready", check=_positive)
+    min_score: float = key(0.7, "a tile read with less confidence than this is asked about, never guessed",
+                           check=_in(0, 1))
+    demo_camera: str = key("frames", "demo mode: the bots' table reaches the referee as rendered frames read by "
+                           "vision (frames) or as exact observations (exact)", choices=("frames", "exact"))
 
 
 # Keys that no longer exist: a file that sets one is told what replaced it.
@@ -262,20 +338,22 @@ RETIRED: dict[str, str] = {
 }
 
 
-def _pins_in_use(values: dict[str, Any]) -> list[tuple[str, Any]]:
+# --- checks across keys: (values, keys the file set) -> [(key, problem)] ----------------------------------------
+
+def _pins_in_use(values: Mapping[str, object]) -> list[tuple[str, object]]:
     """(key, pin) for every GPIO pin of the panel (the buttons, the LEDs, the buzzer, the call panels)."""
-    out: list[tuple[str, Any]] = []
+    out: list[tuple[str, object]] = []
     panels = values.get("gpio.call_panels") or {}
-    for key in SCHEMA:
-        if not key.startswith("gpio.") or key in ("gpio.pin_factory", "gpio.bounce_ms", "gpio.call_panels"):
+    for k in SCHEMA:
+        if not k.startswith("gpio.") or k in ("gpio.pin_factory", "gpio.bounce_ms", "gpio.call_panels"):
             continue
-        v = values.get(key)
-        if key == "gpio.call_buttons" and isinstance(v, list):  # a seat with a full panel has no call button
-            out += [(key, pin) for seat, pin in enumerate(v) if str(seat) not in panels]
+        v = values.get(k)
+        if k == "gpio.call_buttons" and isinstance(v, list):  # a seat with a full panel has no call button
+            out += [(k, pin) for seat, pin in enumerate(v) if not (isinstance(panels, dict) and str(seat) in panels)]
         elif isinstance(v, list):
-            out += [(key, pin) for pin in v]
+            out += [(k, pin) for pin in v]
         else:
-            out.append((key, v))
+            out.append((k, v))
     if isinstance(panels, dict):
         for seat, calls in panels.items():
             if isinstance(calls, dict):
@@ -283,302 +361,91 @@ def _pins_in_use(values: dict[str, Any]) -> list[tuple[str, Any]]:
     return out
 
 
-def _duplicate_pins(values: dict[str, Any], given: set[str]) -> list[tuple[str, str]]:
+def _duplicate_pins(values: Mapping[str, object], given: set[str]) -> list[tuple[str, str]]:
     """A pin used twice; reported on the key the file set (the other may be a default)."""
     seen: dict[int, str] = {}
     problems = []
     pins = _pins_in_use(values)
     pins.sort(key=lambda kp: kp[0].split(".")[0] + "." + kp[0].split(".")[1] in given)  # defaults first
-    for key, pin in pins:
+    for k, pin in pins:
         n = gpio_number(pin)
         if n is None:
             continue
-        if n in seen and seen[n] != key:
-            problems.append((key, f"pin {pin!r} (GPIO{n}) is already used by {seen[n]}"))
+        if n in seen and seen[n] != k:
+            problems.append((k, f"pin {pin!r} (GPIO{n}) is already used by {seen[n]}"))
         elif n in seen:
-            problems.append((key, f"pin {pin!r} (GPIO{n}) is given twice"))
+            problems.append((k, f"pin {pin!r} (GPIO{n}) is given twice"))
         else:
-            seen[n] = key
+            seen[n] = k
     return problems
 
 
-def _web_tls(values: dict[str, Any], given: set[str]) -> list[tuple[str, str]]:
+def _web_tls(values: Mapping[str, object], given: set[str]) -> list[tuple[str, str]]:
     """The page's certificate: a missing or expired file, a key that does not match, a name it does not cover."""
-    cert, key = values.get("web.tls_certfile", ""), values.get("web.tls_keyfile", "")
-    if not cert and not key:
+    cert, keyfile = str(values.get("web.tls_certfile", "")), str(values.get("web.tls_keyfile", ""))
+    if not cert and not keyfile:
         return []
     from hall.tls import cert_problems, is_loopback
 
-    host = values.get("web.host", "")
-    names = list(values.get("web.names") or [])
+    host = str(values.get("web.host", ""))
+    given_names = values.get("web.names")
+    names = [str(n) for n in given_names] if isinstance(given_names, list) else []
     if host and host not in ("0.0.0.0", "::") and not is_loopback(host) and host not in names:
         names.append(host)
-    where = {"cert": "web.tls_certfile", "key": "web.tls_keyfile", "names": "web.names" if "web.names" in given else "web.tls_certfile"}
-    return [(where[which], why) for which, why in cert_problems(cert, key, names)]
+    where = {"cert": "web.tls_certfile", "key": "web.tls_keyfile",
+             "names": "web.names" if "web.names" in given else "web.tls_certfile"}
+    return [(where[which], why) for which, why in cert_problems(cert, keyfile, names)]
 
 
-# Checks across keys: (values, keys the file set) -> [(key, problem)].
-CROSS_CHECKS: list[Callable[[dict[str, Any], set[str]], list[tuple[str, str]]]] = [_duplicate_pins, _web_tls]
+CROSS_CHECKS: list[CrossCheck] = [_duplicate_pins, _web_tls]
 
 
-class ConfigError(ValueError):
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("; ".join(problems))
-
-
-def _frozen(v: Any) -> Any:
-    if isinstance(v, list):
-        return tuple(_frozen(x) for x in v)
-    if isinstance(v, dict):
-        return MappingProxyType({k: _frozen(x) for k, x in v.items()})
-    return v
-
-
-def _annotation(t: type | tuple[type, ...]) -> Any:
-    ts = t if isinstance(t, tuple) else (t,)
-    names = {list: "tuple", dict: "Mapping[str, Any]"}
-    return " | ".join(names.get(x, x.__name__) for x in ts)
-
-
-def _section_classes() -> dict[str, type]:
-    """One frozen dataclass per section, derived from SCHEMA: ``TableSection(id: str, profile: str, ...)``."""
-    fields: dict[str, list[tuple[str, Any]]] = {}
-    for key, spec in SCHEMA.items():
-        sec, name = key.split(".", 1)
-        fields.setdefault(sec, []).append((name, _annotation(spec.type)))
-    out = {}
-    for sec, fs in fields.items():
-        cls = dataclasses.make_dataclass(f"{sec.title()}Section", fs, frozen=True)
-        cls.__module__ = __name__
-        out[sec] = cls
-    return out
-
-
-SECTIONS = _section_classes()
+class ConfigError(config_engine.ConfigError):
+    """Every problem of a table configuration, one line each (``problems``)."""
 
 
 @dataclass(frozen=True)
-class Config:
+class Config(ConfigBase):
     """The effective configuration: ``cfg.<section>.<name>`` (typed, frozen) or ``cfg["section.name"]``."""
 
-    values: dict[str, Any]
-    source: str  # the file read, or "defaults"
-    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)  # key -> line in the file
+    table: TableSection = field(init=False, repr=False, compare=False)
+    serial: SerialSection = field(init=False, repr=False, compare=False)
+    gpio: GpioSection = field(init=False, repr=False, compare=False)
+    camera: CameraSection = field(init=False, repr=False, compare=False)
+    store: StoreSection = field(init=False, repr=False, compare=False)
+    hall: HallSection = field(init=False, repr=False, compare=False)
+    web: WebSection = field(init=False, repr=False, compare=False)
+    service: ServiceSection = field(init=False, repr=False, compare=False)
+    referee: RefereeSection = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        by_sec: dict[str, dict[str, Any]] = {}
-        for key, v in self.values.items():
-            sec, name = key.split(".", 1)
-            by_sec.setdefault(sec, {})[name] = _frozen(v)
-        object.__setattr__(self, "_sections", {sec: cls(**by_sec.get(sec, {})) for sec, cls in SECTIONS.items()})
 
-    def __getattr__(self, name: str) -> Any:
-        sections = self.__dict__.get("_sections", {})
-        if name in sections:
-            return sections[name]
-        raise AttributeError(f"no configuration section {name!r} (sections: {', '.join(SECTIONS)})")
-
-    def __getitem__(self, key: str) -> Any:
-        return self.values[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.values.get(key, default)
-
-    def section(self, name: str) -> dict[str, Any]:
-        """A section as a plain dict of its keys (``gpio`` -> {"start_button": 5, ...})."""
-        return {k.split(".", 1)[1]: v for k, v in self.values.items() if k.startswith(name + ".")}
-
-    def with_overrides(self, **kv: Any) -> Config:
-        """A copy with ``section__key=value`` overrides (tests and the CLI)."""
-        vals = dict(self.values)
-        for k, v in kv.items():
-            vals[k.replace("__", ".")] = v
-        problems = _validate(vals, {k.replace("__", ".") for k in kv})
-        if problems:
-            raise ConfigError(problems)
-        return Config(vals, self.source, self.lines)
+Config.schema = Schema(Config, retired=RETIRED, cross_checks=CROSS_CHECKS, error=ConfigError)
+SCHEMA = Config.schema.keys  # "section.key" -> Key (types, default, help, choices, check)
+SECTIONS = Config.schema.sections  # "section" -> its frozen dataclass
 
 
 def defaults() -> Config:
-    return Config({k: v.default for k, v in SCHEMA.items()}, "defaults")
+    return Config.defaults()
 
 
-def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in d.items():
-        key = f"{prefix}{k}"
-        if isinstance(v, dict) and key not in SCHEMA and key not in RETIRED:
-            out.update(_flatten(v, key + "."))
-        else:
-            out[key] = v
-    return out
-
-
-def _type_name(t: type | tuple[type, ...]) -> str:
-    names = {int: "integer", float: "number", str: "string", bool: "true/false", list: "list", dict: "table"}
-    ts = t if isinstance(t, tuple) else (t,)
-    return " or ".join(names.get(x, x.__name__) for x in ts)
-
-
-def _validate(values: dict[str, Any], given: set[str] | None = None) -> list[str]:
+def _validate(values: Mapping[str, object], given: set[str] | None = None) -> list[str]:
     """Every problem as ``key: what is wrong`` (``given``: the keys a file or override set; default all)."""
-    return [f"{k}: {why}" for k, why in _problems(values, set(values) if given is None else given)]
-
-
-def _problems(values: dict[str, Any], given: set[str]) -> list[tuple[str, str]]:
-    """Every problem as (key, what is wrong); ``given`` = the keys a file or override set."""
-    problems: list[tuple[str, str]] = []
-    for key, v in values.items():
-        spec = SCHEMA.get(key)
-        if spec is None:
-            if key in RETIRED:
-                problems.append((key, RETIRED[key]))
-                continue
-            close = difflib.get_close_matches(key, SCHEMA, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            problems.append((key, f"unknown key{hint}"))
-            continue
-        types = spec.type if isinstance(spec.type, tuple) else (spec.type,)
-        if isinstance(v, bool) and bool not in types or not isinstance(v, types):
-            problems.append((key, f"{v!r} is not a {_type_name(spec.type)} — {spec.help}"))
-            continue
-        if spec.unused and key in given and v != spec.default:
-            problems.append((key, f"not used: {spec.unused}; remove it"))
-            continue
-        if spec.choices and v not in spec.choices:
-            allowed = ", ".join(map(str, spec.choices))
-            problems.append((key, f"{v!r} is not one of {allowed} — {spec.help}"))
-            continue
-        if spec.check and (key in given or v != spec.default):
-            bad = spec.check(v)
-            if bad:
-                problems.append((key, bad))
-    bad = {k for k, _ in problems}  # checks across keys see the keys that passed (the rest as defaults)
-    sound = {k: (SCHEMA[k].default if k in bad else v) for k, v in values.items() if k in SCHEMA}
-    for cross in CROSS_CHECKS:
-        problems += cross(sound, given - bad)
-    return problems
-
-
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEYLINE = re.compile(r"""^\s*((?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+))*)\s*=""")
-
-
-def _dotted(text: str) -> str:
-    parts = re.findall(r""""([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+)""", text)
-    return ".".join(a or b or c for a, b, c in parts)
-
-
-def key_lines(text: str) -> dict[str, int]:
-    """Where each key is set (1-based line), from the TOML text: ``[section]`` headers and ``key =`` lines
-    (a key of a sub-table counts for the schema key above it: ``gpio.call_panels.0.hu`` -> its own line)."""
-    lines: dict[str, int] = {}
-    table = ""
-    depth = 0  # inside a multi-line array or inline table: no key lines there
-    for n, line in enumerate(text.splitlines(), 1):
-        if depth == 0:
-            m = _HEADER.match(line)
-            if m:
-                table = _dotted(m.group(1))
-                lines.setdefault(table, n)
-                continue
-            m = _KEYLINE.match(line)
-            if m:
-                key = (table + "." if table else "") + _dotted(m.group(1))
-                lines.setdefault(key, n)
-        code = re.sub(r"""("[^"]*"|'[^']*')""", "", line.split("#", 1)[0])
-        depth = max(0, depth + code.count("[") + code.count("{") - code.count("]") - code.count("}"))
-    return lines
-
-
-def _line_of(key: str, lines: dict[str, int]) -> int | None:
-    """The key's line; for a table key its first sub-key's; else its section's header."""
-    if key in lines:
-        return lines[key]
-    inner = [n for k, n in lines.items() if k.startswith(key + ".")]
-    if inner:
-        return min(inner)
-    k = key.rpartition(".")[0]
-    while k:
-        if k in lines:
-            return lines[k]
-        k = k.rpartition(".")[0]
-    return None
-
-
-def _where(path: Path, key: str, lines: dict[str, int]) -> str:
-    n = _line_of(key, lines)
-    return f"{path}:{n}" if n else f"{path}"
+    return Config.schema.validate(values, given)
 
 
 def check(path: str | Path | None) -> tuple[Config | None, list[str]]:
     """Read and validate; returns (config or None, every problem found — one line each, naming the file, the
     line and the key)."""
-    if path is None:
-        return defaults(), []
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, [f"{p}: no such file"]
-    except IsADirectoryError:
-        return None, [f"{p}: is a directory, not a config file"]
-    except PermissionError:
-        return None, [f"{p}: permission denied"]
-    except UnicodeDecodeError:
-        return None, [f"{p}: not a UTF-8 text file"]
-    except OSError as exc:
-        return None, [f"{p}: cannot read it: {exc.strerror or exc}"]
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) if m else str(exc)
-        where = f"{p}:{m.group(1)}" if m else str(p)
-        return None, [f"{where}: not valid TOML: {msg}" + (f" (column {m.group(2)})" if m else "")]
-    lines = key_lines(text)
-    flat = _flatten(data)
-    vals = {k: v.default for k, v in SCHEMA.items()}
-    vals.update(flat)
-    problems = [f"{_where(p, key, lines)}: {key}: {why}" for key, why in _problems(vals, set(flat))]
-    if problems:
-        return None, problems
-    return Config(vals, str(p), lines), []
+    return Config.check(path)
 
 
 def load(path: str | Path | None = None) -> Config:
     """The configuration: ``path``, else the system file if it exists, else the defaults."""
     if path is None and DEFAULT_PATH.exists():
         path = DEFAULT_PATH
-    cfg, problems = check(path)
-    if problems:
-        raise ConfigError(problems)
-    assert cfg is not None
-    return cfg
+    return Config.load(path)
 
 
 def example_toml() -> str:
     """The defaults as a commented TOML file (``mahjong-table config example``): every key this build uses."""
-    lines = ["# mahjong-table configuration (/etc/mahjong-table/config.toml)", ""]
-    section = None
-    for key, spec in SCHEMA.items():
-        if spec.unused:
-            continue
-        sec, name = key.split(".", 1)
-        if sec != section:
-            lines += ["", f"[{sec}]"]
-            section = sec
-        if spec.choices:
-            lines.append(f"# {spec.help} ({' | '.join(map(str, spec.choices))})")
-        else:
-            lines.append(f"# {spec.help}")
-        v = spec.default
-        if isinstance(v, bool):
-            text = "true" if v else "false"
-        elif isinstance(v, dict):
-            text = "{}"
-        else:
-            text = json.dumps(v)
-        lines.append(f"{name} = {text}")
-    return "\n".join(lines).lstrip() + "\n"
+    return to_toml(Config.schema, ["# mahjong-table configuration (/etc/mahjong-table/config.toml)", ""])

@@ -17,36 +17,34 @@ class Hall:
     def __init__(self, cfg: HallConfig, *, durable: bool = True):
         self.cfg = cfg
         self.broker: Mosquitto | None = None
-        self.db = HallDB(cfg["hall.db"], durable=durable)
+        self.db = HallDB(cfg.hall.db, durable=durable)
         self.service: HallService | None = None
         self.tournament: Tournament | None = None
 
     @property
     def broker_url(self) -> str:
-        if self.cfg["broker.url"]:
-            return self.cfg["broker.url"]
+        if self.cfg.broker.url:
+            return self.cfg.broker.url
         assert self.broker is not None
         return self.broker.url
 
     def start_broker(self) -> None:
-        c = self.cfg
-        if c["broker.url"]:
+        c = self.cfg.broker
+        if c.url:
             return
         tls = None
-        if c["broker.server_certfile"]:
-            tls = BrokerTLS(c["broker.cafile"], c["broker.server_certfile"], c["broker.server_keyfile"])
-        self.broker = Mosquitto(Path(c["broker.dir"]), c["broker.port"], host=c["broker.host"],
-                                password_file=c["broker.password_file"] or None, acl_file=c["broker.acl_file"] or None,
-                                tls=tls).start()
+        if c.server_certfile:
+            tls = BrokerTLS(c.cafile, c.server_certfile, c.server_keyfile)
+        self.broker = Mosquitto(Path(c.dir), c.port, host=c.host, password_file=c.password_file or None,
+                                acl_file=c.acl_file or None, tls=tls).start()
 
     def start(self) -> Hall:
-        c = self.cfg
+        b, h = self.cfg.broker, self.cfg.hall
         self.start_broker()
-        creds = Credentials(c["broker.username"], c["broker.password"], c["broker.cafile"], c["broker.certfile"],
-                            c["broker.keyfile"])
-        self.service = HallService(self.db, self.broker_url, c["hall.id"], creds).start()
-        self.tournament = Tournament(self.db, self.service, profile=c["hall.profile"], name=c["hall.name"],
-                                     tables=c["hall.tables"] or None, seed=c["hall.seed"])
+        creds = Credentials(b.username, b.password, b.cafile, b.certfile, b.keyfile)
+        self.service = HallService(self.db, self.broker_url, h.id, creds).start()
+        self.tournament = Tournament(self.db, self.service, profile=h.profile, name=h.name,
+                                     tables=list(h.tables) or None, seed=h.seed)
         self.service.tickers.append(self.tournament.tick)
         return self
 

@@ -16,6 +16,8 @@ from rules.profiles.registry import names
 if TYPE_CHECKING:
     import asyncio
 
+    from hall.config import HallConfig
+
 PROFILES = tuple(names())  # the rule profiles, as the registry names them
 
 
@@ -82,7 +84,7 @@ async def serve_web(web: WebService, host: str, port: int, announce: Callable[[i
         await web.close()
 
 
-def hall_config(path: str | None, **over: object):  # type: ignore[no-untyped-def]
+def hall_config(path: str | None, **over: object) -> HallConfig:
     """The hall config (``--config``; ``over``: keys given on the command line, None left out), bad input as
     one line."""
     from hall.config import HallConfigError, load
@@ -93,5 +95,3 @@ def hall_config(path: str | None, **over: object):  # type: ignore[no-untyped-de
         return cfg.with_overrides(**given) if given else cfg
     except HallConfigError as exc:
         raise CliError("hall configuration: " + "; ".join(exc.problems)) from None
-    except OSError as exc:  # a folder, a file it may not read: one line (issue #16's sweep)
-        raise CliError(f"hall configuration: {path}: {exc.strerror or exc}") from None

@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from config_engine import where
     from controller import config
 
     if args.config_cmd == "example":
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         from controller import device_check
 
         p = Path(cfg.source) if path is not None else None
-        problems = [f"{config._where(p, key, cfg.lines) if p else 'defaults'}: {key}: {why}"
+        problems = [f"{where(p, key, cfg.lines) if p else 'defaults'}: {key}: {why}"
                     for key, why in device_check.problems(cfg)]
     if problems:
         for line in problems:

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         from controller import config as config_mod
 
         try:
-            path = config_mod.load(args.config)["store.path"]
+            path = config_mod.load(args.config).store.path
         except config_mod.ConfigError as exc:
             raise CliError("configuration: " + "; ".join(exc.problems)) from None
     if not Path(path).is_file():

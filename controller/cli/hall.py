@@ -107,12 +107,12 @@ def serve(args: argparse.Namespace) -> int:
     from hall.runtime import Hall
 
     cfg = hall_config(args.config)
-    if cfg["web.tls_certfile"] or cfg["web.tls_keyfile"]:  # the dashboard's certificate, one line for each problem
+    if cfg.web.tls_certfile or cfg.web.tls_keyfile:  # the dashboard's certificate, one line for each problem
         from hall.tls import cert_problems
 
-        names = [*cfg["web.names"], *([cfg["web.host"]] if cfg["web.host"] not in ("0.0.0.0", "::") else [])]
+        names = [*cfg.web.names, *([cfg.web.host] if cfg.web.host not in ("0.0.0.0", "::") else [])]
         keys = {"cert": "web.tls_certfile", "key": "web.tls_keyfile", "names": "web.names"}
-        problems = [f"{keys[k]}: {why}" for k, why in cert_problems(cfg["web.tls_certfile"], cfg["web.tls_keyfile"], names)]
+        problems = [f"{keys[k]}: {why}" for k, why in cert_problems(cfg.web.tls_certfile, cfg.web.tls_keyfile, names)]
         if problems:
             raise CliError("hall configuration: " + "; ".join(problems))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
@@ -125,7 +125,7 @@ def serve(args: argparse.Namespace) -> int:
         from hall.web import Dashboard
 
         stop = stop_on_signals()
-        directors = dict(cfg["directors.users"])
+        directors = dict(cfg.directors.users)
         if not directors:  # development defaults: a one-time director login, printed once
             import secrets
 
@@ -134,21 +134,21 @@ def serve(args: argparse.Namespace) -> int:
             once = secrets.token_urlsafe(9)
             directors = {"director": hash_password(once)}
             print(f"no [directors] in the config: log in as 'director' with the one-time password {once}", flush=True)
-        web = Dashboard(hall, cfg["web.host"], cfg["web.port"], directors=directors,
-                        certfile=cfg["web.tls_certfile"], keyfile=cfg["web.tls_keyfile"], cafile=cfg["web.cafile"],
-                        http_port=cfg["web.http_port"], insecure_login=cfg["web.insecure_login"],
-                        names=cfg["web.names"], idle_s=60.0 * cfg["web.session_idle_minutes"],
-                        max_s=3600.0 * cfg["web.session_max_hours"])
+        web = Dashboard(hall, cfg.web.host, cfg.web.port, directors=directors,
+                        certfile=cfg.web.tls_certfile, keyfile=cfg.web.tls_keyfile, cafile=cfg.web.cafile,
+                        http_port=cfg.web.http_port, insecure_login=cfg.web.insecure_login,
+                        names=list(cfg.web.names), idle_s=60.0 * cfg.web.session_idle_minutes,
+                        max_s=3600.0 * cfg.web.session_max_hours)
         from controller.web.replay_routes import add_hall_routes  # each hand's replay (issue #32)
 
         add_hall_routes(web.app, hall.db)
 
         def announce(port: int) -> None:
             scheme = "https" if web.tls else "http"
-            plain = (f" (public view and the CA also on http://{cfg['web.host']}:{web.http_port}/)"
+            plain = (f" (public view and the CA also on http://{cfg.web.host}:{web.http_port}/)"
                      if web.http_port is not None else "")
-            print(f"hall {cfg['hall.id']} ({cfg['hall.profile']}): broker {hall.broker_url}, dashboard "
-                  f"{scheme}://{cfg['web.host']}:{port}/{plain}, database {cfg['hall.db']} — Ctrl-C to stop", flush=True)
+            print(f"hall {cfg.hall.id} ({cfg.hall.profile}): broker {hall.broker_url}, dashboard "
+                  f"{scheme}://{cfg.web.host}:{port}/{plain}, database {cfg.hall.db} — Ctrl-C to stop", flush=True)
 
         async def until_stopped() -> None:
             pantheon = _pantheon_task(cfg, hall, stop)
@@ -158,7 +158,7 @@ def serve(args: argparse.Namespace) -> int:
                 if pantheon is not None:
                     await pantheon
 
-        await serve_web(web, cfg["web.host"], cfg["web.port"], announce, until_stopped)
+        await serve_web(web, cfg.web.host, cfg.web.port, announce, until_stopped)
 
     try:
         asyncio.run(main())
@@ -171,17 +171,17 @@ def _pantheon_task(cfg, hall, stop):
     """With ``[pantheon] url`` set and a riichi hall: the refereed hands go to Pantheon while the hall runs."""
     import asyncio
 
-    if not cfg["pantheon.url"]:
+    if not cfg.pantheon.url:
         return None
-    if cfg["hall.profile"] != "riichi-ema2016":
-        print(f"pantheon: not used — Pantheon records riichi, this hall plays {cfg['hall.profile']}", flush=True)
+    if cfg.hall.profile != "riichi-ema2016":
+        print(f"pantheon: not used — Pantheon records riichi, this hall plays {cfg.hall.profile}", flush=True)
         return None
     from hall.pantheon.client import PantheonConfig
     from hall.pantheon.service import run as pantheon_run
 
-    pc = PantheonConfig(cfg["pantheon.url"], cfg["pantheon.token"], cfg["pantheon.person_id"], cfg["pantheon.event_id"])
+    pc = PantheonConfig(cfg.pantheon.url, cfg.pantheon.token, cfg.pantheon.person_id, cfg.pantheon.event_id)
     print(f"pantheon: sending the refereed hands to event {pc.event_id} at {pc.url}", flush=True)
-    return asyncio.create_task(pantheon_run(hall.db, hall.tournament.profile, pc, cfg["pantheon.outbox"], stop,
+    return asyncio.create_task(pantheon_run(hall.db, hall.tournament.profile, pc, cfg.pantheon.outbox, stop,
                                             say=lambda m: print(f"pantheon: {m}", flush=True)))
 
 
@@ -260,14 +260,14 @@ def backup(args: argparse.Namespace) -> int:
 
     cfg = hall_config(args.config, hall__db=args.db)
     try:
-        db = HallDB(cfg["hall.db"])
+        db = HallDB(cfg.hall.db)
         try:
             out = db.backup(args.out)
         finally:
             db.close()
     except (HallDBError, OSError) as exc:
         raise CliError(str(exc)) from None
-    print(f"backed up {cfg['hall.db']} to {out}")
+    print(f"backed up {cfg.hall.db} to {out}")
     return 0
 
 
@@ -277,10 +277,10 @@ def restore(args: argparse.Namespace) -> int:
 
     cfg = hall_config(args.config, hall__db=args.db)
     try:
-        v = do_restore(args.source, cfg["hall.db"])
+        v = do_restore(args.source, cfg.hall.db)
     except (HallDBError, OSError) as exc:
         raise CliError(str(exc)) from None
-    print(f"restored {cfg['hall.db']} from {args.source} (schema {v})")
+    print(f"restored {cfg.hall.db} from {args.source} (schema {v})")
     return 0
 
 

@@ -29,7 +29,7 @@ def badges(args: argparse.Namespace) -> int:
 
     cfg = hall_config(args.config, hall__db=args.db)
     try:
-        db = HallDB(cfg["hall.db"])
+        db = HallDB(cfg.hall.db)
     except (HallDBError, OSError) as exc:
         raise CliError(str(exc)) from None
     try:

@@ -76,7 +76,7 @@ def _open_db(args: argparse.Namespace):
 
     cfg = hall_config(args.config, hall__db=args.db)
     try:
-        return cfg, HallDB(cfg["hall.db"])
+        return cfg, HallDB(cfg.hall.db)
     except (HallDBError, OSError) as exc:
         raise CliError(str(exc)) from None
 
@@ -106,10 +106,10 @@ def export(args: argparse.Namespace) -> int:
     cfg, db = _open_db(args)
     try:
         if not db.q("SELECT 1 FROM seating LIMIT 1"):
-            raise CliError(f"{cfg['hall.db']}: no session has been seated: nothing to export")
-        profile = registry.get(db.get_meta("profile") or cfg["hall.profile"])
+            raise CliError(f"{cfg.hall.db}: no session has been seated: nothing to export")
+        profile = registry.get(db.get_meta("profile") or cfg.hall.profile)
         if args.session is not None and not db.q("SELECT 1 FROM seating WHERE session=?", (args.session,)):
-            raise CliError(f"session {args.session} has no seating in {cfg['hall.db']}")
+            raise CliError(f"session {args.session} has no seating in {cfg.hall.db}")
         bad: list[exports.TableSum] = []
         if args.format == "ema":
             text = exports.ema_table(db, profile, args.session)
@@ -172,11 +172,11 @@ def pantheon_config(args: argparse.Namespace):
     missing = [k for k in ("pantheon.url", "pantheon.token", "pantheon.person_id", "pantheon.event_id") if not cfg[k]]
     if missing:
         raise CliError(f"hall configuration: {', '.join(missing)} not set: Pantheon is not configured")
-    u = urlparse(cfg["pantheon.url"])
+    u = urlparse(cfg.pantheon.url)
     if u.scheme not in ("http", "https") or not u.netloc:
-        raise CliError(f"pantheon.url: {cfg['pantheon.url']!r} is not an http(s) URL")
-    return cfg, PantheonConfig(cfg["pantheon.url"], cfg["pantheon.token"], cfg["pantheon.person_id"],
-                               cfg["pantheon.event_id"])
+        raise CliError(f"pantheon.url: {cfg.pantheon.url!r} is not an http(s) URL")
+    return cfg, PantheonConfig(cfg.pantheon.url, cfg.pantheon.token, cfg.pantheon.person_id,
+                               cfg.pantheon.event_id)
 
 
 def pantheon_check(args: argparse.Namespace) -> int:
@@ -200,12 +200,12 @@ def pantheon_send(args: argparse.Namespace) -> int:
 
     cfg, pc = pantheon_config(args)
     try:
-        db = HallDB(cfg["hall.db"])
+        db = HallDB(cfg.hall.db)
     except (HallDBError, OSError) as exc:
         raise CliError(str(exc)) from None
-    ob = PantheonOutbox(cfg["pantheon.outbox"])
+    ob = PantheonOutbox(cfg.pantheon.outbox)
     try:
-        name = db.get_meta("profile") or cfg["hall.profile"]
+        name = db.get_meta("profile") or cfg.hall.profile
         if name != "riichi-ema2016":
             raise CliError(f"Pantheon records riichi; this hall plays {name}")
         fed = feed(db, ob, registry.get(name))
@@ -225,7 +225,7 @@ def pantheon_held(args: argparse.Namespace) -> int:
     from hall.pantheon.outbox import HELD, PantheonOutbox
 
     cfg = hall_config(args.config)
-    ob = PantheonOutbox(cfg["pantheon.outbox"])
+    ob = PantheonOutbox(cfg.pantheon.outbox)
     try:
         held = ob.items(HELD)
     finally:
@@ -243,7 +243,7 @@ def pantheon_release(args: argparse.Namespace) -> int:
     from hall.pantheon.outbox import HELD, PantheonOutbox
 
     cfg = hall_config(args.config)
-    ob = PantheonOutbox(cfg["pantheon.outbox"])
+    ob = PantheonOutbox(cfg.pantheon.outbox)
     try:
         if args.key not in {i.key for i in ob.items(HELD)}:
             raise CliError(f"{args.key!r} is not held (see 'hall pantheon held')")

@@ -125,8 +125,8 @@ def run(args: argparse.Namespace) -> int:
 
         if not 0 <= args.pace <= 10:
             raise CliError(f"--pace {args.pace}: seconds between moves, 0..10")
-        play = BotPlay(event_delay=args.pace, camera=cfg["referee.demo_camera"])
-    elif cfg["referee.enabled"]:
+        play = BotPlay(event_delay=args.pace, camera=cfg.referee.demo_camera)
+    elif cfg.referee.enabled:
         from controller.referee.session import RefereePlay
 
         play = RefereePlay()
@@ -135,17 +135,17 @@ def run(args: argparse.Namespace) -> int:
     async def main() -> None:
         stop = stop_on_signals()
         pin_hash, demo_pin = None, ""
-        if args.demo and not cfg["web.judge_pin_hash"]:  # a PIN for this demo run only: the judge's console
+        if args.demo and not cfg.web.judge_pin_hash:  # a PIN for this demo run only: the judge's console
             from controller.web.security import one_time_pin
 
             demo_pin, pin_hash = one_time_pin()
-        web = WebServer(svc, cfg["web.host"], cfg["web.port"], pin_hash=pin_hash)
+        web = WebServer(svc, cfg.web.host, cfg.web.port, pin_hash=pin_hash)
 
         def announce(port: int) -> None:
             scheme = "https" if web.tls else "http"
-            plain = f" (public view also on http://{cfg['web.host']}:{web.http_port}/)" if web.http_port is not None else ""
-            print(f"table {cfg['table.id']} ({cfg['table.profile']}): web page on {scheme}://{cfg['web.host']}:{port}/"
-                  f"{plain} — event store {cfg['store.path']} — Ctrl-C to stop", flush=True)
+            plain = f" (public view also on http://{cfg.web.host}:{web.http_port}/)" if web.http_port is not None else ""
+            print(f"table {cfg.table.id} ({cfg.table.profile}): web page on {scheme}://{cfg.web.host}:{port}/"
+                  f"{plain} — event store {cfg.store.path} — Ctrl-C to stop", flush=True)
 
         async def play() -> None:
             if demo_pin:
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             except StoreError as exc:
                 raise CliError(str(exc)) from None
 
-        await serve_web(web, cfg["web.host"], cfg["web.port"], announce, play)
+        await serve_web(web, cfg.web.host, cfg.web.port, announce, play)
 
     try:
         asyncio.run(main())
