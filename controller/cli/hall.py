@@ -11,7 +11,7 @@ the tables' identities and the broker, the hall database's backup and restore.
   hall provision --tables N --out DIR [--tls] ...
                                      identities, passwords, ACL, certificates, configs for the hall and tables
   hall backup --config F --out FILE  /  hall restore --config F --from FILE
-  hall director-password NAME        a director login line for the hall config
+  hall director-password NAME        a director login line for the hall config's [directors.users]
   hall players import FILE           register players from the EMA list or mahjong-portal's CSV
   hall export --format ema|portal|penalties [--session N] --out FILE
                                      results for MERS, mahjong-portal; penalties and the zero-sum check
@@ -80,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--from", dest="source", required=True, help="the backup file")
     p.set_defaults(func=restore)
 
-    p = hs.add_parser("director-password", help="print a director login line for the hall config")
+    p = hs.add_parser("director-password", help="print a director login line for the hall config's [directors.users]")
     p.add_argument("name", help="the director's login name")
     p.add_argument("--password", default=None, help="the password (default: asked without echo)")
     p.set_defaults(func=director_password)
