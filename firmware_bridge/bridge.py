@@ -17,6 +17,7 @@ import stat
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
+from typing import TypedDict, TypeVarTuple
 
 from firmware_bridge.errors import CommandRejected, NotConnected, OutcomeUnknown, TableFault, describe_fault
 from firmware_bridge.link import Link, LinkConfig, Reply
@@ -62,12 +63,20 @@ from rules.events import (
 )
 
 Listener = Callable[[DeviceEvent], None]
+_Ts = TypeVarTuple("_Ts")
+
+
+class _Stamp(TypedDict):
+    """The clock fields every device event carries."""
+
+    t_mono: float
+    t_wall: float
 
 
 def to_device_event(msg: Message, t_mono: float, t_wall: float) -> DeviceEvent | None:
     """The schema event for an MCU event message (``None`` for the start-of-operation PROGRESS of an
     operation other than the shuffle)."""
-    stamp = {"t_mono": t_mono, "t_wall": t_wall}
+    stamp: _Stamp = {"t_mono": t_mono, "t_wall": t_wall}
     if isinstance(msg, Progress):
         if msg.op != Op.SHUFFLE:
             return None
@@ -96,7 +105,7 @@ class Bridge:
         self._desired: dict[type, Message] = {}  # last acknowledged Configure / Indicators, re-applied after reset
         self._listeners: list[Listener] = []
         self._raw_listeners: list[Callable[[Message], None]] = []
-        self._waiters: dict[int, tuple[Op, asyncio.Future, int]] = {}  # ref -> (op, future, boot counter)
+        self._waiters: dict[int, tuple[Op, asyncio.Future[Message], int]] = {}  # ref -> (op, future, boot counter)
         self._reconciled_at: tuple[int, TableStatus] = (0, TableStatus())  # latest (session, status) handled
         self._early: OrderedDict[int, Message] = OrderedDict()
         self._progress: dict[int, Callable[[ShuffleProgress], None]] = {}
@@ -259,7 +268,7 @@ class Bridge:
     def _state_in(self, state: str, detail: str) -> None:
         self._post(self._emit, LinkState(state=state, detail=detail, t_mono=time.monotonic(), t_wall=time.time()))
 
-    def _post(self, fn: Callable, *args: object) -> None:
+    def _post(self, fn: Callable[[*_Ts], object], *args: *_Ts) -> None:
         """Hand work to the event loop; a loop that is gone (closed without ``close()``) drops it."""
         try:
             self._loop.call_soon_threadsafe(fn, *args)

@@ -31,11 +31,11 @@ class CommandRejected(LinkError):
     def __init__(self, command: str, result: int) -> None:
         self.command = command
         self.result = result
-        why = _RESULT_TEXT.get(result, code_name(Result, result))  # type: ignore[call-overload]
+        why = _RESULT_TEXT.get(result, code_name(Result, result))
         super().__init__(f"{command} rejected by the table: {why}")
 
 
-_RESULT_TEXT = {
+_RESULT_TEXT: dict[int, str] = {  # keyed by the int codes the MCU sends (Result members are ints)
     Result.NOT_SYNCED: "no session (the MCU restarted); retry",
     Result.BAD_MESSAGE: "the MCU did not understand the command (firmware version?)",
     Result.BUSY: "busy with another operation on the same motors",
@@ -58,7 +58,7 @@ class TableFault(LinkError):
         super().__init__(describe_fault(code, part, operation))
 
 
-_FAULT_TEXT = {
+_FAULT_TEXT: dict[int, str] = {  # keyed by the int codes the MCU sends (FaultCode members are ints)
     FaultCode.SHUFFLE_TIMEOUT: "shuffle did not finish in time (more than 80 s)",
     FaultCode.LIFT_LIMIT_TIMEOUT: "lift did not reach its limit switch in time: check for a jammed tile",
     FaultCode.CHAIN_ZERO_LOST: "distribution chain zero sensor lost: check the chain and its sensor",
@@ -73,7 +73,7 @@ _FAULT_TEXT = {
 
 def describe_fault(code: int, part: int, operation: str = "") -> str:
     """A one-line, technician-readable description of a fault."""
-    text = _FAULT_TEXT.get(code, code_name(FaultCode, code))  # type: ignore[call-overload]
+    text = _FAULT_TEXT.get(code, code_name(FaultCode, code))
     where = code_name(Part, part) if part else ""
     prefix = f"{operation} failed: " if operation else ""
     return f"{prefix}{text}" + (f" (part: {where})" if where else "")

@@ -14,6 +14,7 @@ NOT_SYNCED - is re-sent).
 """
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -71,7 +72,7 @@ class Reply:
 @dataclass
 class _Pending:
     msg: Message
-    future: Future | None = None  # None for the link's own messages (handshake)
+    future: Future[Reply] | None = None  # None for the link's own messages (handshake)
     on_ack: Callable[[Ack], None] | None = None
     seq: int = -1
     tries: int = 0
@@ -160,11 +161,11 @@ class Link:
         t = self._transport
         return t.protocol.decoder.stats if t else None
 
-    def submit(self, msg: Message) -> Future:
+    def submit(self, msg: Message) -> Future[Reply]:
         """Queue a command; the future resolves with its :class:`Reply` (any result) or a LinkError."""
         if msg.DELIVERY == Delivery.URGENT:
             return self.urgent(msg)
-        fut: Future = Future()
+        fut: Future[Reply] = Future()
         with self._cond:
             if self._closed:
                 raise LinkClosed("link closed")
@@ -172,10 +173,10 @@ class Link:
             self._cond.notify_all()
         return fut
 
-    def urgent(self, msg: Message | None = None) -> Future:
+    def urgent(self, msg: Message | None = None) -> Future[Reply]:
         """Send ``msg`` now, ahead of everything queued, and keep repeating it until acknowledged."""
         msg = msg or EStop()
-        fut: Future = Future()
+        fut: Future[Reply] = Future()
         with self._cond:
             if self._transport is None:
                 fut.set_exception(NotConnected(f"no connection on {self.url}: {self.last_error}"))
@@ -250,11 +251,17 @@ class Link:
                 need_connect = self._transport is None and time.monotonic() >= self._next_connect
             if need_connect:
                 self._connect()
-            with self._cond:
-                if self._closed:
-                    return
-                wait = self._service(time.monotonic())
-                self._cond.wait(max(0.0, wait))
+            if not self._serve_once():
+                return
+
+    def _serve_once(self) -> bool:
+        """One pass of :meth:`_service` and the wait until its next deadline; False once the link is closed."""
+        with self._cond:
+            if self._closed:
+                return False
+            wait = self._service(time.monotonic())
+            self._cond.wait(max(0.0, wait))
+            return True
 
     def _connect(self) -> None:
         try:
@@ -280,7 +287,7 @@ class Link:
             self._last_rx = time.monotonic()
             self._start_session()
 
-    def _lost(self, transport: SerialTransport, exc: Exception | None) -> None:
+    def _lost(self, transport: SerialTransport, exc: BaseException | None) -> None:
         with self._cond:
             if self._transport is not transport:
                 return  # an old or deliberately closed transport
@@ -376,7 +383,7 @@ class Link:
             return
         assert self._hello is not None
         for msg in self._on_synced(self._hello, status, reset):
-            self._prio.append(_Pending(msg, on_ack=lambda a, m=msg: self._on_ack(m, a)))
+            self._prio.append(_Pending(msg, on_ack=functools.partial(self._on_ack, msg)))
         self._synced = True
         self._handshaking = False
         self._up = True

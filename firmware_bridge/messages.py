@@ -11,7 +11,7 @@ import dataclasses
 import struct
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 
 class MsgType(IntEnum):
@@ -140,7 +140,7 @@ class Payload:
     ARRAYS: ClassVar[dict[str, int]] = {}
 
     def pack(self) -> bytes:
-        flat: list[Any] = []
+        flat: list[int] = []
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             flat.extend(v) if f.name in self.ARRAYS else flat.append(int(v))
@@ -150,8 +150,8 @@ class Payload:
     def unpack(cls, payload: bytes) -> Self:
         if len(payload) != cls.FORMAT.size:
             raise ValueError(f"{cls.__name__}: payload of {len(payload)} bytes, expected {cls.FORMAT.size}")
-        flat = list(cls.FORMAT.unpack(payload))
-        kwargs: dict[str, Any] = {}
+        flat: list[int] = list(cls.FORMAT.unpack(payload))
+        kwargs: dict[str, int | tuple[int, ...]] = {}
         for f in dataclasses.fields(cls):
             n = cls.ARRAYS.get(f.name)
             if n is None:
@@ -168,7 +168,7 @@ class Message(Payload):
     TYPE: ClassVar[MsgType]
     DELIVERY: ClassVar[Delivery]
 
-    def __init_subclass__(cls, **kw: Any) -> None:
+    def __init_subclass__(cls, **kw: object) -> None:
         super().__init_subclass__(**kw)
         if "TYPE" in cls.__dict__:
             _TYPES[int(cls.TYPE)] = cls

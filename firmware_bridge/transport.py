@@ -18,7 +18,7 @@ from firmware_bridge.framing import Frame, FrameDecoder
 class FramedProtocol(serial.threaded.Protocol):
     """Splits the byte stream into frames and hands each valid one to ``on_frame``."""
 
-    def __init__(self, on_frame: Callable[[Frame], None], on_lost: Callable[[Exception | None], None]) -> None:
+    def __init__(self, on_frame: Callable[[Frame], None], on_lost: Callable[[BaseException | None], None]) -> None:
         self.decoder = FrameDecoder()
         self._on_frame = on_frame
         self._on_lost = on_lost
@@ -27,7 +27,7 @@ class FramedProtocol(serial.threaded.Protocol):
         for frame in self.decoder.feed(data):
             self._on_frame(frame)
 
-    def connection_lost(self, exc: Exception | None) -> None:
+    def connection_lost(self, exc: BaseException | None) -> None:
         self._on_lost(exc)
 
 
@@ -36,7 +36,7 @@ class SerialTransport:
     ``on_lost(transport, exc)`` is called from the reader thread when the port fails or is closed."""
 
     def __init__(self, url: str, baudrate: int, on_frame: Callable[[Frame], None],
-                 on_lost: Callable[[SerialTransport, Exception | None], None]) -> None:
+                 on_lost: Callable[[SerialTransport, BaseException | None], None]) -> None:
         self.url = url
         self.port = serial.serial_for_url(url, baudrate=baudrate, timeout=None, write_timeout=2)
         self.protocol = FramedProtocol(on_frame, lambda exc: on_lost(self, exc))

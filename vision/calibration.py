@@ -15,10 +15,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypedDict, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import Float64Array, Image
 from vision.geometry import DEFAULT_GEOMETRY, TableGeometry, apply_homography
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -33,19 +36,20 @@ def _dictionary() -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(DICTIONARY)
 
 
-def marker_image(marker_id: int, side_px: int) -> np.ndarray:
+def marker_image(marker_id: int, side_px: int) -> Image:
     """The marker ``marker_id`` as a grey image ``side_px`` square (black border included, no margin)."""
-    return cv2.aruco.generateImageMarker(_dictionary(), marker_id, side_px, borderBits=1)
+    return cast(Image, cv2.aruco.generateImageMarker(_dictionary(), marker_id, side_px, borderBits=1))
 
 
-def detect_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
+def detect_markers(frame: Image) -> dict[int, Float64Array]:
     """Marker id → its 4 corners (4, 2) in frame pixels (sub-pixel refined), for the ids found."""
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     det = cv2.aruco.ArucoDetector(_dictionary(), params)
-    corners, ids, _ = det.detectMarkers(grey)
-    out: dict[int, np.ndarray] = {}
+    corners, ids_found, _ = det.detectMarkers(grey)
+    ids = cast("npt.NDArray[np.int32] | None", ids_found)  # None where none is found (the stubs say an array)
+    out: dict[int, Float64Array] = {}
     if ids is None:
         return out
     for c, i in zip(corners, ids.ravel()):
@@ -54,26 +58,55 @@ def detect_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
     return out
 
 
+class GeometryJson(TypedDict):
+    """:class:`TableGeometry` in a calibration file (mm)."""
+
+    size: float
+    tile_w: float
+    tile_h: float
+    tile_depth: float
+    marker: float
+    marker_inset: float
+
+
+class CalibrationJson(TypedDict):
+    """A calibration file (``calibration.json``) as :meth:`Calibration.to_json` writes it."""
+
+    version: int
+    h: list[list[float]]
+    frame_size: list[int]
+    geometry: GeometryJson
+    camera_matrix: list[list[float]] | None
+    dist_coeffs: list[float] | None
+    reprojection_px: float
+    markers_found: list[int]
+
+
+#: ``cv2.convertMaps``' CV_16SC2 pair for ``cv2.remap``: integer (x, y) per pixel (H, W, 2) and the
+#: interpolation table index of their fractions (H, W)
+RemapMaps = tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]
+
+
 @dataclass
 class Calibration:
     """The table-mm → frame-pixel homography, plus optional lens intrinsics."""
 
-    h: np.ndarray
+    h: Float64Array
     frame_size: tuple[int, int]
     geometry: TableGeometry = DEFAULT_GEOMETRY
-    camera_matrix: np.ndarray | None = None
-    dist_coeffs: np.ndarray | None = None
+    camera_matrix: Float64Array | None = None
+    dist_coeffs: Float64Array | None = None
     reprojection_px: float = 0.0
     markers_found: tuple[int, ...] = field(default_factory=tuple)
 
-    def table_to_frame(self, pts_mm: np.ndarray) -> np.ndarray:
+    def table_to_frame(self, pts_mm: npt.ArrayLike) -> Float64Array:
         """Table mm → (undistorted) frame pixels."""
         return apply_homography(self.h, pts_mm)
 
-    def frame_to_table(self, pts_px: np.ndarray) -> np.ndarray:
+    def frame_to_table(self, pts_px: npt.ArrayLike) -> Float64Array:
         return apply_homography(np.linalg.inv(self.h), pts_px)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> CalibrationJson:
         g = self.geometry
         return {
             "version": 1, "h": self.h.tolist(), "frame_size": list(self.frame_size),
@@ -85,7 +118,9 @@ class Calibration:
         }
 
     @staticmethod
-    def from_json(d: dict) -> Calibration:
+    def from_json(d: dict[str, Any]) -> Calibration:
+        """A calibration from a decoded calibration file (any JSON object: a wrong one raises KeyError,
+        TypeError or ValueError)."""
         cm = d.get("camera_matrix")
         dc = d.get("dist_coeffs")
         return Calibration(np.array(d["h"], np.float64), tuple(d["frame_size"]), TableGeometry(**d["geometry"]),
@@ -101,8 +136,8 @@ class Calibration:
         return Calibration.from_json(json.loads(Path(path).read_text()))
 
 
-def calibrate(frame: np.ndarray, geo: TableGeometry = DEFAULT_GEOMETRY, camera_matrix: np.ndarray | None = None,
-              dist_coeffs: np.ndarray | None = None, min_markers: int = 3) -> Calibration:
+def calibrate(frame: Image, geo: TableGeometry = DEFAULT_GEOMETRY, camera_matrix: Float64Array | None = None,
+              dist_coeffs: Float64Array | None = None, min_markers: int = 3) -> Calibration:
     """Fit the homography from the markers seen in ``frame``; raises :class:`CalibrationError`.
 
     With three markers the fit uses their 12 corners (still exact for a flat table); four are better."""
@@ -115,7 +150,8 @@ def calibrate(frame: np.ndarray, geo: TableGeometry = DEFAULT_GEOMETRY, camera_m
         img_pts = cv2.undistortPoints(img_pts.reshape(-1, 1, 2), camera_matrix, dist_coeffs,
                                       P=camera_matrix).reshape(-1, 2)
     table_pts = np.concatenate([geo.marker_corners()[i] for i in sorted(found)])
-    h, _ = cv2.findHomography(table_pts, img_pts, 0)
+    fitted, _ = cv2.findHomography(table_pts, img_pts, 0)
+    h = cast("Float64Array | None", fitted)  # None where the points fit none (the stubs say an array)
     if h is None:
         raise CalibrationError("the marker corners do not define a homography")
     err = float(np.sqrt(np.mean(np.sum((apply_homography(h, table_pts) - img_pts) ** 2, axis=1))))
@@ -133,7 +169,7 @@ class Rectifier:
         self.size = n
         self.map1, self.map2 = self.block_maps(slice(0, n), slice(0, n))
 
-    def block_maps(self, ys: slice, xs: slice, quarter_turns: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    def block_maps(self, ys: slice, xs: slice, quarter_turns: int = 0) -> RemapMaps:
         """The remap tables of the top-down pixels ``[ys, xs]`` (they may run past the table), turned
         clockwise ``quarter_turns`` times: ``cv2.remap`` with them gives that block already turned."""
         px_per_mm = self.px_per_mm
@@ -145,21 +181,22 @@ class Rectifier:
             k = cal.camera_matrix
             norm = (src - k[:2, 2]) / np.array([k[0, 0], k[1, 1]])
             pts3 = np.c_[norm, np.ones(len(norm))].reshape(-1, 1, 3)
-            src = cv2.projectPoints(pts3, np.zeros(3), np.zeros(3), k, cal.dist_coeffs)[0].reshape(-1, 2)
+            projected = cv2.projectPoints(pts3, np.zeros(3), np.zeros(3), k, cal.dist_coeffs)[0]
+            src = cast(Float64Array, projected).reshape(-1, 2)  # float64 points in, float64 out
         m = np.ascontiguousarray(np.rot90(src.reshape(*ys_.shape, 2), -quarter_turns)).astype(np.float32) - 0.5
-        return cv2.convertMaps(m[..., 0], m[..., 1], cv2.CV_16SC2)
+        return cast(RemapMaps, cv2.convertMaps(m[..., 0], m[..., 1], cv2.CV_16SC2))
 
-    def rectify(self, frame: np.ndarray) -> np.ndarray:
-        return cv2.remap(frame, self.map1, self.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    def rectify(self, frame: Image) -> Image:
+        return cast(Image, cv2.remap(frame, self.map1, self.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT))
 
-    def mm_to_px(self, pts_mm: np.ndarray) -> np.ndarray:
+    def mm_to_px(self, pts_mm: npt.ArrayLike) -> Float64Array:
         return np.asarray(pts_mm, np.float64) * self.px_per_mm
 
-    def px_to_mm(self, pts_px: np.ndarray) -> np.ndarray:
+    def px_to_mm(self, pts_px: npt.ArrayLike) -> Float64Array:
         return np.asarray(pts_px, np.float64) / self.px_per_mm
 
 
-def marker_sheet(geo: TableGeometry = DEFAULT_GEOMETRY, dpi: int = 300) -> np.ndarray:
+def marker_sheet(geo: TableGeometry = DEFAULT_GEOMETRY, dpi: int = 300) -> Image:
     """An A4 page (grey image at ``dpi``) with the four markers at their true size, labelled."""
     px_mm = dpi / 25.4
     w, h = int(round(210 * px_mm)), int(round(297 * px_mm))

@@ -16,17 +16,23 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 import cv2
-import numpy as np
+
+from vision.arrays import Image
+
+if TYPE_CHECKING:
+    from vision.scene_game import SeqFrame
+    from vision.scene_render import Truth
 
 log = logging.getLogger("mahjong_table.camera")
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
 class Frame:
-    image: np.ndarray  # BGR uint8
+    image: Image  # BGR uint8
     index: int
     t_mono: float
     t_wall: float
@@ -43,7 +49,7 @@ class _Clocked:
         self._clock = clock or time.monotonic
         self._n = 0
 
-    def _stamp(self, img: np.ndarray) -> Frame:
+    def _stamp(self, img: Image) -> Frame:
         f = Frame(img, self._n, self._clock(), time.time())
         self._n += 1
         return f
@@ -61,7 +67,31 @@ class CameraOpenError(OSError):
 PICAMERA_FORMAT = "RGB888"
 
 
-def _import_picamera2() -> Any:
+class Picamera2Camera(Protocol):
+    """What the table uses of a ``picamera2.Picamera2`` (picamera2 ships no type information)."""
+
+    def create_video_configuration(self, main: dict[str, object]) -> object: ...
+
+    def configure(self, camera_config: object) -> None: ...
+
+    def set_controls(self, controls: dict[str, object]) -> None: ...
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def capture_array(self, name: str) -> Image: ...
+
+
+class Picamera2Class(Protocol):
+    """The ``Picamera2`` class itself: it opens a camera, and lists the cameras libcamera sees."""
+
+    def __call__(self) -> Picamera2Camera: ...
+
+    def global_camera_info(self) -> list[dict[str, object]]: ...
+
+
+def _import_picamera2() -> Picamera2Class:
     """picamera2's ``Picamera2`` class; any failure (not installed, or apt's simplejpeg built for numpy 1.x
     under the venv's numpy 2: ``ValueError: numpy.dtype size changed``) becomes one :class:`CameraOpenError`."""
     try:
@@ -69,7 +99,8 @@ def _import_picamera2() -> Any:
     except Exception as exc:  # ImportError, ValueError (a numpy ABI mismatch), RuntimeError (libcamera)
         raise CameraOpenError(f"picamera2 cannot be imported ({type(exc).__name__}: {exc}); "
                               "run 'sudo systemd/install.sh' again (systemd/README.md, 'The camera')") from None
-    return Picamera2
+    picamera2_class: Picamera2Class = Picamera2
+    return picamera2_class
 
 
 class PiCamera(_Clocked):
@@ -99,18 +130,18 @@ class PiCamera(_Clocked):
             close()
 
 
-MJPG = cv2.VideoWriter_fourcc(*"MJPG")
+MJPG = cv2.VideoWriter.fourcc(*"MJPG")
 
 
-def _quietly(fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` with OpenCV's log at errors only."""
+def _quietly(fn: Callable[[], _R]) -> _R:
+    """``fn()`` with OpenCV's log at errors only."""
     lg = getattr(getattr(cv2, "utils", None), "logging", None)
     if lg is None:
-        return fn(*args)
+        return fn()
     before = lg.getLogLevel()
     lg.setLogLevel(lg.LOG_LEVEL_ERROR)
     try:
-        return fn(*args)
+        return fn()
     finally:
         lg.setLogLevel(before)
 
@@ -129,7 +160,7 @@ class CvCamera(_Clocked):
     def __init__(self, spec: int | str = 0, size: tuple[int, int] = (1920, 1080),
                  clock: Callable[[], float] | None = None):
         super().__init__(clock)
-        self.cap = _quietly(cv2.VideoCapture, spec)  # (OpenCV's own warnings of a missing device: our one line says it)
+        self.cap = _quietly(lambda: cv2.VideoCapture(spec))  # (OpenCV's own warnings of a missing device: our one line says it)
         if not self.cap.isOpened():
             raise CameraOpenError(f"cannot open camera {spec!r}")
         self.fourcc = ""
@@ -150,7 +181,7 @@ class CvCamera(_Clocked):
 
     def read(self) -> Frame | None:
         ok, img = self.cap.read()
-        return self._stamp(img) if ok else None
+        return self._stamp(cast(Image, img)) if ok else None
 
     def close(self) -> None:
         self.cap.release()
@@ -167,7 +198,7 @@ class ReplaySource(_Clocked):
         self.fps = fps
         p = Path(path)
         self._files: list[Path] | None = None
-        self._cap = None
+        self._cap: cv2.VideoCapture | None = None
         if p.is_dir():
             self._files = sorted(f for f in p.iterdir() if f.suffix.lower() in IMAGE_SUFFIXES)
         elif p.is_file():
@@ -181,11 +212,15 @@ class ReplaySource(_Clocked):
         if self._files is not None:
             if self._n >= len(self._files):
                 return None
-            img = cv2.imread(str(self._files[self._n]), cv2.IMREAD_COLOR)
+            # (a file OpenCV cannot decode gives None, and a frame of None, as it always has)
+            img = cast(Image, cv2.imread(str(self._files[self._n]), cv2.IMREAD_COLOR))
         else:
-            ok, img = self._cap.read()  # type: ignore[union-attr]
+            cap = self._cap
+            assert cap is not None  # a replay is a folder (files) or a video (cap)
+            ok, read = cap.read()
             if not ok:
                 return None
+            img = cast(Image, read)
         f = Frame(img, self._n, self._n / self.fps, time.time())
         self._n += 1
         return f
@@ -198,11 +233,11 @@ class ReplaySource(_Clocked):
 class SyntheticSource(_Clocked):
     """Rendered frames of a scene sequence (see :func:`vision.scene_game.render_sequence`)."""
 
-    def __init__(self, frames: Iterator, fps: float = 10.0):
+    def __init__(self, frames: Iterator[SeqFrame], fps: float = 10.0):
         super().__init__(None)
         self._it = frames
         self.fps = fps
-        self.last_truth = None
+        self.last_truth: Truth | None = None
 
     def read(self) -> Frame | None:
         try:

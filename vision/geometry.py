@@ -14,6 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
+
+from vision.arrays import Float64Array
 
 #: Seat axes in the table frame: (a axis, b axis) unit vectors for seats 0..3.
 _SEAT_AXES: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (
@@ -39,53 +42,53 @@ class TableGeometry:
     def centre(self) -> float:
         return self.size / 2.0
 
-    def marker_centres(self) -> np.ndarray:
+    def marker_centres(self) -> Float64Array:
         """Centres (4, 2) of the calibration markers: ids 0..3 at the TL, TR, BR, BL corners."""
         c = self.marker_inset + self.marker / 2.0
         s = self.size
         return np.array([[c, c], [s - c, c], [s - c, s - c], [c, s - c]], np.float64)
 
-    def marker_corners(self) -> np.ndarray:
+    def marker_corners(self) -> Float64Array:
         """Corners (4 markers, 4 corners, 2) in ArUco order (TL, TR, BR, BL of each marker, as printed)."""
         h = self.marker / 2.0
-        off = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+        off = np.array([[-h, -h], [h, -h], [h, h], [-h, h]], np.float64)
         return self.marker_centres()[:, None, :] + off[None, :, :]
 
 
 DEFAULT_GEOMETRY = TableGeometry()
 
 
-def seat_axes(seat: int) -> tuple[np.ndarray, np.ndarray]:
+def seat_axes(seat: int) -> tuple[Float64Array, Float64Array]:
     """The seat's ``a`` (player's right) and ``b`` (centre → player) unit vectors in the table frame."""
     a, b = _SEAT_AXES[seat % 4]
     return np.array(a, np.float64), np.array(b, np.float64)
 
 
-def local_to_table(seat: int, pts: np.ndarray, geo: TableGeometry = DEFAULT_GEOMETRY) -> np.ndarray:
+def local_to_table(seat: int, pts: npt.ArrayLike, geo: TableGeometry = DEFAULT_GEOMETRY) -> Float64Array:
     """Map seat-local points (N, 2) of ``(a, b)`` to table-frame millimetres."""
     a, b = seat_axes(seat)
     p = np.asarray(pts, np.float64).reshape(-1, 2)
     return geo.centre + p[:, :1] * a + p[:, 1:2] * b
 
 
-def table_to_local(seat: int, pts: np.ndarray, geo: TableGeometry = DEFAULT_GEOMETRY) -> np.ndarray:
+def table_to_local(seat: int, pts: npt.ArrayLike, geo: TableGeometry = DEFAULT_GEOMETRY) -> Float64Array:
     """Map table-frame points (N, 2) to the seat's ``(a, b)`` frame."""
     a, b = seat_axes(seat)
     d = np.asarray(pts, np.float64).reshape(-1, 2) - geo.centre
     return np.stack([d @ a, d @ b], axis=1)
 
 
-def rect_corners(cx: float, cy: float, w: float, h: float, angle_deg: float = 0.0) -> np.ndarray:
+def rect_corners(cx: float, cy: float, w: float, h: float, angle_deg: float = 0.0) -> Float64Array:
     """Corners (4, 2) of a ``w``×``h`` rectangle centred at (cx, cy), turned ``angle_deg`` (TL, TR, BR, BL)."""
     t = np.deg2rad(angle_deg)
-    r = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    off = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    return off @ r.T + np.array([cx, cy])
+    r = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float64)
+    off = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]], np.float64)
+    return off @ r.T + np.array([cx, cy], np.float64)
 
 
-def apply_homography(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def apply_homography(h: npt.ArrayLike, pts: npt.ArrayLike) -> Float64Array:
     """Apply a 3×3 homography to points (..., 2)."""
     p = np.asarray(pts, np.float64)
     flat = p.reshape(-1, 2)
-    q = np.c_[flat, np.ones(len(flat))] @ np.asarray(h, np.float64).T
+    q: Float64Array = np.c_[flat, np.ones(len(flat))] @ np.asarray(h, np.float64).T
     return (q[:, :2] / q[:, 2:3]).reshape(p.shape)

@@ -23,28 +23,32 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import cast
 
 import cv2
 import numpy as np
 
 from rules.events import ObservationEvent
-from vision.calibration import Calibration, Rectifier
+from vision.arrays import Image
+from vision.calibration import Calibration, Rectifier, RemapMaps
 from vision.scene_model import Scene
 from vision.scene_parse import ParseInfo, SceneParser
 from vision.tile_finder import MARGIN_PX, ZoneImage, quarter_turns, zone_slice, zone_view
+from vision.tile_match import TileReader
 from vision.tile_render import load_style
 from vision.tileset import TileSet
 from vision.tracking import Tracker
+from vision.zones import Zone
 
 CHANGE_LEVEL = 28  # grey difference (1/4 scale) that counts a pixel as changed
 CHANGE_PIXELS = 6  # changed pixels (1/4 scale, ~ a quarter of a tile) that mark a zone changed
 
 
-def _changed(a: np.ndarray, b: np.ndarray) -> bool:
+def _changed(a: Image, b: Image) -> bool:
     return int(np.count_nonzero(cv2.absdiff(a, b) > CHANGE_LEVEL)) >= CHANGE_PIXELS
 
 
-def make_reader(styles: Sequence[str] = (), reader: str = "auto", tilesets: Sequence[TileSet] = ()) -> object:
+def make_reader(styles: Sequence[str] = (), reader: str = "auto", tilesets: Sequence[TileSet] = ()) -> TileReader:
     """The tile reader of a pipeline. ``auto``: the classifier with ``tilesets``, else with the enrolled
     sets of the rendered ``styles`` (:func:`vision.style_sets.style_tileset`); ``onnx``: the classifier
     alone (no set); ``template``: correlation with the mean enrolled crops of ``tilesets`` (the table's own
@@ -85,7 +89,7 @@ class VisionPipeline:
     """Frames of one table → parsed scenes → observation events."""
 
     def __init__(self, calibration: Calibration, profile: str, styles: Sequence[str] = (), *,
-                 tilesets: Sequence[TileSet] = (), reader: str | object = "auto", debounce: int = 2,
+                 tilesets: Sequence[TileSet] = (), reader: str | TileReader = "auto", debounce: int = 2,
                  px_per_mm: float = 1.2, n_seats: int = 4, threads: int = 2):
         """``tilesets``: the table's enrolled sets; ``styles``: rendered styles standing for their enrolled
         sets where no set is given (and the art of ``reader="template"``). ``threads``: zones are
@@ -101,16 +105,16 @@ class VisionPipeline:
         self.tracker = Tracker(profile, n_seats, debounce)
         self.px = px_per_mm
         self.scene = Scene(profile, self.tracker.stable.seats)
-        self._prev_small: np.ndarray | None = None
-        self._ref_small: dict[str, np.ndarray] = {}
+        self._prev_small: Image | None = None
+        self._ref_small: dict[str, Image] = {}
         self._slices = {n: self._small_slice(z) for n, z in self.parser.zones.items()}
         # per zone: the remap tables straight into the owner's view (zone slice + MARGIN_PX, turned)
-        self._view_maps = {n: self.rect.block_maps(*zone_slice(z, px_per_mm, calibration.geometry, MARGIN_PX),
+        self._view_maps: dict[str, RemapMaps] = {n: self.rect.block_maps(*zone_slice(z, px_per_mm, calibration.geometry, MARGIN_PX),
                                                    quarter_turns(z))
                            for n, z in self.parser.zones.items()}
         ys, xs = self._slices["centre"]  # the dice: compared at full resolution (pips are ~3 px)
         self._centre_full = (slice(ys.start * 4, ys.stop * 4), slice(xs.start * 4, xs.stop * 4))
-        self._centre_ref: np.ndarray | None = None
+        self._centre_ref: Image | None = None
         self.frame_no = 0
         self.threads = max(1, threads)  # the caller's thread works too: threads - 1 in the pool
         self._pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="vision-zones") if threads > 1 else None
@@ -137,7 +141,7 @@ class VisionPipeline:
             if name == "centre":
                 self._centre_ref = None
 
-    def _small_slice(self, z) -> tuple[slice, slice]:
+    def _small_slice(self, z: Zone) -> tuple[slice, slice]:
         """The zone's bounding box in the 1/4-scale camera frame (change detection before rectifying)."""
         from vision.geometry import apply_homography
 
@@ -148,19 +152,20 @@ class VisionPipeline:
         xb, yb = (int(np.clip(v, 0, m)) for v, m in zip(np.ceil(pts.max(0)) + 1, (w, h)))
         return slice(ya, yb), slice(xa, xb)
 
-    def _view(self, frame: np.ndarray, name: str) -> Callable[[], ZoneImage]:
+    def _view(self, frame: Image, name: str) -> Callable[[], ZoneImage]:
         """A function rectifying zone ``name`` of ``frame`` into its owner's view (one ``cv2.remap``)."""
         m1, m2 = self._view_maps[name]
         zone = self.parser.zones[name]
-        return lambda: zone_view(cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT), zone)
+        return lambda: zone_view(cast(Image, cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)),
+                                 zone)
 
-    def process(self, frame: np.ndarray, t_mono: float | None = None, t_wall: float | None = None,
+    def process(self, frame: Image, t_mono: float | None = None, t_wall: float | None = None,
                 full: bool = False) -> FrameResult:
         t0 = time.perf_counter()
         t_mono = time.monotonic() if t_mono is None else t_mono
         t_wall = time.time() if t_wall is None else t_wall
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = cv2.resize(grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA)
+        grey = cast(Image, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        small = cast(Image, cv2.resize(grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA))
         to_read: set[str] = self.tracker.unsettled() & set(self._slices)  # an unread tile: read again
         moving: set[str] = set()
         for name, (ys, xs) in self._slices.items():

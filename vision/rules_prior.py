@@ -20,21 +20,27 @@ Readers without probabilities (the template reader) get a sharp distribution on 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from vision.arrays import Float64Array, IntArray
 from vision.conventions import conventions
 from vision.tile_labels import BACK, CLASS_LABELS, FACE_LABELS, FLOWERS, JOKER, NONE, RED_FIVES, UNKNOWN
+
+if TYPE_CHECKING:
+    from vision.tile_match import Reading
 
 IDX = {lab: i for i, lab in enumerate(CLASS_LABELS)}
 #: A tile the legal reading needs is "seen" if the camera gives it at least this probability; below it, the
 #: evidence conflicts and the tile is reported ``unknown``.
 CONFLICT_P = 0.05
 COPIES = 4
+_K = TypeVar("_K", bound=Hashable)  # what a caller keys its tiles by (limit_copies)
 
 
 @lru_cache(maxsize=32)
@@ -68,12 +74,12 @@ def face_of(label: str) -> str:
     return f"5{label[1]}" if label in RED_FIVES else label
 
 
-def _probs(reading: object) -> np.ndarray:
-    p = getattr(reading, "probs", None)
+def _probs(reading: Reading) -> Float64Array:
+    p = reading.probs
     if p is not None:
         return np.asarray(p, np.float64)
     q = np.full(len(CLASS_LABELS), 0.02 / (len(CLASS_LABELS) - 1))
-    q[IDX.get(getattr(reading, "label"), IDX[NONE])] = 0.98  # noqa: B009 - any reader's Reading
+    q[IDX.get(reading.label, IDX[NONE])] = 0.98
     return q
 
 
@@ -113,7 +119,7 @@ class RulesPrior:
         return tuple(opts)
 
     @property
-    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+    def _tables(self) -> tuple[Float64Array, IntArray]:
         """(option matrix O (classes, plain faces): 1 where a label may stand for the face; chow index
         table (runs x 6 orders, 3) into the plain faces)."""
         if not hasattr(self, "_tab"):
@@ -126,7 +132,7 @@ class RulesPrior:
             self._tab = (o, np.array(runs, np.int64).reshape(-1, 3))
         return self._tab
 
-    def meld(self, readings: Sequence[object], sideways: int | None, added: bool) -> MeldReading:
+    def meld(self, readings: Sequence[Reading], sideways: int | None, added: bool) -> MeldReading:
         """The most probable legal reading of a set lying in a row: ``readings`` left to right (an added
         kong's 4th tile last), ``sideways`` the index of the claimed tile (None: none), ``added`` whether
         a 4th tile lies beside the sideways one."""
@@ -145,6 +151,7 @@ class RulesPrior:
                 if chow[k] > best[0]:
                     best = (float(chow[k]), "chow", [self._plain[i] for i in runs[k]])
         elif n == 4 and self.conv.kongs and len(self._plain):
+            down: tuple[int, ...]
             if added:
                 kind, down = "kong_added", ()
             elif sideways is not None:
@@ -181,7 +188,7 @@ class RulesPrior:
             opts = self._options(face)
             lab = max(opts, key=lambda x: p[IDX[x]])
             out.append(lab if sum(p[IDX[x]] for x in opts) >= CONFLICT_P else UNKNOWN)
-        return MeldReading(kind, self._settled(kind, out, [getattr(r, "label", None) != UNKNOWN for r in readings]))
+        return MeldReading(kind, self._settled(kind, out, [r.label != UNKNOWN for r in readings]))
 
     @staticmethod
     def _settled(kind: str, tiles: list[str], sure: Sequence[bool]) -> tuple[str, ...]:
@@ -231,8 +238,8 @@ class RulesPrior:
 
     # ---- copies ------------------------------------------------------------------------------------
 
-    def limit_copies(self, labels: dict[object, str], readings: Mapping[object, object],
-                     known: Counter | None = None) -> dict[object, str]:
+    def limit_copies(self, labels: Mapping[_K, str], readings: Mapping[_K, Reading],
+                     known: Counter[str] | None = None) -> dict[_K, str]:
         """At most four copies of a face (one of each flower) among ``labels`` (any key -> label) plus
         ``known`` (tiles the record holds out of view): the surplus copies with the lowest probability of
         that face are read as their next most probable allowed face, or ``unknown``."""

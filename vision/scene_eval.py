@@ -58,7 +58,7 @@ def label_outcomes(got: Scene, want: Scene) -> tuple[int, int, int, int]:
     free = conventions(want.profile).pond_layout == "free"
     right = asked = total = 0
 
-    def pairs(xs: tuple, ys: tuple) -> None:
+    def pairs(xs: tuple[str, ...], ys: tuple[str, ...]) -> None:
         nonlocal right, asked, total
         total += len(ys)
         right += sum(p == q for p, q in zip(xs, ys))

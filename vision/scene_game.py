@@ -11,7 +11,7 @@ winner takes the lowest hu card (Sichuan MPL), hands are laid face up at the rev
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from rules.events import (
     Won,
     relative_source,
 )
+from vision.arrays import Image
 from vision.conventions import conventions, sideways_index
 from vision.scene_model import MeldView, PondTile, Scene, SeatView
 from vision.scene_render import CameraPose, Truth, render_scene
@@ -47,6 +48,19 @@ def view_seats(profile: str, players: int) -> int:
         return players
 
 
+@dataclass
+class _SeatState:
+    """One seat's part of the table while a hand is played (lists grow; :meth:`_Table.scene` freezes them)."""
+
+    pond: list[PondTile] = field(default_factory=list)
+    melds: list[MeldView] = field(default_factory=list)
+    flowers: list[str] = field(default_factory=list)
+    standing: int = 0
+    revealed: tuple[str, ...] = ()
+    riichi_stick: bool = False
+    card: str | None = None
+
+
 class _Table:
     def __init__(self, profile: str, n: int, max_pond: int | None = MAX_POND):
         self.profile = profile
@@ -54,8 +68,7 @@ class _Table:
         self.conv = conventions(profile)
         self.n = n
         views = view_seats(profile, n)  # two players sit opposite (seats 0 and 2 of a four-seat view)
-        self.seats = [dict(pond=[], melds=[], flowers=[], standing=0, revealed=(), riichi_stick=False, card=None)
-                      for _ in range(views)]
+        self.seats = [_SeatState() for _ in range(views)]
         self.dice: tuple[int, ...] = ()
         self.sideways_next = [False] * views
         self.hu_cards = ["1", "2", "3"] if self.conv.hu_cards else []
@@ -63,8 +76,8 @@ class _Table:
     def scene(self) -> Scene:
         views = []
         for s in self.seats:
-            views.append(SeatView(tuple(s["pond"]), tuple(s["melds"]), tuple(s["flowers"]), max(0, s["standing"]),
-                                  tuple(s["revealed"]), s["riichi_stick"], s["card"]))
+            views.append(SeatView(tuple(s.pond), tuple(s.melds), tuple(s.flowers), max(0, s.standing),
+                                  tuple(s.revealed), s.riichi_stick, s.card))
         return Scene(self.profile, tuple(views), self.dice)
 
     def apply(self, e: Event) -> None:
@@ -72,70 +85,70 @@ class _Table:
         if isinstance(e, DiceRolled):
             self.dice = tuple(e.values)
         elif isinstance(e, Dealt):
-            self.seats[e.seat]["standing"] = len(e.tiles)
+            self.seats[e.seat].standing = len(e.tiles)
         elif isinstance(e, Drew):
-            self.seats[e.seat]["standing"] += 1
+            self.seats[e.seat].standing += 1
         elif isinstance(e, FlowerDeclared):
             s = self.seats[e.seat]
-            s["standing"] -= 1
-            s["flowers"].append(e.tile)
+            s.standing -= 1
+            s.flowers.append(e.tile)
         elif isinstance(e, MissingSuitDeclared) and c.missing_suit_cards:
-            self.seats[e.seat]["card"] = e.suit
+            self.seats[e.seat].card = e.suit
         elif isinstance(e, RiichiDeclared):
-            self.seats[e.seat]["riichi_stick"] = c.riichi_sticks
+            self.seats[e.seat].riichi_stick = c.riichi_sticks
         elif isinstance(e, Discarded):
             s = self.seats[e.seat]
-            s["standing"] -= 1
+            s.standing -= 1
             side = c.riichi_sideways_discard and (e.riichi or self.sideways_next[e.seat])
             self.sideways_next[e.seat] = False
-            s["pond"].append(PondTile(e.tile, side))
-            if self.max_pond is not None and len(s["pond"]) > self.max_pond:
+            s.pond.append(PondTile(e.tile, side))
+            if self.max_pond is not None and len(s.pond) > self.max_pond:
                 raise ValueError("pond overflow")
         elif isinstance(e, MeldMade):
             self._meld(e)
         elif isinstance(e, Won):
-            if e.from_seat is not None and self.seats[e.from_seat]["pond"]:
-                p = self.seats[e.from_seat]["pond"]
+            if e.from_seat is not None and self.seats[e.from_seat].pond:
+                p = self.seats[e.from_seat].pond
                 if p[-1].tile == e.tile:
                     p.pop()
             if self.hu_cards:
-                self.seats[e.seat]["card"] = self.hu_cards.pop(0)
+                self.seats[e.seat].card = self.hu_cards.pop(0)
         elif isinstance(e, HandRevealed):
             s = self.seats[e.seat]
             tiles = list(e.tiles) + ([e.winning] if e.winning and e.winning not in e.tiles else [])
-            s["revealed"] = tuple(tiles)
-            s["standing"] = 0
-            s["melds"] = [MeldView(m.kind, m.tiles if "x" not in m.tiles else m.tiles_known, m.sideways, m.source,
-                                   m.added) if isinstance(m, _KnownMeld) else m for m in s["melds"]]
+            s.revealed = tuple(tiles)
+            s.standing = 0
+            s.melds = [MeldView(m.kind, m.tiles if "x" not in m.tiles else m.tiles_known, m.sideways, m.source,
+                                   m.added) if isinstance(m, _KnownMeld) else m for m in s.melds]
 
     def _meld(self, e: MeldMade) -> None:
         c = self.conv
         s = self.seats[e.seat]
         tiles = list(e.tiles)
         if e.kind == "kong_concealed":
-            s["standing"] -= 4
+            s.standing -= 4
             shown = tuple("x" if i in c.concealed_kong_down else t for i, t in enumerate(tiles))
-            s["melds"].append(_KnownMeld("kong_concealed", shown, None, None, False, tiles_known=tuple(tiles)))
+            s.melds.append(_KnownMeld("kong_concealed", shown, None, None, False, tiles_known=tuple(tiles)))
             return
         if e.kind == "kong_added":
-            s["standing"] -= 1
+            s.standing -= 1
             add = e.claimed_tile or tiles[-1]
-            for i, m in enumerate(s["melds"]):
+            for i, m in enumerate(s.melds):
                 if m.kind == "pung" and m.tiles[0][1] == add[1] and {t.replace("0", "5") for t in m.tiles} == {
                         add.replace("0", "5")}:
-                    s["melds"][i] = MeldView("kong_added", m.tiles + (add,), m.sideways, m.source, True)
+                    s.melds[i] = MeldView("kong_added", m.tiles + (add,), m.sideways, m.source, True)
                     return
             return
         # a claimed set: the discard leaves its pond
         src_seat = e.from_seat
         claimed = e.claimed_tile
         if src_seat is not None:
-            p = self.seats[src_seat]["pond"]
+            p = self.seats[src_seat].pond
             if p and (claimed is None or p[-1].tile == claimed):
                 gone = p.pop()
                 if gone.sideways:
                     self.sideways_next[src_seat] = True
-        s["standing"] -= len(tiles) - 1
+        s.standing -= len(tiles) - 1
         rel = relative_source(e.seat, src_seat, self.n) if src_seat is not None else None
         others = list(tiles)
         if claimed in others:
@@ -145,10 +158,10 @@ class _Table:
         if c.claimed_sideways and rel is not None and claimed is not None:
             k = sideways_index(rel, len(tiles))
             row = others[:k] + [claimed] + others[k:]
-            s["melds"].append(MeldView(e.kind, tuple(row), k, rel))
+            s.melds.append(MeldView(e.kind, tuple(row), k, rel))
         else:
             row = ([claimed] if claimed else []) + others
-            s["melds"].append(MeldView(e.kind, tuple(row), None, None))
+            s.melds.append(MeldView(e.kind, tuple(row), None, None))
 
 
 @dataclass(frozen=True)
@@ -220,7 +233,7 @@ def changed_zones(a: Scene, b: Scene) -> list[tuple[int, str]]:
 
 @dataclass
 class SeqFrame:
-    frame: np.ndarray
+    frame: Image
     truth: Truth
     index: int
     t_mono: float
@@ -243,7 +256,7 @@ def render_sequence(scenes: list[Scene], *, seed: int = 0, style: str | None = N
     k = 0
     prev = None
     for sc in scenes:
-        zones = changed_zones(prev, sc) if prev is not None else []
+        zones: list[tuple[int, str]] = changed_zones(prev, sc) if prev is not None else []
         # a hand over every zone that changed (the player placing, the claimant taking)
         reach = tuple(zones) if hands and zones else ()
         n_hand = hand_frames if reach else 0

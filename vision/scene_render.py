@@ -16,12 +16,15 @@ Everything is a pure function of its arguments; the same seed gives the same fra
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol, cast
 
 import cv2
 import numpy as np
 
+from vision.arrays import Float32Array, Float64Array, Image
 from vision.conventions import Conventions, conventions
 from vision.geometry import DEFAULT_GEOMETRY, TableGeometry, apply_homography, local_to_table, rect_corners
 from vision.scene_model import MeldView, Scene, SeatView
@@ -45,7 +48,7 @@ SKIN = [(120, 150, 200), (90, 120, 170), (70, 95, 140), (150, 175, 215)]
 class CameraPose:
     """The camera as a homography from table millimetres to frame pixels."""
 
-    h: np.ndarray
+    h: Float64Array
     size: tuple[int, int] = FRAME_SIZE
 
     @staticmethod
@@ -88,8 +91,8 @@ class TileTruth:
     zone: str
     index: int
     turns: int
-    poly_mm: np.ndarray  # (4, 2) table frame
-    poly_px: np.ndarray  # (4, 2) frame pixels
+    poly_mm: Float64Array  # (4, 2) table frame
+    poly_px: Float64Array  # (4, 2) frame pixels
 
 
 @dataclass
@@ -119,6 +122,29 @@ class _Item:
     w: float  # extent along a
     h: float  # extent along b
     angle: float = 0.0  # small placement error (deg, CCW in the image)
+
+
+class LaidOut(Protocol):
+    """What :func:`paste_items` draws of an object (a layout's :class:`_Item`, or any object with these fields)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def zone(self) -> str: ...
+    @property
+    def turns(self) -> int: ...
+    @property
+    def a(self) -> float: ...
+    @property
+    def b(self) -> float: ...
+    @property
+    def w(self) -> float: ...
+    @property
+    def h(self) -> float: ...
+    @property
+    def angle(self) -> float: ...
 
 
 def _meld_items(seat: int, melds: tuple[MeldView, ...], geo: TableGeometry, conv: Conventions,
@@ -227,11 +253,11 @@ def layout(scene: Scene, geo: TableGeometry = DEFAULT_GEOMETRY, seed: int = 0) -
 # ---- drawing ---------------------------------------------------------------------------------------
 
 
-def _seat_of(item: _Item) -> int:
+def _seat_of(item: LaidOut) -> int:
     return item.seat if item.seat is not None else 0
 
 
-def _table_poly(item: _Item, geo: TableGeometry) -> np.ndarray:
+def _table_poly(item: _Item, geo: TableGeometry) -> Float64Array:
     """Corners (4, 2) in the table frame of an item, its first corner its owner-view top-left."""
     s = _seat_of(item)
     local = rect_corners(item.a, item.b, item.w, item.h, -item.angle)
@@ -239,13 +265,13 @@ def _table_poly(item: _Item, geo: TableGeometry) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def _face(style: str, label: str, h_px: int) -> np.ndarray:
+def _face(style: str, label: str, h_px: int) -> Image:
     img = face_image(style, label, h_px)
     img.setflags(write=False)
     return img
 
 
-def _die_image(v: int, px: int) -> np.ndarray:
+def _die_image(v: int, px: int) -> Image:
     img = np.zeros((px, px, 4), np.uint8)
     cv2.rectangle(img, (0, 0), (px - 1, px - 1), (235, 235, 235, 255), -1)
     pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
@@ -260,7 +286,7 @@ def _die_image(v: int, px: int) -> np.ndarray:
 _CARD_TEXT = {"m": "M", "p": "P", "s": "S", "1": "1", "2": "2", "3": "3"}
 
 
-def card_image(card: str, w: int, h: int) -> np.ndarray:
+def card_image(card: str, w: int, h: int) -> Image:
     """A card as the emulated table shows it (BGRA): a missing-suit card (m, p, s), a judge's card (1-3), its
     back (x). Also the templates the scene parser reads cards with."""
     img = np.zeros((h, w, 4), np.uint8)
@@ -278,14 +304,14 @@ def card_image(card: str, w: int, h: int) -> np.ndarray:
     return img
 
 
-def _stick_image(w: int, h: int) -> np.ndarray:
+def _stick_image(w: int, h: int) -> Image:
     img = np.zeros((h, w, 4), np.uint8)
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), (240, 240, 240, 255), -1)
     cv2.circle(img, (w // 2, h // 2), max(1, h // 3), (40, 40, 200, 255), -1, cv2.LINE_AA)
     return img
 
 
-def _stand_image(style: str, w: int, h: int) -> np.ndarray:
+def _stand_image(style: str, w: int, h: int) -> Image:
     st = load_style(style)
     img = np.zeros((h, w, 4), np.uint8)
     img[..., 3] = 255
@@ -294,7 +320,7 @@ def _stand_image(style: str, w: int, h: int) -> np.ndarray:
     return img
 
 
-def _object_image(item: _Item, style: str, r: float, geo: TableGeometry) -> np.ndarray:
+def _object_image(item: LaidOut, style: str, r: float, geo: TableGeometry) -> Image:
     """The object's top in its owner's upright orientation, BGRA, at ``r`` px/mm."""
     if item.label.startswith("die:"):
         return _die_image(int(item.label[4:]), int(round(item.w * r)))
@@ -308,17 +334,17 @@ def _object_image(item: _Item, style: str, r: float, geo: TableGeometry) -> np.n
     return np.rot90(img, item.turns) if item.turns else img
 
 
-def _paste(canvas: np.ndarray, img: np.ndarray, cx: float, cy: float, angle: float,
+def _paste(canvas: Float32Array, img: Image, cx: float, cy: float, angle: float,
            side: tuple[float, float, float] | None, r: float) -> None:
     """Composite BGRA ``img`` centred at canvas px (cx, cy), turned ``angle`` degrees; a side band and a
     soft shadow under it when ``side`` is given."""
     h, w = img.shape[:2]
     pad = int(np.ceil(0.5 * np.hypot(h, w) - 0.5 * min(h, w))) + int(3 * r) + 2
-    big = np.zeros((h + 2 * pad, w + 2 * pad, 4), np.float32)
+    big: Float32Array = np.zeros((h + 2 * pad, w + 2 * pad, 4), np.float32)
     big[pad:pad + h, pad:pad + w] = img
     if abs(angle) > 0.05:
         m = cv2.getRotationMatrix2D(((w + 2 * pad) / 2 - 0.5, (h + 2 * pad) / 2 - 0.5), angle, 1.0)
-        big = cv2.warpAffine(big, m, (big.shape[1], big.shape[0]), flags=cv2.INTER_LINEAR)
+        big = cast(Float32Array, cv2.warpAffine(big, m, (big.shape[1], big.shape[0]), flags=cv2.INTER_LINEAR))
     bh, bw = big.shape[:2]
     x0 = int(round(cx - bw / 2))
     y0 = int(round(cy - bh / 2))
@@ -332,7 +358,8 @@ def _paste(canvas: np.ndarray, img: np.ndarray, cx: float, cy: float, angle: flo
         d = max(1, int(round(0.8 * r)))
         sh = np.zeros_like(a)
         sh[d:, d:] = a[:-d, :-d]
-        sh = cv2.GaussianBlur(sh, (0, 0), 0.6 * r)[..., None] if sh.shape[0] > 4 and sh.shape[1] > 4 else sh
+        if sh.shape[0] > 4 and sh.shape[1] > 4:
+            sh = cast(Float32Array, cv2.GaussianBlur(sh, (0, 0), 0.6 * r))[..., None]
         dst *= 1 - 0.25 * sh
         sd = np.zeros_like(a)
         sd[d:, d:] = a[:-d, :-d]
@@ -365,7 +392,7 @@ def felt_for(style: str, rng: np.random.Generator) -> tuple[int, int, int]:
     return ok[int(rng.integers(len(ok)))]
 
 
-def draw_markers(canvas: np.ndarray, geo: TableGeometry, r: float) -> None:
+def draw_markers(canvas: Float32Array, geo: TableGeometry, r: float) -> None:
     """Draw the four ArUco calibration markers (with their white margins) onto a top-down canvas."""
     from vision.calibration import marker_image
 
@@ -381,7 +408,7 @@ def draw_markers(canvas: np.ndarray, geo: TableGeometry, r: float) -> None:
 def render_topdown(scene: Scene, *, style: str, seed: int = 0, geo: TableGeometry = DEFAULT_GEOMETRY,
                    r: float = RENDER_PX_PER_MM, felt: tuple[int, int, int] | None = None,
                    hands: tuple[tuple[int, str], ...] = (), items: list[_Item] | None = None
-                   ) -> tuple[np.ndarray, list[_Item]]:
+                   ) -> tuple[Float32Array, list[_Item]]:
     """The table drawn from straight above at ``r`` px/mm (float32 BGR) and the laid-out items (``items``:
     these instead of the scene's layout)."""
     rng = np.random.default_rng(seed)
@@ -399,12 +426,13 @@ def render_topdown(scene: Scene, *, style: str, seed: int = 0, geo: TableGeometr
     return canvas, items
 
 
-def paste_items(canvas: np.ndarray, items: list, *, style: str, geo: TableGeometry = DEFAULT_GEOMETRY,
+def paste_items(canvas: Float32Array, items: Sequence[LaidOut], *, style: str, geo: TableGeometry = DEFAULT_GEOMETRY,
                 r: float = RENDER_PX_PER_MM, origin: tuple[float, float] = (0.0, 0.0)) -> None:
     """Draw laid-out items (:func:`layout`'s, or any with its fields) onto a top-down canvas at ``r`` px/mm;
     ``origin``: the canvas px of the table's corner is ``-origin`` (a canvas that is a window of the table)."""
     st = load_style(style)
-    side = tuple(float(v) * 0.8 for v in st.side)
+    side_b, side_g, side_r = (float(v) * 0.8 for v in st.side)
+    side = (side_b, side_g, side_r)
     for it in items:
         img = _object_image(it, style, r, geo)
         k = _seat_of(it) if it.zone != "centre" else 0
@@ -415,7 +443,7 @@ def paste_items(canvas: np.ndarray, items: list, *, style: str, geo: TableGeomet
                None if flat else side, r)
 
 
-def _draw_hand(canvas: np.ndarray, seat: int, zone: str, geo: TableGeometry, r: float,
+def _draw_hand(canvas: Float32Array, seat: int, zone: str, geo: TableGeometry, r: float,
                rng: np.random.Generator) -> None:
     target_b = {"pond": 180.0, "meld": 318.0, "side": 370.0, "card": 370.0, "hand": 420.0,
                 "stick": 80.0}.get(zone, 150.0)
@@ -434,7 +462,7 @@ EXPOSURE_PEAK = 245.0  # where the rendered camera's auto-exposure puts the 99.5
 def render_scene(scene: Scene, *, seed: int = 0, style: str | None = None, pose: CameraPose | None = None,
                  geo: TableGeometry = DEFAULT_GEOMETRY, hands: tuple[tuple[int, str], ...] = (),
                  lighting: bool = True, noise: float = 3.0, felt: tuple[int, int, int] | None = None,
-                 layout_seed: int | None = None, items: list[_Item] | None = None) -> tuple[np.ndarray, Truth]:
+                 layout_seed: int | None = None, items: list[_Item] | None = None) -> tuple[Image, Truth]:
     """A camera frame (BGR uint8, ``pose.size``) of ``scene`` and its ground truth.
 
     ``layout_seed`` fixes where the tiles lie independently of the frame's noise (a sequence of frames of
@@ -463,24 +491,24 @@ def render_scene(scene: Scene, *, seed: int = 0, style: str | None = None, pose:
             canvas *= EXPOSURE_PEAK / peak
     m = pose.h @ np.diag([1.0 / r, 1.0 / r, 1.0])
     floor = tuple(float(v) for v in rng.uniform(20, 60, 3))
-    frame = cv2.warpPerspective(canvas, m, pose.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                                borderValue=floor)
+    frame = cast(Float32Array, cv2.warpPerspective(canvas, m, pose.size, flags=cv2.INTER_LINEAR,
+                                                   borderMode=cv2.BORDER_CONSTANT, borderValue=floor))
     if noise > 0:
         small = rng.standard_normal((frame.shape[0] // 2, frame.shape[1] // 2, 3), dtype=np.float32) * noise
         frame += cv2.resize(small, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_NEAREST)
     np.clip(frame, 0, 255, out=frame)
-    frame = frame.astype(np.uint8)
+    image = frame.astype(np.uint8)
     truth = Truth(scene, style, pose, hands=tuple(hands))
     for it in items:
         poly = _table_poly(it, geo)
         truth.objects.append(TileTruth(it.label, it.seat, it.zone, it.index, it.turns, poly,
                                        apply_homography(pose.h, poly)))
-    return frame, truth
+    return image, truth
 
 
 def render_enrollment_layout(style: str, *, seed: int = 0, pose: CameraPose | None = None,
                              labels: set[str] | None = None, geo: TableGeometry = DEFAULT_GEOMETRY
-                             ) -> tuple[np.ndarray, Truth]:
+                             ) -> tuple[Image, Truth]:
     """A camera frame of the table with the enrollment layout (:data:`vision.tile_layout.LAYOUT`: every face
     once, upright for East, in the table's centre) in ``style``, as ``tiles enroll --layout`` reads it.
     ``labels`` limits the faces laid out (default: every face of the style and ``back``)."""
@@ -491,7 +519,7 @@ def render_enrollment_layout(style: str, *, seed: int = 0, pose: CameraPose | No
     rng = np.random.default_rng([seed, 7])
     pa, pb = LAYOUT_PITCH_MM
     b0 = -(len(LAYOUT) - 1) * pb / 2  # every row keeps its place, also where a set has none of its faces
-    items = []
+    items: list[_Item] = []
     for r, row in enumerate(LAYOUT):
         for c, lab in enumerate(row):
             if lab in have:

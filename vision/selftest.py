@@ -15,13 +15,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from vision.arrays import Float64Array, Image
 from vision.calibration import MARKER_IDS, Calibration, CalibrationError, Rectifier, calibrate, detect_markers
 from vision.geometry import DEFAULT_GEOMETRY, TableGeometry, apply_homography
 from vision.zones import table_zones
+
+if TYPE_CHECKING:
+    from vision.tileset import TileSet
 
 FOCUS_MIN = 400.0  # variance of the Laplacian over the rectified markers (a 1.3 px blur fails)
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
@@ -35,7 +40,7 @@ class Check:
     fix: str = ""
 
 
-def selftest(frame: np.ndarray, *, styles: Sequence[str] = (), tilesets: Sequence[Path] = (),
+def selftest(frame: Image, *, styles: Sequence[str] = (), tilesets: Sequence[Path] = (),
              geo: TableGeometry = DEFAULT_GEOMETRY, n_seats: int = 4) -> list[Check]:
     out: list[Check] = []
     found = detect_markers(frame)
@@ -100,19 +105,20 @@ def selftest(frame: np.ndarray, *, styles: Sequence[str] = (), tilesets: Sequenc
     return out
 
 
-def _contrast(name: str, felt: np.ndarray, face: Sequence[int], back: Sequence[int]) -> Check:
+def _contrast(name: str, felt: Float64Array, face: Sequence[int], back: Sequence[int]) -> Check:
     contrast = min(float(np.abs(felt - np.array(face)).max()), float(np.abs(felt - np.array(back)).max()))
     return Check(f"contrast:{name}", contrast >= 50, f"felt vs {name} faces/backs: {contrast:.0f} levels",
                  "" if contrast >= 50 else "use a felt colour far from the tiles' face and back colours")
 
 
-def _load_sets(paths: Sequence[Path], styles: Sequence[str]) -> tuple[list, list[Check]]:
+def _load_sets(paths: Sequence[Path], styles: Sequence[str]) -> tuple[list[TileSet], list[Check]]:
     """The enrolled sets to read with (files, else the rendered styles' sets) and a check per file."""
     from vision.tile_reader import pipeline_classifier
     from vision.tileset import TileSet, TileSetError
 
     model_id = pipeline_classifier().model_id
-    sets, checks = [], []
+    sets: list[TileSet] = []
+    checks: list[Check] = []
     for p in paths:
         fix = f"enroll it: mahjong-table tiles enroll --out {p} --layout FRAME (or a folder of labelled crops)"
         try:
@@ -140,7 +146,7 @@ MATCH_COS = 0.92  # median cosine of the tiles in view to the set's nearest prot
 MATCH_MARGIN = 0.06  # below the set's own (leave-one-out) match level
 
 
-def _match(frame: np.ndarray, cal: Calibration, sets: list, n_seats: int) -> Check:
+def _match(frame: Image, cal: Calibration, sets: list[TileSet], n_seats: int) -> Check:
     """Do the tiles on the table look like the enrolled set(s)? The network's own answer is confident for
     any set's tiles, so the check compares each tile's embedding with the set's prototypes instead: the
     median similarity must reach what the set's own enrolled crops reach (its leave-one-out level)."""

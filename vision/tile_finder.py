@@ -16,11 +16,15 @@ Everything is vectorised per zone; a 100-tile table takes a few milliseconds.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import Float32Array, Float64Array, Image, IntArray
 from vision.geometry import DEFAULT_GEOMETRY, TableGeometry, local_to_table
 from vision.zones import Zone
 
@@ -47,7 +51,7 @@ class Found:
         m = MARGIN_PX / px_per_mm
         return a0 - m + (x0 + x1) / 2 / px_per_mm, b0 - m + (y0 + y1) / 2 / px_per_mm
 
-    def poly_mm(self, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> np.ndarray:
+    def poly_mm(self, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> Float64Array:
         """The oriented rectangle (4, 2) in table millimetres (owner-view TL, TR, BR, BL)."""
         a0, _, b0, _ = self.zone.local
         x0, y0, x1, y1 = self.box
@@ -61,12 +65,12 @@ class ZoneImage:
     """A zone's slice of the rectified image in its owner's view, and its felt colour."""
 
     zone: Zone
-    image: np.ndarray
-    felt: np.ndarray
-    mask: np.ndarray | None = None
-    raw: np.ndarray | None = None  # the thresholded mask before morphology
+    image: Image
+    felt: Float32Array
+    mask: Image | None = None
+    raw: Image | None = None  # the thresholded mask before morphology
 
-    def pixels(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    def pixels(self, x0: int, y0: int, x1: int, y1: int) -> Image:
         """The pixels of the box (local pixels), clipped to the slice."""
         h, w = self.image.shape[:2]
         return self.image[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
@@ -88,13 +92,13 @@ CLOTH_PLACE = 0.25  # a pond "tile" with less of its box unlike the felt than th
 SPILL_MM = 8.0  # a blob at a zone's edge no deeper than this is the edge of a tile of the next zone (no tile is)
 
 
-def zone_image(top: np.ndarray, zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> ZoneImage:
+def zone_image(top: Image, zone: Zone, px_per_mm: float, geo: TableGeometry = DEFAULT_GEOMETRY) -> ZoneImage:
     """Cut ``zone`` (with a margin) out of the rectified image ``top`` and turn it into its owner's view."""
     ys, xs = zone_slice(zone, px_per_mm, geo, MARGIN_PX)
     big = top[ys, xs]
     k = quarter_turns(zone)
     rot = (None, cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)[k]
-    return zone_view(cv2.rotate(big, rot) if rot is not None else big, zone)
+    return zone_view(cast(Image, cv2.rotate(big, rot)) if rot is not None else big, zone)
 
 
 def quarter_turns(zone: Zone) -> int:
@@ -103,13 +107,13 @@ def quarter_turns(zone: Zone) -> int:
     return (zone.seat or 0) % 4
 
 
-def zone_view(view: np.ndarray, zone: Zone) -> ZoneImage:
+def zone_view(view: Image, zone: Zone) -> ZoneImage:
     """A zone image from its pixels already in the owner's view (the zone slice with ``MARGIN_PX``, turned
     by :func:`quarter_turns`): the felt colour is the median of the outer two pixels all round."""
     return ZoneImage(zone, view, median_u8(_felt(view, zone, 2)[::3]))
 
 
-def _felt(view: np.ndarray, zone: Zone, ring: int) -> np.ndarray:
+def _felt(view: Image, zone: Zone, ring: int) -> Image:
     """The pixels (n, 3) of the outer ``ring`` rows and columns, in the table image's order."""
     big = np.rot90(view, quarter_turns(zone))  # the table image's orientation (a view, no copy)
     px = np.concatenate([big[:ring].reshape(-1, 3), big[-ring:].reshape(-1, 3), big[:, :ring].reshape(-1, 3),
@@ -117,49 +121,51 @@ def _felt(view: np.ndarray, zone: Zone, ring: int) -> np.ndarray:
     return px
 
 
-def median_u8(px: np.ndarray) -> np.ndarray:
+def median_u8(px: Image) -> Float32Array:
     """Per-channel median (float32, as ``np.median``) of uint8 pixels (n, c), from one histogram."""
     n, c = px.shape
     if n == 0:
         return np.zeros(c, np.float32)
     hist = np.bincount((px + np.arange(c, dtype=np.int32) * 256).ravel(), minlength=256 * c)
     cum = np.cumsum(hist.reshape(c, 256), axis=1)
-    lo = (cum < (n - 1) // 2 + 1).sum(1)  # the two middle order statistics of each channel
-    hi = (cum < n // 2 + 1).sum(1)
+    lo: IntArray = (cum < (n - 1) // 2 + 1).sum(1)  # the two middle order statistics of each channel
+    hi: IntArray = (cum < n // 2 + 1).sum(1)
     return ((lo + hi) / 2).astype(np.float32)
 
 
 @functools.lru_cache(maxsize=64)
 def _hsv(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
-    h, s, v = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0]
+    h, s, v = cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
     return int(h), int(s), int(v)
 
 
 def foreground(zi: ZoneImage, threshold: float = FG_THRESHOLD, px_per_mm: float = 1.2,
-               face: tuple[int, int, int] | None = None) -> np.ndarray:
+               face: tuple[int, int, int] | None = None) -> Image:
     """Hole-filled uint8 mask (0/255) of everything that is not felt (margin included); with ``face`` (the
     tile set's face colour, BGR) pixels of that colour under any lighting count too, so a tile's border
     closes around glyph inks that happen to look like the felt."""
     img = zi.image
-    d = cv2.absdiff(img, (float(zi.felt[0]), float(zi.felt[1]), float(zi.felt[2]), 0.0))
+    felt = (float(zi.felt[0]), float(zi.felt[1]), float(zi.felt[2]), 0.0)
+    d = cv2.absdiff(img, felt)  # type: ignore[call-overload]  # a scalar operand: OpenCV's stubs list arrays only
     b, g, r = cv2.split(d)
     dm = cv2.max(cv2.max(b, g), r)
-    _, mask = cv2.threshold(dm, threshold, 255, cv2.THRESH_BINARY)
+    _, thresholded = cv2.threshold(dm, threshold, 255, cv2.THRESH_BINARY)
+    mask = cast(Image, thresholded)
     if face is not None:  # the face colour under any lighting: its hue/saturation, a range of values
-        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        hsv = cast(Image, cv2.cvtColor(img, cv2.COLOR_BGR2HSV))
         fh, fs, fv = _hsv(tuple(face))
         felt_v = float(max(zi.felt))
         v_lo = max(0.55 * fv, felt_v * 1.15) if felt_v < fv else 0.55 * fv
         lo = (0, max(0, fs - 30), int(v_lo))
         hi = (180, min(255, fs + 30), min(255, int(1.35 * fv) + 1))
-        face_like = cv2.inRange(hsv, lo, hi)
+        face_like = cast(Image, cv2.inRange(hsv, lo, hi))
         if fs > 60:  # a coloured face: its hue matters too
-            dh = cv2.absdiff(hsv[..., 0], fh)
+            dh = cast(Image, cv2.absdiff(hsv[..., 0], fh))  # type: ignore[call-overload]  # a scalar operand, as above
             face_like &= ((dh < 12) | (dh > 168)).astype(np.uint8) * 255
         mask |= face_like
     zi.raw = mask.copy()
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))  # glyph strokes of felt colour
+    mask = cast(Image, cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    mask = cast(Image, cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))  # glyph strokes of felt colour
     contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hier is not None:  # fill small holes only (a notch between tiles is not a hole in a tile)
         # a glyph hole lies inside one tile; the notch above a sideways tile between two upright ones is
@@ -173,9 +179,10 @@ def foreground(zi: ZoneImage, threshold: float = FG_THRESHOLD, px_per_mm: float 
 
 
 _VKERNEL = np.ones((5, 1), np.uint8)
+Classes = npt.NDArray[np.int32]  # a column class per column of a band (see _DEPTH_MM)
 
 
-def _runs(cls: np.ndarray) -> list[tuple[int, int, int]]:
+def _runs(cls: Classes) -> list[tuple[int, int, int]]:
     """(start, end_exclusive, value) runs of a 1-D int array."""
     if len(cls) == 0:
         return []
@@ -189,7 +196,7 @@ def _runs(cls: np.ndarray) -> list[tuple[int, int, int]]:
 _DEPTH_MM = {1: 20.0, 2: 27.0, 3: 36.0, 4: 54.0}
 
 
-def _classify_heights(h_mm: np.ndarray, kind: str) -> np.ndarray:
+def _classify_heights(h_mm: Float64Array, kind: str) -> Classes:
     c = np.zeros(len(h_mm), np.int32)
     if kind == "upright":  # a pond where no tile lies sideways: any column of a tile is an upright tile's
         c[h_mm > 6] = 3
@@ -224,7 +231,7 @@ def _merge_short(runs: list[tuple[int, int, int]], min_len: float, min_gap: floa
         if not nb:
             if runs[i][2] != 0:  # an isolated speck
                 runs[i] = (runs[i][0], runs[i][1], 0)
-                merged = []
+                merged: list[tuple[int, int, int]] = []
                 for r in runs:
                     if merged and merged[-1][2] == r[2]:
                         merged[-1] = (merged[-1][0], r[1], r[2])
@@ -313,7 +320,7 @@ def _uneven(x0s: list[int], x1s: list[int], kinds: list[int], px: float, geo: Ta
     return any(abs((b - a) / px - _along(v, geo) - 0.6) >= 3.0 for a, b, v in zip(x0s, x1s, kinds))
 
 
-def _mixed_set(h_mm: np.ndarray, s: int, e: int, px: float, geo: TableGeometry) -> list[tuple[int, int, int]] | None:
+def _mixed_set(h_mm: Float64Array, s: int, e: int, px: float, geo: TableGeometry) -> list[tuple[int, int, int]] | None:
     """A set whose upright tiles read short (a glyph of the felt's colour at the far edge: fluffy's green
     bamboo on a green cloth, 31-32 mm deep) next to its sideways tile (28-29 mm): the depths alone do not
     part them. Its length says how many of each (one sideways tile at most, in a set as claimed); the
@@ -346,7 +353,7 @@ def _mixed_set(h_mm: np.ndarray, s: int, e: int, px: float, geo: TableGeometry) 
     return [r for r in ((s, a, 3), (a, b, 2), (b, e, 3)) if r[1] > r[0]]
 
 
-def _split_band(mask: np.ndarray, y_off: int, x_off: int, kind: str, px: float, geo: TableGeometry,
+def _split_band(mask: Image, y_off: int, x_off: int, kind: str, px: float, geo: TableGeometry,
                 zone: Zone) -> tuple[list[Found], bool]:
     """Cut one row band of one blob into tiles. Returns (tiles, fits)."""
     has = mask > 0
@@ -409,7 +416,7 @@ def _split_band(mask: np.ndarray, y_off: int, x_off: int, kind: str, px: float, 
     return out, fits
 
 
-def _blobs(mask: np.ndarray, min_area: float):
+def _blobs(mask: Image, min_area: float) -> Iterator[tuple[int, int, int, int, Image]]:
     """(x, y, w, h, own pixels (h, w) uint8 0/1) of the 8-connected blobs of ``mask`` with at least
     ``min_area`` pixels: outer contours filled and cut by the mask (OpenCV's component statistics cost
     4x the contours here). Unlike connected components, a blob lying inside a hole of another (not a
@@ -501,7 +508,7 @@ def find_in_zone(zi: ZoneImage, px: float, geo: TableGeometry = DEFAULT_GEOMETRY
     return (_one_per_place(_on_cloth_left_out(out, zi.raw)) if kind == "pond" else out), why
 
 
-def _on_cloth_left_out(found: list[Found], raw: np.ndarray | None) -> list[Found]:
+def _on_cloth_left_out(found: list[Found], raw: Image | None) -> list[Found]:
     """A place of bare cloth enclosed by tiles on all sides (a free pond's empty cell: the mask fills such a
     hole as it fills a glyph's) is no tile: hardly any of its pixels differ from the felt before the filling
     (red@3 seed 11 hand 7: read 'none', later '5z' — a discard out of turn)."""
@@ -545,7 +552,7 @@ def _on_pond_grid(f: Found, zone: Zone, px: float, geo: TableGeometry) -> Found:
     return Found(f.zone, (x0, y1 - depth, x1, y1), f.turns, f.layer, f.shape)
 
 
-def _to_depth(f: Found, img: np.ndarray, px: float, geo: TableGeometry) -> Found:
+def _to_depth(f: Found, img: Image, px: float, geo: TableGeometry) -> Found:
     """An upright pond tile found deeper than a tile (a tile pushed against the row behind it: the shaded gap
     between them is no felt, the mask takes it with the tile) keeps a tile's depth without the gap's rows —
     even, darker than a face — (the template reader allows ~1 px of crop error, not 4: a 二 was read 三 from

@@ -13,18 +13,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import CvDepth, Float32Array, Float64Array, Image, IntArray
 from vision.tile_labels import BACK
 from vision.tile_render import face_image, load_style
+
+if TYPE_CHECKING:
+    from vision.tileset import TileSet
 
 TEMPLATE_W, TEMPLATE_H = 21, 28
 SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))  # ~1 mm of crop error
 INNER = 0.1  # fraction cut from every side before matching (rounded corners, side band, shadow)
 FLAT_STD = 7.0  # a crop with less spatial contrast than this is a plain face (back, blank dragon)
 WEIGHT_POWER = 0.5  # pixels weighted by (their spread over the bank) ** power: numerals over shared glyphs
+_S = TypeVar("_S", bound=CvDepth)
 
 
 @dataclass(frozen=True)
@@ -35,15 +42,23 @@ class Reading:
     label: str
     score: float
     upside_down: bool = False
-    probs: np.ndarray | None = field(default=None, compare=False, repr=False)
+    probs: Float32Array | Float64Array | None = field(default=None, compare=False, repr=False)
 
 
-def _padded(img: np.ndarray) -> np.ndarray:
+class TileReader(Protocol):
+    """What reads tile crops: :class:`TemplateReader`, :class:`vision.tile_reader.SetReader`."""
+
+    def read(self, crops: Sequence[Image], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
+        """One reading per upright crop, each among its allowed labels (``None``: any)."""
+        ...
+
+
+def _padded(img: Image | Float32Array) -> Float32Array:
     """The crop's inner window plus one template pixel all round, at template scale (float32 BGR)."""
     return _padded_u8(img).astype(np.float32)
 
 
-def _padded_u8(img: np.ndarray) -> np.ndarray:
+def _padded_u8(img: npt.NDArray[_S]) -> npt.NDArray[_S]:
     """:func:`_padded` before the conversion to float."""
     h, w = img.shape[:2]
     my, mx = h * INNER, w * INNER
@@ -51,21 +66,22 @@ def _padded_u8(img: np.ndarray) -> np.ndarray:
     y0, y1 = int(round(my - py)), int(round(h - my + py))
     x0, x1 = int(round(mx - px)), int(round(w - mx + px))
     win = img[max(0, y0):y1, max(0, x0):x1, :3]
-    return cv2.resize(win, (TEMPLATE_W + 2, TEMPLATE_H + 2), interpolation=cv2.INTER_AREA)
+    return cast("npt.NDArray[_S]", cv2.resize(win, (TEMPLATE_W + 2, TEMPLATE_H + 2), interpolation=cv2.INTER_AREA))
 
 
-def _unit_rows(x: np.ndarray) -> np.ndarray:
+def _unit_rows(x: Float32Array) -> Float32Array:
     x = x - x.mean(1, keepdims=True)
     n = np.linalg.norm(x, axis=1, keepdims=True)
-    return x / np.maximum(n, 1e-6)
+    unit: Float32Array = x / np.maximum(n, 1e-6)
+    return unit
 
 
-def _batch_features(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _batch_features(crops: Sequence[Image | Float32Array]) -> tuple[Float32Array, Float32Array, Float32Array]:
     """Zero-mean feature vectors (N, shifts, D), spatial contrast (N,) and mean colour (N, 3) of upright
     crops (the reader weights and normalises them)."""
     a = np.stack([_padded(c) for c in crops])  # (N, H+2, W+2, 3)
     n = len(a)
-    tall = cv2.GaussianBlur(a.reshape(n * (TEMPLATE_H + 2), TEMPLATE_W + 2, 3), (0, 0), 0.6)
+    tall = cast(Float32Array, cv2.GaussianBlur(a.reshape(n * (TEMPLATE_H + 2), TEMPLATE_W + 2, 3), (0, 0), 0.6))
     a = tall.reshape(a.shape)
     wins = np.stack([a[:, 1 + dy:1 + dy + TEMPLATE_H, 1 + dx:1 + dx + TEMPLATE_W] for dx, dy in SHIFTS], 1)
     centre = wins[:, 0].reshape(n, -1, 3)
@@ -76,7 +92,7 @@ def _batch_features(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     return feats.astype(np.float32), contrast, mean_c
 
 
-def _style_faces(style: str) -> list[tuple[str, np.ndarray]]:
+def _style_faces(style: str) -> list[tuple[str, Float32Array]]:
     """The exact art of a shipped style: (label, upright BGR float32 face on the tile's colour) per class."""
     st = load_style(style)
     out = []
@@ -95,12 +111,15 @@ class TemplateReader:
 
     thread_safe = True
 
-    def __init__(self, styles: Sequence[str] = (), *, faces: Sequence[tuple[str, np.ndarray]] = ()):
+    def __init__(self, styles: Sequence[str] = (), *, faces: Sequence[tuple[str, npt.ArrayLike]] = ()):
         self.styles = tuple(styles)
         entries = [e for s in self.styles for e in _style_faces(s)] + list(faces)
         if not entries:
             raise ValueError("a template reader needs faces: a shipped style or an enrolled set's faces")
-        rows, labels, flips, flat = [], [], [], {}
+        rows: list[Float32Array] = []
+        labels: list[str] = []
+        flips: list[bool] = []
+        flat: dict[str, list[Float32Array]] = {}
         for lab, face in entries:
             bgr = np.asarray(face, np.float32)
             for rot in (0, 2):
@@ -127,16 +146,15 @@ class TemplateReader:
         self._shift_yx = (np.array([dy + 1 for _, dy in SHIFTS]), np.array([dx + 1 for dx, _ in SHIFTS]))
         self._bank_sums = v.sum(1).astype(np.float32)
         self._w_sum, self._w2_sum = float(w.sum()), float((w * w).sum())
-        self._banned_cache: dict[frozenset[str], np.ndarray] = {}
+        self._banned_cache: dict[frozenset[str], IntArray] = {}
 
     @classmethod
-    def from_sets(cls, tilesets: Sequence[object]) -> TemplateReader:
+    def from_sets(cls, tilesets: Sequence[TileSet]) -> TemplateReader:
         """Templates cut from the enrolled sets' own crops (each class's mean enrolled crop)."""
-        faces = [(lab, f) for ts in tilesets if getattr(ts, "faces", None) is not None
-                 for lab, f in zip(ts.labels, ts.faces)]  # type: ignore[attr-defined]
+        faces = [(lab, f) for ts in tilesets if ts.faces is not None for lab, f in zip(ts.labels, ts.faces)]
         return cls(faces=faces)
 
-    def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
+    def read(self, crops: Sequence[Image], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
         """The best label of each upright crop among its allowed labels (``None``: any), batched."""
         if not crops:
             return []
@@ -149,13 +167,13 @@ class TemplateReader:
         if allowed is not None:
             for ok in set(x for x in allowed if x is not None):
                 rows = [i for i, x in enumerate(allowed) if x == ok]
-                scores[np.ix_(rows, self._banned(ok))] = -np.inf
+                scores[np.ix_(np.asarray(rows), self._banned(ok))] = -np.inf
         best = np.argmax(scores, axis=1)
-        out = []
+        out: list[Reading] = []
         for i in range(n):
-            ok = allowed[i] if allowed is not None else None
+            allow = allowed[i] if allowed is not None else None
             if contrasts[i] < FLAT_STD and self.flat:  # plain faces: compare chromaticity, not pattern
-                flat = self._flat_label(means[i], ok)
+                flat = self._flat_label(means[i], allow)
                 if flat is not None:
                     out.append(flat)
                     continue
@@ -163,14 +181,14 @@ class TemplateReader:
             out.append(Reading(self.labels[j], float(scores[i, j]), self.flips[j]))
         return out
 
-    def _banned(self, ok: frozenset[str]) -> np.ndarray:
+    def _banned(self, ok: frozenset[str]) -> IntArray:
         """Bank rows whose label is not in ``ok`` (cached per label set)."""
         cols = self._banned_cache.get(ok)
         if cols is None:
             cols = self._banned_cache[ok] = np.flatnonzero(~np.isin(np.array(self.labels), list(ok)))
         return cols
 
-    def _flat_label(self, mean_c: np.ndarray, ok: frozenset[str] | None) -> Reading | None:
+    def _flat_label(self, mean_c: Float32Array, ok: frozenset[str] | None) -> Reading | None:
         best, best_d = None, np.inf
         chroma = mean_c / max(1.0, float(mean_c.sum()))
         for lab, means in self.flat.items():
@@ -181,7 +199,7 @@ class TemplateReader:
                 best, best_d = lab, d
         return None if best is None else Reading(best, 1.0 - best_d)
 
-    def _scores(self, a: np.ndarray) -> np.ndarray:
+    def _scores(self, a: Float32Array) -> Float32Array:
         """Normalised weighted correlation (N, shifts, bank) of the padded crops ``a`` (N, H+2, W+2, 3).
 
         The same score as centring each shifted window, weighting it, centring and normalising it and
@@ -203,10 +221,11 @@ class TemplateReader:
         # || centre(w * (x - m)) ||^2
         den2 = sq - 2 * m * sw2 + m * m * self._w2_sum - (sw - m * self._w_sum) ** 2 / d
         inv = 1.0 / np.maximum(np.sqrt(np.maximum(den2, 0.0)), 1e-6)
-        return (num * inv[:, None]).reshape(n, len(SHIFTS), nb)
+        scores: Float32Array = (num * inv[:, None]).reshape(n, len(SHIFTS), nb)
+        return scores
 
 
-def _conv_model(k: np.ndarray, k2: np.ndarray) -> bytes:
+def _conv_model(k: Float32Array, k2: Float32Array) -> bytes:
     """ONNX model bytes computing the valid correlations ``g = Conv(x, k)`` and ``sq = Conv(x * x, k2)`` of
     float32 images ``x`` (N, C, H, W) with the kernels ``k`` (M, C, kh, kw) and ``k2`` (1, C, kh, kw)."""
     from onnx import TensorProto, helper, numpy_helper
@@ -224,7 +243,8 @@ def _conv_model(k: np.ndarray, k2: np.ndarray) -> bytes:
                      numpy_helper.from_array(np.ascontiguousarray(k2, np.float32), "k2")],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
-    return model.SerializeToString()
+    serialized: bytes = model.SerializeToString()
+    return serialized
 
 
 class _Product:
@@ -233,7 +253,7 @@ class _Product:
     (~8 ms) per call waiting for its second thread (measured); OpenCV's ``gemm`` is single-threaded but
     ~20x slower here."""
 
-    def __init__(self, k: np.ndarray, k2: np.ndarray):
+    def __init__(self, k: Float32Array, k2: Float32Array):
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
@@ -243,14 +263,15 @@ class _Product:
         self.session = ort.InferenceSession(_conv_model(k, k2), sess_options=opts,
                                             providers=["CPUExecutionProvider"])
 
-    def __call__(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        g, sq = self.session.run(None, {"x": np.ascontiguousarray(x, np.float32)})
+    def __call__(self, x: Float32Array) -> tuple[Float32Array, Float32Array]:
+        outputs: list[Float32Array] = self.session.run(None, {"x": np.ascontiguousarray(x, np.float32)})
+        g, sq = outputs
         return g, sq
 
 
-def _padded_batch(crops: Sequence[np.ndarray]) -> np.ndarray:
+def _padded_batch(crops: Sequence[Image]) -> Float32Array:
     """:func:`_padded` of every crop, lightly blurred, as one float32 array (N, H+2, W+2, 3)."""
     a = np.stack([_padded_u8(c) for c in crops]).astype(np.float32)
     n = len(a)
-    tall = cv2.GaussianBlur(a.reshape(n * (TEMPLATE_H + 2), TEMPLATE_W + 2, 3), (0, 0), 0.6)
+    tall = cast(Float32Array, cv2.GaussianBlur(a.reshape(n * (TEMPLATE_H + 2), TEMPLATE_W + 2, 3), (0, 0), 0.6))
     return tall.reshape(a.shape)

@@ -12,7 +12,9 @@ tile the reader could not read: such a reading is confirmed only by reading the 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set
 from dataclasses import dataclass
+from typing import TypedDict, cast
 
 from rules.events import (
     CardSeen,
@@ -27,7 +29,7 @@ from rules.events import (
     relative_source,
 )
 from vision.conventions import conventions
-from vision.scene_model import Scene, SeatView
+from vision.scene_model import MeldView, PondTile, Scene, SeatView
 from vision.tile_labels import NONE, UNKNOWN
 
 UNREAD = (UNKNOWN, NONE)  # a place the reader gave no face: it takes the face a later reading gives
@@ -40,18 +42,36 @@ ZONE_FIELDS = {"pond": ("pond",), "meld": ("melds",), "side": ("flowers", "card"
                "hand": ("standing", "revealed"), "stick": ("riichi_stick",)}
 
 
-def zone_state(scene: Scene, zone: str) -> tuple:
+# A zone's reading: its fields of the seat's view (ZONE_FIELDS), in order; the centre's is the dice.
+CentreState = tuple[tuple[int, ...]]
+PondState = tuple[tuple[PondTile, ...]]
+MeldState = tuple[tuple[MeldView, ...]]
+SideState = tuple[tuple[str, ...], str | None]  # flowers, card
+HandState = tuple[int, tuple[str, ...]]  # standing, revealed
+StickState = tuple[bool]
+ZoneState = CentreState | PondState | MeldState | SideState | HandState | StickState
+
+
+def zone_state(scene: Scene, zone: str) -> ZoneState:
     """The reading of one zone (``pond2``, ``centre``...) as a hashable value."""
     if zone == "centre":
         return (scene.dice,)
     kind, seat = zone[:-1], int(zone[-1])
     v = scene.seats[seat]
-    return tuple(getattr(v, f) for f in ZONE_FIELDS[kind])
+    return cast(ZoneState, tuple(getattr(v, f) for f in ZONE_FIELDS[kind]))  # the fields ZoneState names
 
 
-def _set_zone(scene: Scene, zone: str, state: tuple) -> Scene:
+class _Stamp(TypedDict):
+    """When an event's change was first seen."""
+
+    t_mono: float
+    t_wall: float
+    frame: int
+
+
+def _set_zone(scene: Scene, zone: str, state: ZoneState) -> Scene:
     if zone == "centre":
-        return Scene(scene.profile, scene.seats, state[0])
+        return Scene(scene.profile, scene.seats, cast(CentreState, state)[0])
     kind, seat = zone[:-1], int(zone[-1])
     v = scene.seats[seat]
     d = dict(v.__dict__)
@@ -61,29 +81,30 @@ def _set_zone(scene: Scene, zone: str, state: tuple) -> Scene:
 
 @dataclass
 class _Candidate:
-    state: tuple
+    state: ZoneState
     frame: int
     t_mono: float
     t_wall: float
     count: int = 1
 
 
-def diff_events(profile: str, zone: str, old: tuple, new: tuple, *, t_mono: float, t_wall: float, frame: int,
+def diff_events(profile: str, zone: str, old: ZoneState, new: ZoneState, *, t_mono: float, t_wall: float, frame: int,
                 pond_order: list[str] | None = None, last_removed: tuple[int, str] | None = None
                 ) -> list[ObservationEvent]:
     """Events for one zone's stable change ``old`` → ``new``. ``pond_order`` (free layouts) is the seat's
     pond in order of appearance and is updated; ``last_removed`` = (seat, tile) of the latest tile taken
     from a pond, the source of a meld the profile does not turn sideways."""
-    st = {"t_mono": t_mono, "t_wall": t_wall, "frame": frame}
+    st: _Stamp = {"t_mono": t_mono, "t_wall": t_wall, "frame": frame}
     out: list[ObservationEvent] = []
     if zone == "centre":
-        if new[0] and new[0] != old[0]:
-            out.append(DiceRead(values=tuple(new[0]), **st))
+        dice_old, dice_new = cast(CentreState, old)[0], cast(CentreState, new)[0]
+        if dice_new and dice_new != dice_old:
+            out.append(DiceRead(values=tuple(dice_new), **st))
         return out
     kind, seat = zone[:-1], int(zone[-1])
     conv = conventions(profile)
     if kind == "pond":
-        o, n = list(old[0]), list(new[0])
+        o, n = list(cast(PondState, old)[0]), list(cast(PondState, new)[0])
         if conv.pond_layout == "rows6":
             k = 0
             while k < min(len(o), len(n)) and (o[k] == n[k] or (o[k].tile in UNREAD and o[k].sideways == n[k].sideways)):
@@ -111,9 +132,9 @@ def diff_events(profile: str, zone: str, old: tuple, new: tuple, *, t_mono: floa
                     order.append(t.tile)
         return out
     if kind == "meld":
-        o, n = list(old[0]), list(new[0])
-        for i, m in enumerate(n):
-            if i < len(o) and o[i] == m:
+        mo, mn = list(cast(MeldState, old)[0]), list(cast(MeldState, new)[0])
+        for i, m in enumerate(mn):
+            if i < len(mo) and mo[i] == m:
                 continue
             src = m.source
             if src is None and m.kind not in ("kong_concealed",) and last_removed is not None:
@@ -121,35 +142,37 @@ def diff_events(profile: str, zone: str, old: tuple, new: tuple, *, t_mono: floa
             out.append(MeldSeen(seat=seat, kind=m.kind, tiles=m.tiles, claimed_index=m.sideways, source=src, **st))
         return out
     if kind == "side":
-        of, nf = list(old[0]), list(new[0])
-        for t in nf[len(of):] if nf[:len(of)] == of else nf:
-            out.append(FlowerSeen(seat=seat, tile=t, **st))
-        if new[1] is not None and new[1] != old[1]:
-            out.append(CardSeen(seat=seat, card=new[1], **st))
+        so, sn = cast(SideState, old), cast(SideState, new)
+        of, nf = list(so[0]), list(sn[0])
+        for flower in nf[len(of):] if nf[:len(of)] == of else nf:
+            out.append(FlowerSeen(seat=seat, tile=flower, **st))
+        if sn[1] is not None and sn[1] != so[1]:
+            out.append(CardSeen(seat=seat, card=sn[1], **st))
         return out
     if kind == "hand":
-        if new[1] and new[1] != old[1]:
-            out.append(TilesRevealed(seat=seat, tiles=tuple(new[1]), **st))
+        ho, hn = cast(HandState, old), cast(HandState, new)
+        if hn[1] and hn[1] != ho[1]:
+            out.append(TilesRevealed(seat=seat, tiles=tuple(hn[1]), **st))
         return out
     if kind == "stick":
-        if new[0] and not old[0]:
+        if cast(StickState, new)[0] and not cast(StickState, old)[0]:
             out.append(StickSeen(seat=seat, kind="riichi", **st))
         return out
     return out
 
 
-def unsure(zone: str, state: tuple) -> bool:
+def unsure(zone: str, state: ZoneState) -> bool:
     """Whether a zone's reading holds a tile the reader could not read (``unknown``) or a set the rules cannot
     make of its tiles."""
     kind = zone[:-1]
     if kind == "pond":
-        return any(p.tile == UNKNOWN for p in state[0])
+        return any(p.tile == UNKNOWN for p in cast(PondState, state)[0])
     if kind == "meld":  # (a set of no kind: tiles the rules cannot make a set — two touching sets in a blur)
-        return any(UNKNOWN in m.tiles or m.kind == UNKNOWN for m in state[0])
+        return any(UNKNOWN in m.tiles or m.kind == UNKNOWN for m in cast(MeldState, state)[0])
     if kind == "side":
-        return UNKNOWN in state[0]
+        return UNKNOWN in cast(SideState, state)[0]
     if kind == "hand":
-        return UNKNOWN in state[1]
+        return UNKNOWN in cast(HandState, state)[1]
     return False
 
 
@@ -173,7 +196,7 @@ class Tracker:
         self._last_removed: tuple[int, str] | None = None
         self._cloth_since: dict[str, float] = {}  # pond zone -> since when its last known tiles read as cloth
 
-    def _cloth_gone(self, zone: str, o: tuple, n: tuple, t: float) -> int:
+    def _cloth_gone(self, zone: str, o: tuple[PondTile, ...], n: tuple[PondTile, ...], t: float) -> int:
         """How many of the last known tiles of a pond have read as bare cloth for :data:`CLOTH_GONE_S`: they are
         gone (their places keep no face)."""
         k = j = min(len(o), len(n))
@@ -190,7 +213,7 @@ class Tracker:
         since = self._cloth_since.get(zone)
         return since is not None and t - since >= CLOTH_GONE_S
 
-    def _keep_identities(self, zone: str, cur: tuple, old: tuple, t: float) -> tuple:
+    def _keep_identities(self, zone: str, cur: ZoneState, old: ZoneState, t: float) -> ZoneState:
         """A tile lying in a pond, a set or among the flowers set aside does not change face: where a
         re-reading differs only in the labels of tiles already there (same places, same sideways flags),
         keep the stable labels, so one misread in a later frame is not a removal and a new discard (or a
@@ -201,23 +224,23 @@ class Tracker:
         cloth a while are gone (:meth:`_cloth_gone`)."""
         kind = zone[:-1]
         if kind == "pond" and conventions(self.profile).pond_layout == "rows6":
-            o, n = old[0], cur[0]
+            o, n = cast(PondState, old)[0], cast(PondState, cur)[0]
             k = min(len(o), len(n))
             if [p.sideways for p in o[:k]] == [p.sideways for p in n[:k]]:
                 kept = tuple(b if a.tile in UNREAD and b.tile not in UNREAD else a for a, b in zip(o[:k], n[:k]))
                 gone = self._cloth_gone(zone, o, n, t)
                 return (kept[:k - gone] + tuple(n[k - gone:]),)
         if kind == "side":  # flowers set aside stay as they lie (a card may still turn up); bare cloth after
-            o, n = old[0], cur[0]  # them is no flower (an arm over the row taken for cloth: mcr seed 11 hand 87)
-            k = min(len(o), len(n))
-            return (tuple(o[:k]) + tuple(t for t in n[k:] if t != NONE),) + tuple(cur[1:])
+            so, sn = cast(SideState, old), cast(SideState, cur)  # them is no flower (an arm over the row taken for
+            k = min(len(so[0]), len(sn[0]))  # cloth: mcr seed 11 hand 87)
+            return (tuple(so[0][:k]) + tuple(t for t in sn[0][k:] if t != NONE), sn[1])
         if kind == "meld":
-            o, n = old[0], cur[0]
-            out = []
-            for i, m in enumerate(n):
-                if i < len(o) and (len(o[i].tiles), o[i].sideways, o[i].added, o[i].kind) == (
-                        len(m.tiles), m.sideways, m.added, m.kind) and not _turned_up(o[i].tiles, m.tiles):
-                    out.append(o[i])
+            mo, mn = cast(MeldState, old)[0], cast(MeldState, cur)[0]
+            out: list[MeldView] = []
+            for i, m in enumerate(mn):
+                if i < len(mo) and (len(mo[i].tiles), mo[i].sideways, mo[i].added, mo[i].kind) == (
+                        len(m.tiles), m.sideways, m.added, m.kind) and not _turned_up(mo[i].tiles, m.tiles):
+                    out.append(mo[i])
                 else:
                     out.append(m)
             return (tuple(out),)
@@ -235,7 +258,7 @@ class Tracker:
                 and unsure(z, c.state) and c.state != zone_state(self.stable, z)} | set(self._cloth_since)
 
     def update(self, scene: Scene, *, frame: int, t_mono: float, t_wall: float = 0.0,
-               read: set[str] | None = None, untrusted: set[str] = frozenset()) -> list[ObservationEvent]:  # type: ignore[assignment]
+               read: Set[str] | None = None, untrusted: Set[str] = frozenset()) -> list[ObservationEvent]:
         """Feed one frame's parse. ``read``: zones re-read this frame (None = all); zones not re-read and
         trusted confirm their candidate; ``untrusted`` zones reset theirs."""
         events: list[ObservationEvent] = []

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 from firmware_bridge import framing
 from firmware_bridge.emulator.ports import EmulatorPort, PtyPort, TcpPort
@@ -62,6 +62,7 @@ from firmware_bridge.messages import (
 from firmware_bridge.state import TableView
 from firmware_bridge.timings import Timings
 
+_T = TypeVar("_T")
 FW_VERSION = (1, 0, 0)
 LIFT_SENSORS = (Sensor.LIFT0_UP, Sensor.LIFT1_UP, Sensor.LIFT2_UP, Sensor.LIFT3_UP, Sensor.CENTRE_UP)
 LIFT_PARTS = (Part.LIFT0, Part.LIFT1, Part.LIFT2, Part.LIFT3, Part.CENTRE_LIFT)
@@ -103,7 +104,7 @@ class _Run:
     op: Op
     ref: int
     motors: set[str] = field(default_factory=set)
-    data: dict[str, Any] = field(default_factory=dict)
+    lifts_moving: set[int] = field(default_factory=set)  # a LIFT: the lifts not yet at their limit
 
 
 class McuEmulator:
@@ -122,7 +123,7 @@ class McuEmulator:
         self.max_retries = max_retries
         self.heartbeat_interval = heartbeat_interval
         self._rng = random.Random(seed)
-        self._calls: queue.SimpleQueue[tuple[Callable[[], Any], Future]] = queue.SimpleQueue()
+        self._calls: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()  # jobs run between two frames
         self._thread = threading.Thread(target=self._main, name="mcu-emulator", daemon=True)
         self._running = False
         self._t0 = time.monotonic()
@@ -202,12 +203,19 @@ class McuEmulator:
 
     # ------------------------------------------------------------------------------------ inspection
 
-    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
+    def call(self, fn: Callable[[], _T], timeout: float = 5.0) -> _T:
         """Run ``fn`` on the MCU thread (between two frames) and return its result."""
         if not self._running or threading.current_thread() is self._thread:
             return fn()
-        fut: Future = Future()
-        self._calls.put((fn, fut))
+        fut: Future[_T] = Future()
+
+        def job() -> None:
+            try:
+                fut.set_result(fn())
+            except Exception as exc:
+                fut.set_exception(exc)
+
+        self._calls.put(job)
         return fut.result(timeout)
 
     def status(self) -> TableStatus:
@@ -292,13 +300,10 @@ class McuEmulator:
         while self._running:
             while True:
                 try:
-                    fn, fut = self._calls.get_nowait()
+                    job = self._calls.get_nowait()
                 except queue.Empty:
                     break
-                try:
-                    fut.set_result(fn())
-                except Exception as exc:
-                    fut.set_exception(exc)
+                job()
             now = time.monotonic()
             data = self.port.read(min(0.02, max(0.0, self._next_deadline(now) - now)))
             if data and self.baud:  # the last byte arrives one character time per byte later
@@ -409,7 +414,8 @@ class McuEmulator:
             self._watchdog_s = (msg.heartbeat_timeout_ms or 1000) / 1000.0
             self._events.clear()
             self._ev_out = None
-            result, data = Result.OK, self._hello_info().pack()
+            result: int = Result.OK
+            data = self._hello_info().pack()
         elif not self._session:
             self._send(Ack(Result.NOT_SYNCED), f.seq)
             return
@@ -504,7 +510,7 @@ class McuEmulator:
             self._emit(Fault(code, part))
         for run in list(self._ops.values()):
             if run.op == Op.LIFT:
-                for i in run.data.get("moving", ()):
+                for i in run.lifts_moving:
                     self._lift_up[i] = False  # stopped between the limits
             self._end(run, Fault(code, part, run.op, run.ref))
         self._motors.clear()
@@ -557,7 +563,7 @@ class McuEmulator:
         up = bool(msg.up)
         moving = [i for i in range(5) if msg.mask >> i & 1 and self._lift_up[i] != up]
         run = self._begin(Op.LIFT, ref, {f"lift{i}" for i in moving})
-        run.data["moving"] = set(moving)
+        run.lifts_moving = set(moving)
         if not moving:
             self._end(run, Done(Op.LIFT, ref))
             return
@@ -570,20 +576,20 @@ class McuEmulator:
                 if self._ops.get(Op.LIFT) is not run or i in self._jammed:
                     return
                 self._lift_up[i] = up
-                run.data["moving"].discard(i)
+                run.lifts_moving.discard(i)
                 run.motors.discard(f"lift{i}")
                 self._motors.discard(f"lift{i}")
                 if up:
                     self._emit(SensorEvent(LIFT_SENSORS[i], 1))
-                if not run.data["moving"]:
+                if not run.lifts_moving:
                     self._end(run, Done(Op.LIFT, ref))
 
             self._after(self.timings.lift_s, arrive)
 
         def timeout() -> None:
-            if self._ops.get(Op.LIFT) is run and run.data["moving"]:
-                stuck = min(run.data["moving"])
-                for i in run.data["moving"]:
+            if self._ops.get(Op.LIFT) is run and run.lifts_moving:
+                stuck = min(run.lifts_moving)
+                for i in run.lifts_moving:
                     self._lift_up[i] = False
                 self._end(run, Fault(FaultCode.LIFT_LIMIT_TIMEOUT, LIFT_PARTS[stuck], Op.LIFT, ref))
 
