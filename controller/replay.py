@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rules.events import Event, HandStarted, QuestionAnswered
+from rules.game.table_data import TENHOU6
 
 #: a step's view without what only a live page needs (the claim window's countdown, the event counter)
 LIVE_ONLY = ("claim", "events")
@@ -108,7 +109,7 @@ def replay(store: Any, hand_id: str) -> dict[str, Any]:
         seen = now
         view = {k: v for k, v in hand.view(0.0).items() if k not in LIVE_ONLY}
         steps.append({"i": len(steps), "at": at, "what": what, "view": view})
-    return {"hand_id": hand_id, "profile": profile, "steps": steps, "tenhou6": profile == "riichi-ema2016"}
+    return {"hand_id": hand_id, "profile": profile, "steps": steps, "tenhou6": TENHOU6 in hand.rules.record_formats}
 
 
 def _key(e: Event) -> str:

@@ -50,7 +50,7 @@ from rules.events import (
     TableReconciled,
     TableStateChanged,
 )
-from rules.wall import wall_spec
+from rules.profiles import registry
 
 log = logging.getLogger("mahjong_table.service")
 
@@ -67,7 +67,7 @@ def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple
     The profile's sections are counted from the dealer in turn order (rules.wall); the MCU wants them
     by physical side.
     """
-    spec = wall_spec(profile, players)
+    spec = registry.get(profile).wall_spec(players)  # the rule set's own wall (rules.wall for the built-in ones)
     stacks = [0, 0, 0, 0]
     first = spec.sides.index(dealer) if dealer in spec.sides else 0
     for i, n in enumerate(spec.sections):
@@ -76,7 +76,7 @@ def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple
 
 
 def dice_throws(profile: str, players: int) -> int:
-    return wall_spec(profile, players).throws
+    return registry.get(profile).wall_spec(players).throws
 
 
 class PlaySource:

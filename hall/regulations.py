@@ -21,22 +21,10 @@ from typing import Any
 from hall.db import HallDB
 
 SANCTIONS = ("table_points", "removal", "disqualification", "annulment", "dead_hand")
-# Minutes after a session's end within which an appeal is received (000 line 485: «не позже, чем через 30 минут
-# после окончания соответствующей сессии»). 001, 003 and 004 set no limit: the head judge applies 000's
-# [Interp: the issue's «do what the seed's head judge would expect»].
-APPEAL_MINUTES = {"sichuan": 30}
-DEFAULT_APPEAL_MINUTES = 30
 
 
 class RegulationError(ValueError):
     """A request the regulations refuse (one line)."""
-
-
-def appeal_minutes(profile: str) -> int:
-    for prefix, minutes in APPEAL_MINUTES.items():
-        if profile.startswith(prefix):
-            return minutes
-    return DEFAULT_APPEAL_MINUTES
 
 
 @dataclass(frozen=True)

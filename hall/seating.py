@@ -20,6 +20,10 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules.game.protocols import RuleSet
 
 
 class SeatingError(ValueError):
@@ -153,16 +157,16 @@ class TableRules:
     bye: bool = False
 
     @classmethod
-    def of(cls, profile: object, name: str) -> TableRules:
+    def of(cls, profile: RuleSet) -> TableRules:
         sizes = []
         for n in (2, 3, 4):
             try:
-                profile.wall_spec(n)  # type: ignore[attr-defined]
+                profile.wall_spec(n)
             except ValueError:
                 continue
             sizes.append(n)
-        # 000 §3.1.4 (lines 508-513): Sichuan's table of one or two; the others have no such rule
-        return cls(tuple(sizes), 4 if 4 in sizes else max(sizes), bye=name.startswith("sichuan"))
+        # 000 §3.1.4 (lines 508-513): Sichuan's table of one or two; the others have no such rule (its data)
+        return cls(tuple(sizes), 4 if 4 in sizes else max(sizes), bye=profile.incomplete_table_bye)
 
 
 @dataclass

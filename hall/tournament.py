@@ -111,7 +111,7 @@ class Tournament:
     @property
     def table_rules(self) -> seating_mod.TableRules:
         """The tables this rule set plays (Siamese 3 or 2, Red 2-4, Sichuan's incomplete tables)."""
-        return seating_mod.TableRules.of(self.profile, self.profile_name)
+        return seating_mod.TableRules.of(self.profile)
 
     def is_bye(self, players: list[str]) -> bool:
         """A table of one or two that plays no game (000 §3.1.4)."""
@@ -346,7 +346,7 @@ class Tournament:
         rows = self.db.q("SELECT status, ended FROM sessions WHERE n=?", (session,))
         if not rows or rows[0][0] not in ("running", "ended"):
             raise TournamentError(f"session {session} has not been played")
-        limit = regulations.appeal_minutes(self.profile_name)
+        limit = self.profile.appeal_minutes  # the rule set's (000 line 485; the others: 000's, by the head judge)
         now = self.clock()
         if rows[0][1] is not None and now > rows[0][1] + limit * 60:
             late = (now - rows[0][1]) / 60

@@ -40,11 +40,11 @@ MAX_POND = 30  # the most discards the rendered pond area holds (vision.scene_re
 
 def view_seats(profile: str, players: int) -> int:
     """Seat views a table of ``players`` needs: up to its highest seat (two players sit at seats 0 and 2)."""
-    from rules.wall import wall_spec
+    from rules.profiles import registry
 
     try:
-        return max(wall_spec(profile, players).seats) + 1
-    except (ValueError, KeyError):
+        return max(registry.get(profile).wall_spec(players).seats) + 1
+    except (ValueError, KeyError):  # (an unknown profile is a KeyError: registry.UnknownProfile)
         return players
 
 

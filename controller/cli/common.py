@@ -7,7 +7,7 @@ Kept apart from the command modules so that one command's module never imports a
 from __future__ import annotations
 
 import argparse
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from controller.cli import CliError
@@ -18,7 +18,30 @@ if TYPE_CHECKING:
 
     from hall.config import HallConfig
 
-PROFILES = tuple(names())  # the rule profiles, as the registry names them
+class _Registered:
+    """The rule profiles as the registry names them when asked (a rule set registered after this module was
+    imported is a choice too): argparse's ``choices``."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(names())
+
+
+PROFILES = _Registered()
+
+
+def pantheon_records(profile: str) -> bool:
+    """Whether Pantheon records the hands of ``profile`` (a registry name): its data says so (riichi's
+    ``record_formats``); an unknown name does not."""
+    from rules.game.table_data import PANTHEON
+    from rules.profiles import registry
+
+    try:
+        return PANTHEON in registry.get(profile).record_formats
+    except registry.UnknownProfile:
+        return False
 
 
 class WebService(Protocol):

@@ -5,20 +5,8 @@ from __future__ import annotations
 import argparse
 import random
 
-# profile -> example hands with context (one line each; all are real wins in that profile)
-EXAMPLES: dict[str, list[tuple[str, dict]]] = {
-    "basic": [("123m456p789s1133z + 1z", {"self_drawn": True}), ("1122m3344p5566s7z + 7z", {})],
-    "mcr": [("1112345678999m + 9m", {}), ("147m258p369s1234z + 5z", {"self_drawn": True})],
-    "riichi-ema2016": [
-        ("23456m67888p234s + 1m", {"self_drawn": True, "seat_wind": "2z", "round_wind": "1z", "dora_indicators": ["1p"]})
-    ],
-    "sichuan-mpl2025": [("1122334455667m + 7m", {"missing_suit": "s"})],
-    "sichuan-wmsg": [("123456789m1p [555p] + 1p", {"missing_suit": "s"})],
-    "red": [("234s j [123m] [555p] [777z] + j", {"self_drawn": True, "players": 4})],
-}
 
-
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser("demo", help="score example hands and play one short random game (make run)")
     ap.add_argument("--seed", type=int, default=None, help="random seed of the game (default: random)")
     ap.set_defaults(func=run)
@@ -30,10 +18,10 @@ def run(args: argparse.Namespace) -> int:
 
     print("mahjong-table demo — example hands under each profile\n")
     for name in registry.names():
-        for hand, ctx in EXAMPLES.get(name, []):
-            res = score_object(name, {"hand": hand, **ctx})
+        for ex in registry.get(name).examples:  # each rule set's own real wins (rules.game.table_data.Example)
+            res = score_object(name, {"hand": ex.hand, **ex.context})
             if not res.get("ok"):
-                print(f"[{name}] {hand}: {res['error']}\n")
+                print(f"[{name}] {ex.hand}: {res['error']}\n")
                 continue
             print(render(res) + "\n")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)

@@ -26,7 +26,14 @@ import argparse
 import sys
 
 from controller.cli import CliError
-from controller.cli.common import add_profile, hall_config, positive_int, serve_web, stop_on_signals
+from controller.cli.common import (
+    add_profile,
+    hall_config,
+    pantheon_records,
+    positive_int,
+    serve_web,
+    stop_on_signals,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -173,7 +180,7 @@ def _pantheon_task(cfg, hall, stop):
 
     if not cfg.pantheon.url:
         return None
-    if cfg.hall.profile != "riichi-ema2016":
+    if not pantheon_records(cfg.hall.profile):
         print(f"pantheon: not used — Pantheon records riichi, this hall plays {cfg.hall.profile}", flush=True)
         return None
     from hall.pantheon.client import PantheonConfig
@@ -246,7 +253,7 @@ def _pantheon_sim(args: argparse.Namespace, progress):
     u = urlparse(args.pantheon)
     if u.scheme not in ("http", "https") or not u.netloc:
         raise CliError(f"--pantheon: {args.pantheon!r} is not an http(s) URL")
-    if args.profile != "riichi-ema2016":
+    if not pantheon_records(args.profile):
         raise CliError(f"--pantheon: Pantheon records riichi, not {args.profile}")
     if not args.pantheon_token or args.pantheon_event is None or args.pantheon_person is None:
         raise CliError("--pantheon needs --pantheon-token, --pantheon-event and --pantheon-person")

@@ -23,7 +23,7 @@ import argparse
 import sys
 
 from controller.cli import CliError
-from controller.cli.common import hall_config
+from controller.cli.common import hall_config, pantheon_records
 
 
 def register(hs: argparse._SubParsersAction) -> None:
@@ -206,7 +206,7 @@ def pantheon_send(args: argparse.Namespace) -> int:
     ob = PantheonOutbox(cfg.pantheon.outbox)
     try:
         name = db.get_meta("profile") or cfg.hall.profile
-        if name != "riichi-ema2016":
+        if not pantheon_records(name):
             raise CliError(f"Pantheon records riichi; this hall plays {name}")
         fed = feed(db, ob, registry.get(name))
         rep = asyncio.run(Sender(ob, pc).drain())

@@ -261,6 +261,7 @@ class CameraReader:
                  threads: int = 1, kind: str = "auto", tilesets: Sequence[Any] = ()):
         """``tilesets``: the table's enrolled sets (``camera.tilesets``), read with instead of the enrolled
         sets of ``styles``; :class:`vision.tileset.TileSetError` for a set of another model."""
+        from vision.conventions import conventions
         from vision.pipeline import VisionPipeline
 
         self.reader = ConfidentReader(make_reader(styles, kind, tilesets), min_score, min_margin)
@@ -270,7 +271,8 @@ class CameraReader:
                                    threads=threads, tilesets=list(tilesets))
         self.cal = calibration
         self.n_seats = n_seats
-        self.indicators = profile == "riichi-ema2016" if indicators is None else indicators
+        # the dead wall's indicator slots are watched where the rule set's table has them (riichi's dora)
+        self.indicators = conventions(profile).dora_indicators if indicators is None else indicators
         self.racks = {s: _Steady() for s in range(n_seats)}
         self.slots = {(row, i): _Steady() for row in (0, 1) for i in range(len(INDICATOR_SLOTS))}
         self.seen_slots: set[tuple[int, int]] = set()

@@ -71,26 +71,29 @@ from rules.events import (
     Violation,
 )
 from rules.game.machine import HandMachine
+from rules.game.protocols import RuleSet
+from rules.game.table_data import TableConventions
 from rules.game.violations import violation
 
 
 class Referee:
-    """One hand, refereed from observations. ``profile``: a registry name or a profile object;
+    """One hand, refereed from observations. ``profile``: the rule set (or its registry name), whose data
+    says what differs in refereeing it (its table conventions, its referee notes, its capabilities);
     ``wait_s``: how long to wait for further calls before a win on a discard is granted where the profile
     sets no claim time (:data:`verdicts.CALL_WAIT_S`; where it does, the hand machine's claim window);
     ``reveal_wait_s``: after an exhaustive draw, how long after the last hand shown the others count as
     not ready (riichi shows only ready hands). All its state is :attr:`state` (:class:`RefereeState`)."""
 
-    def __init__(self, profile: Any, *, wait_s: float | None = None, reveal_wait_s: float = 4.0):
+    def __init__(self, profile: RuleSet | str, *, wait_s: float | None = None, reveal_wait_s: float = 4.0):
         if isinstance(profile, str):
             from rules.profiles import registry
 
             profile = registry.get(profile)
         from vision.conventions import conventions
 
-        self.profile = profile
+        self.profile: RuleSet = profile
         self.name: str = profile.name
-        self.conv = conventions(self.name)
+        self.conv: TableConventions = conventions(profile)
         self.wait_s = wait_s or CALL_WAIT_S
         self.reveal_wait_s = reveal_wait_s
         self.log = RecordLog()

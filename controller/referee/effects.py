@@ -44,7 +44,7 @@ def refused(out: list[Event]) -> bool:
 
 def flag(r: RefereeState, code: str, seat: int | None, message: str = "") -> Violation:
     """A verdict of the referee's own (not the machine's): timing, out-of-turn discards, rack counts."""
-    rule = referee_rule(r.name, code, r.profile.violation_rules)
+    rule = referee_rule(r.profile.referee_notes, code, r.profile.violation_rules)
     v = violation(code, seat, message, rule=rule, at=r.at, hand_id=r.hand_id)
     emit(r, v)
     return v

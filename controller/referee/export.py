@@ -27,6 +27,7 @@ from rules.events import (
     HandStarted,
     MeldMade,
 )
+from rules.game.table_data import TENHOU6
 
 
 class ExportError(ValueError):
@@ -50,7 +51,7 @@ def lines(store: Any, hand_id: str, fmt: str = "events") -> Iterator[dict[str, A
         yield from (e.to_json() for e in log)
         yield from (e.to_json() for e in ref.outputs if not any(e is x for x in log))
         return
-    if ref.name != "riichi-ema2016":
+    if TENHOU6 not in ref.profile.record_formats:
         raise ExportError(f"tenhou.net/6 is riichi's format; {hand_id} is {ref.name} (use --format events)")
     from rules.profiles.riichi.tenhou6 import game_log, hand_log
 

@@ -36,16 +36,30 @@ from rules.events import (
     as_int,
     as_seat,
 )
+from rules.game.protocols import RuleSet
+from rules.game.table_data import MJAI
 from rules.tiles import Tile
 
 UNSEEN = "?"
 HONORS = ("E", "S", "W", "N", "P", "F", "C")  # 1z..7z: East South West North White Green Red
 BAKAZE = {"1": "E", "2": "S", "3": "W", "4": "N"}
-PROFILES = ("riichi-ema2016",)
 
 
 class MjaiError(ValueError):
     """The hand cannot be exported as mjai (not riichi, no record)."""
+
+
+def writes_mjai(profile: RuleSet | str) -> bool:
+    """Whether hands of ``profile`` (a rule set or its registry name) are written in mjai: its data says
+    so (``record_formats``, riichi's)."""
+    if isinstance(profile, str):
+        from rules.profiles import registry
+
+        try:
+            profile = registry.get(profile)
+        except registry.UnknownProfile:
+            return False
+    return MJAI in profile.record_formats
 
 
 def tile(t: str) -> str:
@@ -206,7 +220,7 @@ def game(hands: Sequence[tuple[str, Sequence[Event], Sequence[Any]]], start_scor
          names: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
     """``start_game``, every hand's kyoku in order, ``end_game``. ``hands``: (profile, record, judged wins)."""
     for profile, _events, _wins in hands:
-        if profile not in PROFILES:
+        if not writes_mjai(profile):
             raise MjaiError(f"mjai is riichi's format; this hand is {profile} (use --format events)")
     first = next((e for _p, evs, _w in hands for e in evs if isinstance(e, HandStarted)), None)
     seats = list(first.seats) if first is not None and len(first.seats) == 4 else []
@@ -228,7 +242,7 @@ def store_lines(store: Any, hand_ids: Sequence[str]) -> Iterator[dict[str, Any]]
         if not store.count(f"{h}/referee"):
             raise MjaiError(f"no refereed hand {h!r} in the store")
         ref = rebuild(store, h)
-        if ref.name not in PROFILES:
+        if not writes_mjai(ref.profile):
             raise MjaiError(f"mjai is riichi's format; {h} is {ref.name} (use --format events)")
         start_score = ref.profile.start_score
         hands.append((ref.name, list(ref.game_log), list(ref.machine.state.wins)))

@@ -74,5 +74,5 @@ def odd_racks(r: RefereeState, t: float) -> None:
         r.racks.flagged.add(seat)
         effects.flag(r, "tile_count", seat, f"{have} tiles in the rack, {want} expected")
         if "tile_count" in r.profile.capabilities.dead_hand_codes and not r.st.seat_state[seat].dead:
-            rule = referee_rule(r.name, "tile_count", r.profile.violation_rules)
+            rule = referee_rule(r.profile.referee_notes, "tile_count", r.profile.violation_rules)
             effects.submit(r, HandDead(seat=seat, reason="tile_count", rule=rule))

@@ -137,7 +137,7 @@ class RefereeSession:
     def _show(self, o: Event) -> None:
         if isinstance(o, Violation):
             self.verdicts.append(o)
-            en, ru = verdict_lines(o)
+            en, ru = verdict_lines(o, self.referee.profile)
             print(f"VERDICT {self.hand_id}: {en} | {ru}", flush=True)
             self.svc.note(en)
         elif isinstance(o, QuestionAsked):
@@ -217,7 +217,7 @@ class RefereeSession:
 
     def result(self) -> dict[str, Any]:
         r = self.referee.result()
-        r["verdicts"] = [verdict_lines(v)[0] for v in self.referee.violations()]
+        r["verdicts"] = [verdict_lines(v, self.referee.profile)[0] for v in self.referee.violations()]
         return r
 
     # --- what people do -----------------------------------------------------------------------------

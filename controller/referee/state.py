@@ -27,7 +27,9 @@ from rules.events import (
 )
 from rules.game.machine import HandMachine, replay
 from rules.game.machines import machine_for
+from rules.game.protocols import RuleSet
 from rules.game.state import HandState
+from rules.game.table_data import TableConventions
 from rules.tiles import TILES
 
 REFEREE_JUDGE = "referee"  # who gave a penalty the referee ruled itself (controller/referee/sanctions.py)
@@ -192,8 +194,8 @@ class RecordLog:
 class RefereeState:
     """One hand as the referee follows it: the hand machine (the record) and what only the table shows."""
 
-    profile: Any  # a rules.game.protocols.RuleSet
-    conv: Any  # vision.conventions.TableConventions
+    profile: RuleSet
+    conv: TableConventions  # the table's (the rule set's own: vision.conventions)
     wait_s: float
     reveal_wait_s: float
     log: RecordLog
@@ -240,12 +242,12 @@ class RefereeState:
         return tuple(self.st.seats)
 
 
-def fresh_state(profile: Any, conv: Any, wait_s: float, reveal_wait_s: float, log: RecordLog,
+def fresh_state(profile: RuleSet, conv: TableConventions, wait_s: float, reveal_wait_s: float, log: RecordLog,
                 variant: Variant) -> RefereeState:
     return RefereeState(profile, conv, wait_s, reveal_wait_s, log, machine_for(profile)(profile, "table"), variant)
 
 
-def replay_machine(profile: Any, log: list[Event]) -> HandMachine:
+def replay_machine(profile: RuleSet, log: list[Event]) -> HandMachine:
     """A table-mode machine rebuilt from a (completed) log."""
     return replay(profile, log, "table", machine=machine_for(profile))
 

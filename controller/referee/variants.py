@@ -3,8 +3,6 @@ chosen by :func:`variant_for` from the profile's capabilities and table conventi
 the missing suit shows with each player's first discard (002 §5.2-5.3)."""
 from __future__ import annotations
 
-from typing import Any
-
 from controller.referee import effects, questions
 from controller.referee.state import (
     CLAIM_OF_MELD,
@@ -12,7 +10,6 @@ from controller.referee.state import (
     RefereeState,
     Variant,
 )
-from controller.referee.verdicts import DRAWN_TILE_PAID
 from rules.events import (
     ButtonPressed,
     Event,
@@ -21,15 +18,24 @@ from rules.events import (
     PondTileSeen,
     TilesRevealed,
 )
+from rules.game.protocols import RuleSet
 from rules.game.state import Phase
+from rules.game.table_data import TableConventions
 
 
-def variant_for(profile: Any, conv: Any) -> Variant:
-    """The referee's variant of ``profile`` (a RuleSet) at a table with conventions ``conv``."""
+def variant_for(profile: RuleSet, conv: TableConventions) -> Variant:
+    """The referee's variant of ``profile`` at a table with conventions ``conv`` (its own, as a rule)."""
     caps = profile.capabilities
-    return Variant(missing_suit_from_first_discard="missing_suit" in caps.pre_play and not conv.missing_suit_cards,
+    return Variant(missing_suit_from_first_discard=missing_suit_from_first_discard(profile, conv),
                    two_hands=caps.two_hands, ura_after_riichi_win=caps.has_riichi,
-                   kong_drawn_tile_paid=profile.name in DRAWN_TILE_PAID)
+                   kong_drawn_tile_paid=profile.referee_notes.kong_drawn_tile_paid)
+
+
+def missing_suit_from_first_discard(profile: RuleSet, conv: TableConventions | None = None) -> bool:
+    """A rule set with a missing suit whose table has no cards for it: each player's first discard, his
+    set-aside tile, shows it (Sichuan WMSG, 002 §5.2-5.3)."""
+    table = conv if conv is not None else profile.table_conventions
+    return "missing_suit" in profile.capabilities.pre_play and not table.missing_suit_cards
 
 
 def suits_pending(r: RefereeState) -> bool:

@@ -1,5 +1,7 @@
-"""What the referee judges by itself, per profile, as data: the claim window on the shared clock, the
-referee's own violation codes with their seed references, and every verdict's text in Russian and English.
+"""What the referee judges by itself, as data: the claim window on the shared clock, the referee's own
+violation codes with their default seed references, and every verdict's text in Russian and English. What
+a rule set words differently (its seed's references for these codes, the texts of codes it adds) is the
+profile's data: ``RuleSet.referee_notes`` (:class:`rules.game.table_data.RefereeNotes`).
 
 The hand machine (``rules.game``) judges the rules of play; the referee adds what only the table sees: the
 time a claim came (the camera and the call buttons are stamped on one monotonic clock), a discard put into
@@ -7,7 +9,11 @@ a pond out of turn, a rack with the wrong number of tiles.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules.events import Violation
+from rules.game.protocols import RuleSet
+from rules.game.table_data import RefereeNotes
 from rules.game.violations import CODES
 
 #: How long the referee waits for further calls on a discard before it grants a win on it, where the
@@ -16,25 +22,12 @@ from rules.game.violations import CODES
 #: its deadline on the shared clock (``rules.game.state.ClaimWindow``) and its ``claim_late`` verdict.
 CALL_WAIT_S = 3.0
 
-#: Profiles whose settlement pays an added kong at once only when made with the tile just drawn (kept apart),
-#: else it is a "delayed" kong (000 §2.5.3, §2.7.2.3): the referee reads where the fourth tile came from.
-DRAWN_TILE_PAID = frozenset({"sichuan-mpl2025", "sichuan-wmsg"})
-
-#: The referee's own codes: (default seed reference, English meaning).
+#: The referee's own codes: (default seed reference, English meaning); a rule set's seed words the
+#: reference in its ``referee_notes.references``.
 REFEREE_CODES: dict[str, tuple[str, str]] = {
     "out_of_turn": ("000 §2.5.3", "a discard out of turn"),
     "tile_count": ("003 §Отдельные нарушения 8", "a rack with the wrong number of tiles"),
     "dead_hand_claim": ("004 Rules 3.4.6", "a claim by a hand declared dead: a chombo, the hand is dealt again"),
-}
-
-#: Per profile, the references of the referee's own codes where the profile's seed says it differently.
-REFEREE_RULES: dict[str, dict[str, str]] = {
-    "sichuan-mpl2025": {"out_of_turn": "000 §2.5.3", "tile_count": "000 §2.8.3.1"},
-    "sichuan-wmsg": {"out_of_turn": "000 §2.5.3", "tile_count": "000 §2.8.3.1"},
-    "mcr": {"out_of_turn": "003 §Порядок игры", "tile_count": "003 §Отдельные нарушения 8"},
-    "mcr-siamese": {"out_of_turn": "003 §Порядок игры", "tile_count": "003 §Отдельные нарушения 8"},
-    "riichi-ema2016": {"out_of_turn": "004 Rules 3.3", "tile_count": "004 Rules 3.4.7"},
-    "red": {"out_of_turn": "001 §Правила взятия и сноса 1", "tile_count": "001 §Перебор и недобор костей 1-5"},
 }
 
 #: Russian text of every verdict (the machine's codes and the referee's), for the people at the table.
@@ -94,17 +87,25 @@ RUSSIAN: dict[str, str] = {
 }
 
 
-def referee_rule(profile: str, code: str, profile_rules: dict[str, str]) -> str:
-    """The seed reference of one of the referee's own codes for ``profile``."""
-    return REFEREE_RULES.get(profile, {}).get(code) or profile_rules.get(code) or REFEREE_CODES[code][0]
+def referee_rule(notes: RefereeNotes, code: str, profile_rules: Mapping[str, str]) -> str:
+    """The seed reference of one of the referee's own codes under a rule set: its ``notes``, its
+    ``violation_rules`` (``profile_rules``), else the referee's default."""
+    return notes.references.get(code) or profile_rules.get(code) or REFEREE_CODES[code][0]
 
 
-def english(code: str) -> str:
+def english(code: str, notes: RefereeNotes | None = None) -> str:
+    """The English of a verdict's code (``notes``: the rule set's, whose own codes it words first)."""
+    own = notes.texts.get(code) if notes is not None else None
+    if own is not None:
+        return own[0]
     meaning = REFEREE_CODES.get(code) or CODES.get(code)
     return meaning[1] if meaning else code.replace("_", " ")
 
 
-def russian(code: str) -> str:
+def russian(code: str, notes: RefereeNotes | None = None) -> str:
+    own = notes.texts.get(code) if notes is not None else None
+    if own is not None:
+        return own[1]
     return RUSSIAN.get(code, code.replace("_", " "))
 
 
@@ -112,10 +113,13 @@ SEATS_EN = ("East", "South", "West", "North")
 SEATS_RU = ("Восток", "Юг", "Запад", "Север")
 
 
-def verdict_lines(v: Violation) -> tuple[str, str]:
-    """The verdict for people: (English, Russian), each naming the seat, the rule and the seed reference."""
+def verdict_lines(v: Violation, rules: RuleSet | None = None) -> tuple[str, str]:
+    """The verdict for people: (English, Russian), each naming the seat, the rule and the seed reference;
+    ``rules``: the rule set played (the texts of the codes it adds)."""
+    notes = rules.referee_notes if rules is not None else None
     who_en = SEATS_EN[v.seat] if v.seat is not None and 0 <= v.seat < 4 else "table"
     who_ru = SEATS_RU[v.seat] if v.seat is not None and 0 <= v.seat < 4 else "стол"
     ref = f" [{v.rule}]" if v.rule else ""
-    detail = f" ({v.message})" if v.message and v.message != english(v.code) else ""
-    return (f"{who_en}: {english(v.code)}{detail}{ref}", f"{who_ru}: {russian(v.code)}{ref}")
+    en = english(v.code, notes)
+    detail = f" ({v.message})" if v.message and v.message != en else ""
+    return (f"{who_en}: {en}{detail}{ref}", f"{who_ru}: {russian(v.code, notes)}{ref}")

@@ -2,13 +2,16 @@
 before it is shown. The web page (and the hall) project it; :func:`public_view` is JSON-ready."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.referee.verdicts import verdict_lines
 from rules.events import ClaimTimed, Violation
 
+if TYPE_CHECKING:
+    from controller.referee.core import Referee
 
-def public_view(ref: Any, verdicts: int = 12) -> dict[str, Any]:
+
+def public_view(ref: Referee, verdicts: int = 12) -> dict[str, Any]:
     """The hand as the referee follows it: seats (ponds, sets, flowers, counts, shown hands), the claim
     window open now, the question waiting for an answer, the latest verdicts (English and Russian), the
     settlement and who has signed it."""
@@ -48,8 +51,8 @@ def public_view(ref: Any, verdicts: int = 12) -> dict[str, Any]:
         "question": None if q is None else {"id": q.event.question_id, "kind": q.event.kind, "seat": q.event.seat,
                                             "en": q.event.message, "ru": q.event.message_ru,
                                             "choices": list(q.event.choices)},
-        "verdicts": [{"seat": v.seat, "code": v.code, "rule": v.rule, "en": verdict_lines(v)[0],
-                      "ru": verdict_lines(v)[1], "t": v.t_mono} for v in out],
+        "verdicts": [{"seat": v.seat, "code": v.code, "rule": v.rule, "en": verdict_lines(v, ref.profile)[0],
+                      "ru": verdict_lines(v, ref.profile)[1], "t": v.t_mono} for v in out],
         "claims": [{"seat": c.seat, "kind": c.kind, "delay": c.delay, "late": c.late} for c in claims],
         "settlement": None if settled is None else {"deltas": list(settled.deltas),
                                                     "payments": [dict(p) for p in settled.payments]},

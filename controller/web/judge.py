@@ -17,6 +17,7 @@ from typing import Any
 
 from rules.events import Event, JudgeAction, JudgeEvent, PenaltyAwarded
 from rules.game.penalty_catalogue import ChargeError, PenaltyKind, charge, receipts, taken
+from rules.game.protocols import RuleSet
 
 BUTTONS = ("start", "judge", "abort", "accept")  # the table's buttons (accept: the judge overrides a re-read)
 
@@ -227,13 +228,17 @@ def _override_seat_check(svc: Any, judge: Judge, params: dict[str, Any]) -> dict
     return {"seat_check": done.to_dict()}
 
 
-def catalogue(profile: str) -> dict[str, PenaltyKind]:
-    from rules.profiles import registry
+def catalogue(profile: RuleSet | str) -> dict[str, PenaltyKind]:
+    """The penalties the rule set's seed names, by code (its data: ``RuleSet.penalty_catalogue``);
+    ``profile`` may be its registry name (an unknown one has none)."""
+    if isinstance(profile, str):
+        from rules.profiles import registry
 
-    try:
-        return {k.code: k for k in registry.get(profile).penalty_catalogue}
-    except KeyError:
-        return {}
+        try:
+            profile = registry.get(profile)
+        except KeyError:
+            return {}
+    return {k.code: k for k in profile.penalty_catalogue}
 
 
 def _from_catalogue(svc: Any, judge: Judge, kind: PenaltyKind, seat: int, params: dict[str, Any]) -> PenaltyAwarded:
@@ -293,7 +298,7 @@ def _session_scope(svc: Any) -> tuple[float, list[str] | None]:
     return hall.session_began(), hall.session_hands()
 
 
-def penalty_catalog(profile: str) -> list[dict[str, Any]]:
+def penalty_catalog(profile: RuleSet | str) -> list[dict[str, Any]]:
     """The penalties the profile's seed names, for the judge's form (rules/game/penalty_catalogue.py): code,
     names in English and Russian, rule, points (None when the ladder or the judge decides), the payee."""
     return [k.to_json() for k in catalogue(profile).values()]

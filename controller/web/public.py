@@ -52,6 +52,7 @@ from rules.events import (
     WallBroken,
     Won,
 )
+from rules.game.protocols import RuleSet
 
 log = logging.getLogger("mahjong_table.web")
 
@@ -93,14 +94,16 @@ def public_violation(v: Violation) -> dict[str, Any]:
 class PublicHand:
     """One hand's public view, fed event by event (the events may carry hidden information: it is dropped)."""
 
-    def __init__(self, profile: str, hand_id: str = ""):
+    def __init__(self, profile: RuleSet | str, hand_id: str = ""):
+        """``profile``: the rule set played (or its registry name)."""
         from rules.game.machine import HandMachine, table_view
         from rules.game.siamese import SiameseHandMachine, siamese_table_view
         from rules.profiles import registry
 
-        prof = registry.get(profile)
+        prof = registry.get(profile) if isinstance(profile, str) else profile
         two_hands = prof.capabilities.two_hands  # as rules.game.machine_for chooses the machine
-        self.profile = profile
+        self.rules: RuleSet = prof
+        self.profile: str = prof.name
         self.hand_id = hand_id
         self.machine = (SiameseHandMachine if two_hands else HandMachine)(prof, "table")
         self._camera = siamese_table_view if two_hands else table_view

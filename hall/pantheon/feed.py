@@ -20,6 +20,7 @@ from hall.db import HallDB
 from hall.pantheon.outbox import PantheonOutbox
 from hall.pantheon.rounds import RoundError, summarize
 from rules.events import Event
+from rules.game.protocols import RuleSet
 
 STREAM_RE = re.compile(r"^(?P<hand>.+)/game(?:\.r(?P<rev>\d+))?$")
 
@@ -48,7 +49,7 @@ def hand_record(db: HallDB, table: str, hand: str) -> list[Event]:
     return [e for _s, e in sorted(by_rev[max(by_rev)], key=lambda x: x[0])]
 
 
-def feed(db: HallDB, outbox: PantheonOutbox, profile: Any) -> FeedReport:
+def feed(db: HallDB, outbox: PantheonOutbox, profile: RuleSet) -> FeedReport:
     """Write every game, round and penalty the hall has into the outbox (again: only what is new)."""
     rep = FeedReport()
     ids = {p: pid for p, pid in db.q("SELECT id, pantheon_id FROM players")}

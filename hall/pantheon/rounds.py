@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.events import Event, ExhaustiveDraw, HandStarted, MeldMade, as_int, as_seat
+from rules.game.protocols import RuleSet
+from rules.game.table_data import PANTHEON
 
 # Pantheon's yaku ids (Common/YakuMap.php of MahjongPantheon/pantheon): ours → theirs. Yakuhai are one id
 # per count of yakuhai han ("Yakuhai x1" = 13 .. "x5" = 17), as Pantheon's clients send them.
@@ -77,14 +79,14 @@ def _yaku_ids(yaku: Sequence[Sequence[Any]]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def summarize(events: Sequence[Event], profile: Any) -> HandSummary:
-    """The hand of ``events`` (its game record) as Pantheon sees a round."""
+def summarize(events: Sequence[Event], profile: RuleSet) -> HandSummary:
+    """The hand of ``events`` (its game record, a hand of ``profile``) as Pantheon sees a round."""
     from rules.game.machines import machine_for
 
     start = next((e for e in events if isinstance(e, HandStarted)), None)
     if start is None:
         raise RoundError("the record has no hand_started")
-    if start.profile != "riichi-ema2016":
+    if start.profile != profile.name or PANTHEON not in profile.record_formats:
         raise RoundError(f"Pantheon records riichi; this hand is {start.profile}")
     m = machine_for(profile)(profile, "table")
     for e in events:

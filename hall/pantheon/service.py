@@ -7,17 +7,17 @@ import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from hall.db import HallDB
 from hall.pantheon.client import PantheonConfig
 from hall.pantheon.feed import feed
 from hall.pantheon.outbox import DrainReport, PantheonOutbox, Sender
+from rules.game.protocols import RuleSet
 
 log = logging.getLogger("hall.pantheon")
 
 
-async def once(db: HallDB, outbox: PantheonOutbox, profile: Any, cfg: PantheonConfig,
+async def once(db: HallDB, outbox: PantheonOutbox, profile: RuleSet, cfg: PantheonConfig,
                say: Callable[[str], None], seen: set[str]) -> DrainReport:
     """One pass: feed, then send; a problem is said once (``seen`` keeps what was said)."""
     fed = await asyncio.to_thread(feed, db, outbox, profile)
@@ -32,7 +32,7 @@ async def once(db: HallDB, outbox: PantheonOutbox, profile: Any, cfg: PantheonCo
     return rep
 
 
-async def run(db: HallDB, profile: Any, cfg: PantheonConfig, outbox_path: str | Path, stop: asyncio.Event,
+async def run(db: HallDB, profile: RuleSet, cfg: PantheonConfig, outbox_path: str | Path, stop: asyncio.Event,
               interval: float = 10.0, say: Callable[[str], None] | None = None) -> None:
     say = say or (lambda m: log.warning("%s", m))
     outbox = PantheonOutbox(outbox_path)

@@ -20,6 +20,7 @@ from typing import ClassVar
 from rules.events import Payment
 from rules.game.penalty_catalogue import PenaltyKind
 from rules.game.state import HandState, WinRecord
+from rules.game.table_data import Example, RefereeNotes, TableConventions
 from rules.notation import Hand
 from rules.scoring import ContextField, ContextValue, ScoreResult
 from rules.tiles import KINDS, Tile
@@ -124,6 +125,20 @@ class GameRules:
 
     def waits(self, hand: Hand) -> list[Tile]:
         raise NotImplementedError
+
+    # --- the table around the machine: its camera, its referee, its records (rules/game/table_data.py) -
+    table_conventions: TableConventions = TableConventions()
+    """How the table looks from above (``vision.conventions``)."""
+    referee_notes: RefereeNotes = RefereeNotes()
+    """The camera referee's own verdicts as this seed words them, and what it reads for the settlement."""
+    record_formats: frozenset[str] = frozenset()
+    """The formats a hand can be written in besides its event log (``table_data.TENHOU6``, ``MJAI``,
+    ``PANTHEON``)."""
+    tournament: bool = True
+    """A rule set tournaments play (False: ``basic``, the engine's test profile, which ``simulate all``
+    does not run and the simulation does not referee)."""
+    examples: tuple[Example, ...] = ()
+    """A few real wins, for ``mahjong-table demo``."""
 
     # --- the table ------------------------------------------------------------------------------------
 
@@ -317,6 +332,13 @@ class GameRules:
     """A session's length when the organisers set none."""
     penalty_catalogue: tuple[PenaltyKind, ...] = ()
     """The penalties the seed names, for the judge's console (rules/game/penalty_catalogue.py)."""
+    incomplete_table_bye: bool = False
+    """A table of one or two players left over by the draw plays no game and gets a fixed result, seated
+    last (Sichuan 000 §3.1.4, lines 508-513); False: the rule set has no such rule."""
+    appeal_minutes: int = 30
+    """Minutes after a session's end within which an appeal is received (000 line 485); 001, 003 and 004
+    set no limit: the head judge applies 000's [Interp: the issue's «do what the seed's head judge would
+    expect»]."""
     red_zone_min: int = 0
     """The session's last minutes in which no new hand starts and only the hands already started are
     finished (riichi: 004 Reg 6.1.2, «красная зона»); 0: none, hands start until the time is up."""

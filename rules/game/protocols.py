@@ -7,7 +7,10 @@
 * :class:`ClaimRules` — the checks of claims, discards, riichi and kongs (the hand machine's, on the spot);
 * :class:`WinRules` — a declared win judged at the reveal, furiten, readiness, the reveal checks;
 * :class:`SettlementRules` — the payments of a hand, the next dealer, what the next hand carries over;
-* :class:`SessionRules` — a game of hands and the standings (the hall).
+* :class:`SessionRules` — a game of hands and the standings (the hall);
+* :class:`TableServiceRules` — what the software around the machine reads as data (the camera's table
+  conventions, the referee's notes, the record formats, the judge's penalty catalogue,
+  :mod:`rules.game.table_data`): no code outside ``rules/`` tells rule sets apart by their names.
 
 ``rules.profiles.base.Profile`` (scoring) with ``rules.game.profile_api.GameRules`` (the game's default
 hooks) implements all of them; each profile overrides what its seed says differently. The hand machine
@@ -20,8 +23,10 @@ from typing import Protocol
 
 from rules.circumstances import Impossible
 from rules.events import Payment
+from rules.game.penalty_catalogue import PenaltyKind
 from rules.game.profile_api import Capabilities, Standing, TournamentStanding
 from rules.game.state import HandState, WinRecord
+from rules.game.table_data import Example, RefereeNotes, TableConventions
 from rules.notation import Hand
 from rules.scoring import ContextField, ContextValue, ScoreResult
 from rules.shapes import Shape
@@ -116,6 +121,30 @@ class SessionRules(Protocol):
                           leftover: int = 0) -> list[Standing]: ...
     def tournament_standings(self, records: Mapping[str, Sequence[Standing]]) -> list[TournamentStanding]: ...
 
+    # the hall's regulations (hall/seating.py, hall/regulations.py)
+    @property
+    def incomplete_table_bye(self) -> bool: ...
+    @property
+    def appeal_minutes(self) -> int: ...
 
-class RuleSet(ScoringRules, TableRules, ClaimRules, WinRules, SettlementRules, SessionRules, Protocol):
-    """Everything the hand machine, the bots and the game driver ask of a rule set."""
+
+class TableServiceRules(Protocol):
+    """What the table's camera, referee, exports, judge's console and simulation read of a rule set."""
+
+    @property
+    def table_conventions(self) -> TableConventions: ...
+    @property
+    def referee_notes(self) -> RefereeNotes: ...
+    @property
+    def record_formats(self) -> frozenset[str]: ...
+    @property
+    def penalty_catalogue(self) -> tuple[PenaltyKind, ...]: ...
+    @property
+    def tournament(self) -> bool: ...
+    @property
+    def examples(self) -> tuple[Example, ...]: ...
+
+
+class RuleSet(ScoringRules, TableRules, ClaimRules, WinRules, SettlementRules, SessionRules, TableServiceRules,
+              Protocol):
+    """Everything the hand machine, the bots, the game driver and the table's service ask of a rule set."""

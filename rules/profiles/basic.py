@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules.game.state import HandState, WinRecord
+from rules.game.table_data import Example, TableConventions
 from rules.notation import Hand
 from rules.profiles.base import Profile
 from rules.scoring import SELF_DRAWN, ContextValue, FanEntry, ScoreResult, invalid
@@ -33,6 +34,10 @@ class Basic(Profile):
     name = "basic"
     title = "Basic (engine test profile)"
     context_fields = (SELF_DRAWN,)
+    tournament = False  # the engine's test profile: ``simulate all`` runs none of its tables
+    table_conventions = TableConventions(
+        rule="basic: generic table (rows of 6, sideways claimed tile, outer two of a concealed kong down)")
+    examples = (Example("123m456p789s1133z + 1z", {"self_drawn": True}), Example("1122m3344p5566s7z + 7z"))
 
     def score(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> ScoreResult:
         c = counts34(hand.all_concealed)

@@ -43,7 +43,7 @@ def test_a_draw_that_cannot_honour_the_regions_says_so_and_ends():
 def test_sichuan_incomplete_tables(tmp_path):
     """000 lines 503-513 (§3.1): tables of three (4/3/2 TP) rather than none; a table of one or two plays no game,
     gets 3 TP and 0 GP, is seated last (the lowest ranked), and nobody sits there twice."""
-    rules = TableRules.of(registry.get("sichuan-mpl2025"), "sichuan-mpl2025")
+    rules = TableRules.of(registry.get("sichuan-mpl2025"))
     assert plan_sizes(14, rules) == [4, 4, 3, 3] and plan_sizes(9, rules) == [3, 3, 3]
     assert plan_sizes(5, rules) == [4, 1] and plan_sizes(6, rules) == [3, 3]
     t = _t(tmp_path, "sichuan-mpl2025", 5)

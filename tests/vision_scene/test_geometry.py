@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 
 from rules.events import relative_source
+from rules.game.table_data import TableConventions
+from rules.profiles import registry
 from rules.profiles.registry import PROFILES
-from vision.conventions import CONVENTIONS, conventions, sideways_index, source_of_index
+from vision.conventions import conventions, sideways_index, source_of_index
 from vision.geometry import DEFAULT_GEOMETRY, local_to_table, table_to_local
 from vision.zones import table_zones, zone_of
 
@@ -40,9 +42,14 @@ def test_seat_frames_round_trip_and_neighbours():
 
 
 def test_every_profile_has_conventions():
-    assert set(PROFILES) <= set(CONVENTIONS)
+    for name in PROFILES:  # each profile provides its table's (rules/profiles/<rule set>/table.py)
+        c = conventions(name)
+        assert isinstance(c, TableConventions) and c is registry.get(name).table_conventions
+        assert conventions(registry.get(name)) is c
     with pytest.raises(ValueError):
         conventions("no-such-profile")
+    with pytest.raises(ValueError):  # a layout the camera cannot read
+        TableConventions(pond_layout="spiral")
 
 
 @pytest.mark.parametrize("n", [3, 4])

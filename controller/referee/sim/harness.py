@@ -23,16 +23,34 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.referee.sim.compare import HandReport
+from rules.game.protocols import RuleSet
 
-#: Every table a simulation runs with ``all``: the six profiles, Sichuan and Red also at three and two.
-ALL_TABLES = ("sichuan-mpl2025", "sichuan-mpl2025@3", "sichuan-wmsg", "sichuan-wmsg@3", "mcr", "mcr-siamese@3",
-              "mcr-siamese@2", "riichi-ema2016", "red", "red@3", "red@2")
+
+def all_tables() -> tuple[str, ...]:
+    """Every table a simulation runs with ``all``: each tournament rule set of the registry (not ``basic``, its
+    data says so) at each of its tables, the most players first (Sichuan at four and three, Siamese at
+    three and two, Red at four, three and two)."""
+    from rules.profiles import registry
+
+    out: list[str] = []
+    for name in registry.tournament_names():
+        for n in sorted(registry.get(name).players, reverse=True):
+            out.append(TableSpec(name, n).label)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
 class TableSpec:
+    """One simulated table: the rule set (its registry name: hands are seeded by it) and its players."""
+
     profile: str
     players: int
+
+    @property
+    def rules(self) -> RuleSet:
+        from rules.profiles import registry
+
+        return registry.get(self.profile)
 
     @property
     def label(self) -> str:
@@ -44,8 +62,9 @@ class TableSpec:
         from rules.profiles import registry
 
         name, _, n = text.partition("@")
-        if name not in registry.names() or name == "basic":
-            raise ValueError(f"unknown profile {name!r}; known: {', '.join(p for p in registry.names() if p != 'basic')}")
+        known = registry.tournament_names()
+        if name not in known:
+            raise ValueError(f"unknown profile {name!r}; known: {', '.join(known)}")
         profile = registry.get(name)
         players = int(n) if n.isdigit() else (3 if profile.capabilities.two_hands else 4)
         try:
@@ -58,7 +77,7 @@ class TableSpec:
 def tables(texts: list[str]) -> list[TableSpec]:
     out: list[TableSpec] = []
     for t in texts:
-        for x in (ALL_TABLES if t == "all" else (t,)):
+        for x in (all_tables() if t == "all" else (t,)):
             spec = TableSpec.parse(x)
             if spec not in out:
                 out.append(spec)
@@ -91,7 +110,7 @@ class TableSummary:
     read_max: float = 0.0
     latencies: list[float] = field(default_factory=list)  # ms, per observation: the change -> the verdict
     read_cpu_ms: list[float] = field(default_factory=list)  # ms of CPU per frame read, here (not stretched)
-    faults: Counter = field(default_factory=Counter)
+    faults: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
     asked: list[dict[str, Any]] = field(default_factory=list)  # every question, with its hand (--verbose)
 
@@ -198,7 +217,7 @@ def throw_dice(spec: TableSpec, dealer: int, seed: int) -> tuple[tuple[int, int]
     raise AssertionError("unreachable")
 
 
-def styles_for(profile: str) -> list[str]:
+def styles_for(profile: RuleSet | str) -> list[str]:
     """The tile styles a table of ``profile`` may use (its flowers must be in the set)."""
     from vision.conventions import conventions
     from vision.tile_render import available_styles, load_style
@@ -214,11 +233,10 @@ def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None
 
     from controller.referee.sim.observe import CameraObserver, ExactObserver
     from controller.referee.sim.play import playable_truth, referee_hand
-    from rules.profiles import registry
     from vision.scene_game import view_seats
 
     t0 = time.perf_counter()
-    profile = registry.get(spec.profile)
+    profile = spec.rules
     rng = random.Random(hand_seed(seed, spec.label, i))
     seats = profile.wall_spec(spec.players).seats
     dealer = seats[i % len(seats)]

@@ -19,6 +19,7 @@ from controller.referee.sim.oracle import respond
 from controller.referee.sim.timeline import Timeline, build
 from controller.referee.sim.truth import FaultPlan, TableDriver, driver_for, faults_for
 from rules.events import ButtonPressed, Event, QuestionAsked, RefereeTick
+from rules.game.protocols import RuleSet
 from vision.scene_game import view_seats
 from vision.scene_model import Scene
 
@@ -39,7 +40,7 @@ class Unplayable(ValueError):
     """A hand the emulated table cannot show (a pond longer than the pond area holds: 30 tiles)."""
 
 
-def truth_hand(profile: Any, seed: int, *, hand_id: str, dealer: int, players: int,
+def truth_hand(profile: RuleSet, seed: int, *, hand_id: str, dealer: int, players: int,
                dice: tuple[tuple[int, int], ...] | None, faults: bool, options: dict[str, Any] | None = None) -> TruthHand:
     """The bots' hand (seeded) and its moments at the table. Raises :class:`Unplayable` for a hand whose
     pond outgrows the table's pond area."""
@@ -62,7 +63,7 @@ def truth_hand(profile: Any, seed: int, *, hand_id: str, dealer: int, players: i
     return TruthHand(drv, tl)
 
 
-def playable_truth(profile: Any, seed: int, **kw: Any) -> tuple[TruthHand, int]:
+def playable_truth(profile: RuleSet, seed: int, **kw: Any) -> tuple[TruthHand, int]:
     """:func:`truth_hand`, dealt again (the next seed) while the table cannot show it; (hand, redeals)."""
     for k in range(50):
         try:
@@ -72,7 +73,7 @@ def playable_truth(profile: Any, seed: int, **kw: Any) -> tuple[TruthHand, int]:
     raise Unplayable(f"no playable hand from seed {seed}")
 
 
-def referee_hand(profile: Any, truth: TruthHand, observer: Observer, *, planned_questions: int = 0, players: int = 4) -> tuple[Referee, HandReport]:
+def referee_hand(profile: RuleSet, truth: TruthHand, observer: Observer, *, planned_questions: int = 0, players: int = 4) -> tuple[Referee, HandReport]:
     """Referee one truth hand through ``observer``; the report compares it with the truth."""
     t0 = time.perf_counter()
     ref = Referee(profile)
@@ -188,7 +189,7 @@ def signed_again(ref: Referee, t: float) -> list[ButtonPressed]:
                           hand_id=ref.hand_id) for k, s in enumerate(ref.machine.state.seats)]
 
 
-def exact_hand(profile: Any, seed: int, *, hand_index: int = 0, players: int = 4, faults: bool = False,
+def exact_hand(profile: RuleSet, seed: int, *, hand_index: int = 0, players: int = 4, faults: bool = False,
                unreadable: int = 0) -> tuple[Referee, HandReport, TruthHand]:
     """One hand refereed from exact observations (no camera): the referee's logic alone."""
     seats = profile.wall_spec(players).seats

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
 
 from controller.referee.sim.truth import Act
+from controller.referee.variants import missing_suit_from_first_discard
 from controller.referee.verdicts import CALL_WAIT_S
 from rules.events import (
     ButtonPressed,
@@ -34,6 +34,7 @@ from rules.events import (
     Violation,
     Won,
 )
+from rules.game.protocols import RuleSet
 from vision.scene_game import changed_zones, scene_after_each
 from vision.scene_model import PondTile, Scene, SeatView
 
@@ -111,7 +112,7 @@ def _played(sc: Scene, played: dict[int, int]) -> Scene:
     return sc
 
 
-def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *,
+def build(profile: RuleSet, log: list[Event], acts: list[Act], rng: random.Random, *,
           fault_of: dict[int, str] | None = None) -> Timeline:
     """The moments of one truth hand (``log``: its machine log; ``acts``: its physical faults)."""
     window_s = call_window(profile)
@@ -268,10 +269,10 @@ def build(profile: Any, log: list[Event], acts: list[Act], rng: random.Random, *
     return Timeline(moments, expected, disc_t, end + 2.0)
 
 
-def _judge_cards(profile: Any, log: list[Event]) -> dict[int, tuple[int, str]]:
+def _judge_cards(profile: RuleSet, log: list[Event]) -> dict[int, tuple[int, str]]:
     """Sichuan WMSG (002 §5.3): a player whose starting hand has no tile of his missing suit gets the
     judge's card, face down, turned up on his first discard (AMB-27): seat -> (log index, suit)."""
-    if profile.name != "sichuan-wmsg":
+    if not missing_suit_from_first_discard(profile):
         return {}
     dealt = {e.seat: e.tiles for e in log if e.TYPE == "dealt"}
     out = {}
@@ -312,7 +313,7 @@ def _hands_back(sc: Scene, back: dict[int, int]) -> Scene:
     return sc
 
 
-def call_window(profile: Any) -> float:
+def call_window(profile: RuleSet) -> float:
     """How long calls on a discard are awaited: the profile's claim time, else the referee's wait."""
     return profile.capabilities.claim_window_s if profile.capabilities.claim_window_s is not None else CALL_WAIT_S
 

@@ -20,9 +20,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.referee.variants import missing_suit_from_first_discard
 from rules.bots import Decision
 from rules.driver import HandDriver
 from rules.events import Claimed, DoraRevealed
+from rules.game.protocols import RuleSet
 from rules.game.state import Phase
 from rules.notation import Hand
 from rules.siamese_play import SiameseDriver
@@ -39,7 +41,7 @@ FAULTS: dict[str, str] = {
 }
 
 
-def faults_for(profile: Any) -> tuple[str, ...]:
+def faults_for(profile: RuleSet) -> tuple[str, ...]:
     """The faults a profile can have: chows where chows exist, the missing suit in Sichuan, furiten where
     the profile judges it on a discard (riichi)."""
     out = ["out_of_turn"] if profile.capabilities.two_hands else ["false_hu", "out_of_turn"]  # Siamese bots declare no false hu
@@ -122,12 +124,12 @@ class FaultPlan:
 class TableMixin:
     """One hand of bots at the table (see the module's docstring), over a driver of the rules engine."""
 
-    def __init__(self, profile: Any, rng: random.Random, *, dice: tuple[tuple[int, int], ...] | None = None,
+    def __init__(self, profile: RuleSet, rng: random.Random, *, dice: tuple[tuple[int, int], ...] | None = None,
                  plan: FaultPlan | None = None, **kw: Any):
         super().__init__(profile, rng, **kw)
         self.dice = dice
         self.plan = plan
-        self.wmsg = "missing_suit" in profile.capabilities.pre_play and profile.name == "sichuan-wmsg"
+        self.wmsg = missing_suit_from_first_discard(profile)  # WMSG: no cards, the set-aside tile shows it
         self.discarded: set[int] = set()
         self.injected: list[Injected] = []
         self.acts: list[Act] = []
@@ -296,7 +298,7 @@ class SiameseTableDriver(TableMixin, SiameseDriver):
     pass
 
 
-def driver_for(profile: Any) -> type[HandDriver]:
+def driver_for(profile: RuleSet) -> type[HandDriver]:
     """The table's driver for ``profile`` (two hands per player: the Siamese one)."""
     return SiameseTableDriver if profile.capabilities.two_hands else TableDriver
 

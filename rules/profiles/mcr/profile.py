@@ -12,6 +12,7 @@ from rules.profiles.mcr.options import SEED, MCROptions
 from rules.profiles.mcr.reading import WinContext
 from rules.profiles.mcr.scorer import Scored, fan_value, score_tiles
 from rules.profiles.mcr.settlement import points_summary
+from rules.profiles.mcr.table import EXAMPLES, REFEREE, TABLE
 from rules.scoring import (
     KONG_REPLACEMENT,
     LAST_TILE,
@@ -54,6 +55,9 @@ class MCR(MCRGame, Profile):
     players: tuple[int, ...] = (4,)
     shapes = ALL_SHAPES
     quads_as_two_pairs = True  # 003 #19 example 2: two identical pairs allowed
+    table_conventions = TABLE
+    referee_notes = REFEREE
+    examples = EXAMPLES
     allows_flowers = True
     impossible = IMPOSSIBLE
     context_fields: tuple[ContextField, ...] = (

@@ -12,12 +12,14 @@ from collections.abc import Mapping
 
 from rules.events import Payment as PaymentEvent
 from rules.game.state import HandState, WinRecord
+from rules.game.table_data import Example
 from rules.notation import Hand
 from rules.profiles.mcr.fan_table import MIN_FAN
 from rules.profiles.mcr.game import visible_copies
 from rules.profiles.mcr.profile import MCR
 from rules.profiles.mcr.scorer import Scored
 from rules.profiles.mcr.settlement import BASE, Payment
+from rules.profiles.mcr.table import SIAMESE_CONVENTIONS
 from rules.scoring import ContextField, ContextValue, ScoreResult, ctx_int
 from rules.tiles import KINDS
 from rules.wall import next_seat
@@ -53,6 +55,8 @@ class MCRSiamese(MCR):
     players = (3, 2)
     allows_flowers = False  # 003 §Сиамский 7: 136 tiles
     context_fields = MCR.context_fields + (DRAWN_TILE_KEPT, PLAYERS)
+    table_conventions = SIAMESE_CONVENTIONS
+    examples: tuple[Example, ...] = ()  # (the demo scores none)
 
     def evaluate(self, hand: Hand, ctx: Mapping[str, ContextValue]) -> Scored | str:
         got = super().evaluate(hand, ctx)

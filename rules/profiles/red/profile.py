@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from rules.notation import Hand
 from rules.profiles.base import Profile
 from rules.profiles.red import arrangement as arr
+from rules.profiles.red import table
 from rules.profiles.red.game import RedGameRules
 from rules.profiles.red.options import RedOptions
 from rules.profiles.red.payments import points_summary, settle_win
@@ -57,6 +58,9 @@ class Red(RedGameRules, Profile):
     allows_jokers = True
     allows_red_fives = False
     allows_flowers = True
+    table_conventions = table.TABLE
+    referee_notes = table.REFEREE
+    examples = table.EXAMPLES
     context_fields = (SELF_DRAWN, PLAYERS, DEALER, WINNER, DISCARDER, RIVER_BOTTOM, OPTIONS)
 
     # --- context --------------------------------------------------------------------------------------

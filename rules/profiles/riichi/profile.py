@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from rules.circumstances import BitTable, Impossible, robbing_on_the_last_tile, rule
 from rules.notation import Hand
 from rules.profiles.base import Profile
-from rules.profiles.riichi import limits
+from rules.profiles.riichi import limits, table
 from rules.profiles.riichi.context import FIELDS
 from rules.profiles.riichi.dora import count_dora
 from rules.profiles.riichi.fu import fu_breakdown, round_fu
@@ -67,6 +67,10 @@ class RiichiEMA2016(RiichiHooks, Profile):
     seed = "004"
     players = (4,)
     allows_red_fives = False  # EMA 2016 uses no red fives (spec §1)
+    table_conventions = table.TABLE
+    referee_notes = table.REFEREE
+    record_formats = table.RECORD_FORMATS
+    examples = table.EXAMPLES
     context_fields = FIELDS
     impossible = IMPOSSIBLE
 

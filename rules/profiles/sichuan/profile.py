@@ -10,6 +10,7 @@ from rules.profiles.base import Profile
 from rules.profiles.sichuan.game import CAPABILITIES, SichuanGameRules
 from rules.profiles.sichuan.params import MPL2025, WMSG, SichuanParams
 from rules.profiles.sichuan.scoring import IMPOSSIBLE, SHAPES, score_hand
+from rules.profiles.sichuan.table import MPL2025_EXAMPLES, MPL2025_TABLE, REFEREE, WMSG_EXAMPLES, WMSG_TABLE
 from rules.scoring import (
     KONG_REPLACEMENT,
     LAST_TILE,
@@ -68,6 +69,9 @@ PLAYERS_IN_PLAY = SeatsField(
 
 
 class SichuanProfile(SichuanGameRules, Profile):
+    referee_notes = REFEREE
+    incomplete_table_bye = True  # 000 §3.1.4 (lines 508-513): a table of one or two plays no game
+    appeal_minutes = 30  # 000 line 485: «не позже, чем через 30 минут после окончания соответствующей сессии»
     """Shared behaviour of both Sichuan profiles; the differences are in ``params``."""
 
     params: SichuanParams = MPL2025
@@ -108,6 +112,8 @@ class SichuanMPL2025(SichuanProfile):
     seed = "000"
     params = MPL2025
     capabilities = dataclasses.replace(CAPABILITIES, claim_window_s=MPL2025.claim_window_s)  # 000 §2.5.1.3
+    table_conventions = MPL2025_TABLE
+    examples = MPL2025_EXAMPLES
 
 
 class SichuanWMSG(SichuanProfile):
@@ -116,3 +122,5 @@ class SichuanWMSG(SichuanProfile):
     seed = "002"
     params = WMSG
     capabilities = CAPABILITIES  # 002 sets no claim time
+    table_conventions = WMSG_TABLE
+    examples = WMSG_EXAMPLES
