@@ -90,6 +90,23 @@ def test_session_limits_the_ranking_to_the_sessions_played_by_then(tmp_path):
     assert [(int(r["place"]), r["name"]) for r in after_one] == [(x.rank, names[x.player]) for x in expected]
 
 
+def test_the_ranking_after_session_n_takes_the_sanctions_of_those_sessions(tmp_path):
+    """000 line 422: a penalty in tournament points is that session's; the ranking after session 1 (``--session
+    1``) takes it, not one given in session 2."""
+    t = _simulated(tmp_path, "sichuan-mpl2025", sessions=2)
+    first = {r["Last Name"]: float(r["Points"]) for r in exports.read_csv(_export(tmp_path, "ema", "--session", "1"))}
+    who, other = t.seating()[1]["table-1"][0], t.seating()[1]["table-1"][1]
+    t.sanction(who, "table_points", "beyond −48 GP (000 §2.8.2)", session=1, points=2)
+    t.sanction(other, "table_points", "beyond −48 GP (000 §2.8.2)", session=2, points=1)
+    info = player_info(t.db)
+    after = {r["Last Name"]: float(r["Points"]) for r in exports.read_csv(_export(tmp_path, "ema", "--session", "1"))}
+    assert after[info[who].last_name] == first[info[who].last_name] - 2
+    assert after[info[other].last_name] == first[info[other].last_name]
+    whole = {x.player: x.table_points for x in t.standings().ranking}
+    both = {r["Last Name"]: float(r["Points"]) for r in exports.read_csv(_export(tmp_path, "ema"))}
+    assert both[info[other].last_name] == whole[other]
+
+
 def test_penalties_list_and_the_zero_sum_check_fails_on_a_doctored_record(tmp_path, capsys):
     t = _simulated(tmp_path, "riichi-ema2016", sessions=2)
     victim = t.seating()[2]["table-1"][3]

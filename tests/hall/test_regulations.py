@@ -67,6 +67,10 @@ def test_a_substitute_brought_in_mid_session_keeps_the_seats_points(broker, tmp_
         assert '"S1"' in rows["T1-2"] and '"P3"' in rows["T1-1"]  # each hand names who played it
         line = {x.player: x.total for x in t.standings().tables[(1, "T1")].standings}
         assert line == {"P1": 30, "P2": 0, "S1": -15, "P4": -15}
+        from hall.protocols import table_rows  # the score protocol shows P3's hand in the seat S1 took
+
+        players, rows, _summary = table_rows(t.standings().tables[(1, "T1")], 0)
+        assert players == ["P1", "P2", "S1", "P4"] and rows == [["T1-1", 20, 0, -10, -10], ["T1-2", 10, 0, -5, -5]]
     finally:
         link.stop()
         service.stop()
