@@ -102,6 +102,8 @@ def read_records(work: Path, ids: list[str]) -> Records:
             ts.hands += 1
             ts.leftover = int(r["options_after"].get("deposits", 0))  # after the game's last hand
         for ev in store.events(f"{table}/judge"):
+            if not isinstance(ev, PenaltyAwarded | JudgeAction):
+                continue
             ts = out.tables[(_session_of(ev.hand_id), table)]
             by_chair = chairs.get(ev.hand_id, ts.holders)  # the console names a chair of the hand it was given in
             if isinstance(ev, PenaltyAwarded):
@@ -216,8 +218,8 @@ def ranked(lines: list[tuple[tuple[Any, ...], str, float, int]]) -> list[Line]:
 def expected_ranking(profile: str, rec: Records) -> list[Line]:
     family = next(f for f in RULES if profile.startswith(f))
     results: dict[str, list[Result]] = {}
-    for key in sorted(rec.tables):
-        ts = rec.tables[key]
+    for at in sorted(rec.tables):
+        ts = rec.tables[at]
         if ts.hands or len(ts.holders) <= 2 and family == "sichuan":
             for r in RULES[family](ts):
                 results.setdefault(r.player, []).append(r)
@@ -286,7 +288,7 @@ def _play(profile: str, work: Path) -> tuple[SimReport, list[str]]:
 
 
 @pytest.mark.parametrize("profile", PROFILES)
-def test_a_whole_tournament_per_rule_set_equals_the_seeds_table(profile, tmp_path):
+def test_a_whole_tournament_per_rule_set_equals_the_seeds_table(profile: str, tmp_path: Path) -> None:
     _need_mosquitto()
     rep, ids = _play(profile, tmp_path)
     assert rep.ok and rep.lost == 0 and rep.duplicated == 0 and not rep.mismatched, rep.line()
