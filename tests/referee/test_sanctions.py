@@ -238,3 +238,14 @@ def test_riichi_a_dead_hand_of_the_machines_own_finding_is_left_as_it_was():
     v = Violation(code="claim_inactive_player", seat=1, rule="", message="")
     dead_claims(t.ref.state, [v])
     assert t.ref.state.replayed is None and not t.ref.settled
+
+
+def test_red_a_dead_hand_at_a_table_of_two_reaches_the_second_player():
+    """001 line 61: two players sit facing each other, at seats 0 and 2 (docs/notation.md "Seats"); the judge's
+    console numbers them 0 and 1 (its chairs) — its dead hand for the second player is seat 2's (it reached no one)."""
+    t = Table("red", players=2, dice=((3, 4), (2, 5)))  # Red's two throws: the hand is dealt
+    assert t.ref.machine.state.seats == (0, 2)
+    t.feed(JudgeAction(action="sanction", detail={"kind": "dead_hand", "seat": 1, "reason": "information", "points": 0},
+                       judge="A. Judge", hand_id="test-1"), dt=0.5)
+    assert [e.seat for e in t.out if isinstance(e, HandDead)] == [2]
+    assert t.ref.machine.state.seat_state[2].dead and not t.ref.machine.state.seat_state[0].dead
