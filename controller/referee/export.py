@@ -58,7 +58,8 @@ def lines(store: Any, hand_id: str, fmt: str = "events") -> Iterator[dict[str, A
 
     events = with_faces(ref.export_log(), ref.machine.state)  # a chombo dealt again: a draw with its payments
     start = next(e for e in events if isinstance(e, HandStarted))
-    scores = list(start.options.get("scores") or [ref.profile.start_score] * 4)
+    given = start.options.get("scores")
+    scores = [int(x) for x in given] if isinstance(given, list) else [ref.profile.start_score] * 4
     entry = hand_log([e for e in events if isinstance(e, GameEvent)], scores, ref.machine.state.wins)
     yield game_log([entry], title=("mahjong-table", f"{hand_id} (refereed)"))
 
@@ -84,6 +85,8 @@ def with_faces(log: list[Event], state: Any) -> list[Event]:
     seen: Counter[str] = Counter()
     for e in log:
         s = getattr(e, "seat", None)
+        if not isinstance(s, int):
+            continue  # (a hand's start, the dice: no seat's tiles)
         if isinstance(e, Discarded):
             gone.setdefault(s, []).append(e.tile)
         elif isinstance(e, FlowerDeclared):
