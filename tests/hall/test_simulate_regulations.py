@@ -179,7 +179,7 @@ EMA_UMA = (15_000, 5_000, -5_000, -15_000)  # EMA 2016 uma: informational only (
 
 
 def riichi(ts: TableSession) -> list[Result]:
-    start = 30_000  # 004 l.67 (Reg 6.2.3)
+    start = 30_000  # 004 l.67 (Reg 6.2.3); the points are counted from it (no oka: the start is the return)
     final = [start + p for p in ts.points]
     if ts.leftover:  # 004 l.344 (Rules 3.6): the sticks left go to the winner, split when tied (in 100s, the
         top = max(final)  # remainder to the first tied from the first dealer, seat 0: spec A15)
