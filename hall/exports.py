@@ -7,8 +7,10 @@
 - **mahjong-portal**: its upload CSV ``place,name,scores,games,ema`` (``scores`` the total as in the EMA table,
   ``games`` the sessions played), or with ``portal_names="first_last"`` (the portal's EMA mode)
   ``place,first_name,last_name,scores,games,ema``.
-- **penalties**: per session, every penalty the hall recorded and every chombo/violation the referee
-  recorded in a hand's result, then one line per table with the sum of its players' scores — which must be
+- **penalties**: per session, every penalty the hall recorded (the director's, kind ``penalty``), every penalty
+  given at a table's console (kind: its catalogue code — a judge's chombo that had the hand dealt again, 004
+  line 278, among them: the hand's own result pays nothing, the penalty is the payment), and every
+  chombo/violation the referee recorded in a hand's result, then one line per table with the sum of its players' scores — which must be
   0 (the riichi sticks left on the table counted with the first place, 004 Rules 3.6; penalties are taken
   out of play, 000 §2.8.2, and are not part of a table's sum).
 
@@ -23,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hall.db import HallDB
+from hall.judge_stream import penalty_taken
 from hall.registrations import PlayerInfo, player_info
-from hall.standings import Standings, compute
+from hall.standings import Standings, TableSession, by_position, compute, hand_chairs, rank
 from rules.game.profile_api import Standing, TournamentStanding
 
 EMA_COLUMNS = ("Position", "EMA Number", "Last Name", "First Name", "Nationality", "Points", "Score")
@@ -44,12 +47,13 @@ def ranking(db: HallDB, profile: Any, session: int | None = None,
     if session is None:
         return st.ranking
     records: dict[str, list[Standing]] = {}
+    played_in: dict[str, list[int]] = {}
     for (s, _t), ts in sorted(st.tables.items()):
         if s <= session:
             for x in ts.standings:
                 records.setdefault(x.player, []).append(x)
-    subs = {r[0] for r in db.q("SELECT id FROM players WHERE substitute=1")}
-    return profile.tournament_standings({p: rs for p, rs in records.items() if p not in subs})
+                played_in.setdefault(x.player, []).append(s)
+    return rank(db, profile, records, played_in, upto=session)[0]  # the sanctions of those sessions too
 
 
 def _split_name(p: PlayerInfo | None, pid: str) -> tuple[str, str]:
@@ -137,21 +141,43 @@ def penalties(db: HallDB, profile: Any, session: int | None = None,
              for s, p, amount, reason in recorded_penalties(db, session)]
     sums = []
     for (s, t), ts in sorted(st.tables.items()):
-        if session is not None and s != session or not ts.hands:
+        if session is not None and s != session:
+            continue
+        lines += _console_lines(ts)
+        if not ts.hands:
             continue
         for h in ts.hands:
             result = h["body"].get("result", {})
-            by_seat = result.get("seats") or h["players"] or ts.players
+            at = by_position(hand_chairs(h, ts.players), max(len(h["deltas"]), 1))
             for v in result.get("violations") or []:
                 seat = int(v.get("seat", -1))
-                if 0 <= seat < len(by_seat):
+                if seat in at:
                     delta = h["deltas"][seat] if seat < len(h["deltas"]) else 0
-                    lines.append(PenaltyLine(s, t, str(v.get("code", "violation")), by_seat[seat], -int(delta),
+                    lines.append(PenaltyLine(s, t, str(v.get("code", "violation")), at[seat], -int(delta),
                                              str(v.get("rule", "")), h["hand"]))
-        # the hands' own deltas (corrections applied), whoever sat in each seat, and the sticks left
+        # the hands' own deltas (corrections applied), whoever sat in each seat, and the sticks left; a console
+        # penalty paid to players moves points between them (its payer pays what they receive: no change to
+        # the sum), one taken and given to nobody is out of play (000 §2.8.2) — neither is part of the sum
         sums.append(TableSum(s, t, len(ts.hands), sum(int(d) for h in ts.hands for d in h["deltas"]) + ts.leftover))
     lines.sort(key=lambda x: (x.session, x.table, x.hand, x.player))
     return lines, sums
+
+
+def _console_lines(ts: TableSession) -> list[PenaltyLine]:
+    """The penalties given at the table's console (its judge stream, through the outbox): the kind's code (a
+    replayed hand's chombo, 004 line 278, is one), the player by chair of that moment, what it cost him (the
+    points taken, or what the others received), the seed's rule and the judge, the hand it was given in."""
+    out = []
+    for pen in ts.table_penalties:
+        ev = pen["event"]
+        chairs = [str(p) for p in pen.get("seats") or pen.get("players") or ts.players]
+        seat = int(ev.get("seat", -1))
+        if 0 <= seat < len(chairs):
+            why = "; ".join(x for x in (str(ev.get("rule") or ""), str(ev.get("judge") or "")) if x)
+            out.append(PenaltyLine(ts.session, ts.table, str(ev.get("code") or "penalty"), chairs[seat],
+                                   penalty_taken(ev, len(chairs)), why or str(ev.get("reason", "")),
+                                   str(ev.get("hand_id") or "")))
+    return out
 
 
 def penalties_csv(db: HallDB, profile: Any, session: int | None = None) -> tuple[str, list[TableSum]]:

@@ -8,7 +8,8 @@ import html
 import io
 from typing import Any
 
-from hall.standings import Standings, TableSession, penalty_paid
+from hall.judge_stream import penalty_paid, penalty_taken
+from hall.standings import Standings, TableSession, credited
 
 LABELS = {
     "en": {"protocol": "Score protocol", "session": "Session", "table": "Table", "hand": "Hand",
@@ -24,23 +25,22 @@ LABELS = {
 
 def table_rows(ts: TableSession, start_score: int) -> tuple[list[str], list[list[Any]], dict[str, Any]]:
     """(players, one row per hand: hand id and the points of each player, summary by player)."""
-    index = {p: i for i, p in enumerate(ts.players)}
+    index = ts.seat_of()  # a replaced player's hands are his seat's (004 Rules 5.8)
     rows = []
     for r in ts.hands:
-        by_seat = r["body"].get("result", {}).get("seats") or r["body"].get("seats") or r["players"] or ts.players
         pts = [0] * len(ts.players)
-        for seat, d in enumerate(r["deltas"]):
-            if seat < len(by_seat) and by_seat[seat] in index:
-                pts[index[by_seat[seat]]] = int(d)
+        for player, d in credited(r, ts.players):
+            if player in index:
+                pts[index[player]] += d
         rows.append([r["hand"] + (" *" if r["corrected"] else ""), *pts])
     for pen in ts.table_penalties:  # given at the table's console: who lost, who received, the rule, the judge
         ev = pen["event"]
-        by_seat = pen.get("seats") or pen.get("players") or ts.players
+        by_seat = [str(p) for p in pen.get("seats") or pen.get("players") or ts.players]
         pts = [0] * len(ts.players)
         seat = int(ev.get("seat", -1))
         paid = penalty_paid(ev, len(by_seat))
         if 0 <= seat < len(by_seat) and by_seat[seat] in index:
-            pts[index[by_seat[seat]]] = -(sum(paid) if any(paid) else int(ev.get("points", 0)))
+            pts[index[by_seat[seat]]] = -penalty_taken(ev, len(by_seat))
         for s, amount in enumerate(paid):
             if amount and s < len(by_seat) and by_seat[s] in index:
                 pts[index[by_seat[s]]] += amount

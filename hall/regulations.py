@@ -1,5 +1,6 @@
 """Sanctions, appeals and locked results: the judges' decisions beyond points, each an audited event (who,
-when, why) in the hall database's ``audit`` table, read back by :mod:`hall.standings`.
+when, why) in the hall database's ``audit`` table, read back by :mod:`hall.standings` (which imports this
+module; this one reads the tables' judge streams through :mod:`hall.judge_stream`, never the standings).
 
 * **Sanctions** (000 §2.8.1 line 420, §2.8.5 line 460-463; 003 line 2159; 004 line 546): ``table_points``
   (a penalty in tournament points, 000 line 422 «штраф в турнирных очках»), ``removal`` (barred from the rest
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hall.db import HallDB
+from hall.judge_stream import JudgeMessage, judge_messages
 
 SANCTIONS = ("table_points", "removal", "disqualification", "annulment", "dead_hand")
 
@@ -39,7 +41,7 @@ class Sanction:
     reason: str
 
 
-def sanctions(db: HallDB, judged: list[tuple[str, str]] | None = None) -> list[Sanction]:
+def sanctions(db: HallDB, judged: list[JudgeMessage] | None = None) -> list[Sanction]:
     """The director's sanctions (the audit log) and the judges' at the tables' consoles (their outboxes: the
     seat named by the players by chair of that moment); ids of the tables' are negative."""
     out = []
@@ -47,8 +49,6 @@ def sanctions(db: HallDB, judged: list[tuple[str, str]] | None = None) -> list[S
         d = json.loads(detail)
         out.append(Sanction(rid, at, who, d["kind"], d["player"], d.get("session"), float(d.get("points") or 0),
                             d.get("reason", "")))
-    from hall.standings import judge_messages
-
     for rid, (table, body) in enumerate(judge_messages(db) if judged is None else judged, start=1):
         b = json.loads(body)
         ev = b.get("event") or {}

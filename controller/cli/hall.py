@@ -58,9 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what the tables publish: results and hand starts (default), or every event")
     p.add_argument("--max-hands", type=positive_int, default=None, help="at most this many hands per table and session")
     p.add_argument("--regulations", action="store_true",
-                   help="play the seeds' regulations too: a substitute mid-session, a late player, a penalty and a "
-                   "sanction at a table's console, an appeal, an incomplete table where the rule set plays three "
-                   "(listed on stderr)")
+                   help="play the seeds' regulations too: a substitute mid-session, a late player, a penalty and "
+                   "sanctions at a table's console, appeals (one upheld: the hand corrected), riichi's chombo, the "
+                   "rule set's smaller tables (listed on stderr)")
     p.add_argument("--seat-check", action="store_true",
                    help="each table reads the players' badges before a session's first hand (rendered into its "
                    "camera frame); in session 1 two players of the first table sit swapped (the judge overrides) "

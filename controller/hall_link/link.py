@@ -19,7 +19,7 @@ from typing import Any
 from controller.hall_link.outbox import Outbox
 from controller.hall_link.seat_check import KIND as SEAT_CHECK
 from controller.hall_link.seat_check import SeatState
-from controller.hall_link.session_rules import SessionRules, SessionState
+from controller.hall_link.session_rules import SessionRules, SessionState, played
 from hall.messages import Ack, Command, CommandAck, MessageError, dumps
 from hall.mqtt import Credentials, make_client
 from hall.topics import Topics, check_id
@@ -295,7 +295,7 @@ class HallLink:
         players = list(self.session.get("players") or [])
         ctx: dict[str, Any] = {"session": self.session.get("session"), "players": players}
         if self.rules is not None and players:
-            ctx["seats"] = self.rules.chairs(players, len([h for h in self._played if h != exclude]))
+            ctx["seats"] = self.rules.chairs(players, played([r for h, r in self._played.items() if h != exclude]))
         return ctx
 
     def session_began(self) -> float:

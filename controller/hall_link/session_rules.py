@@ -13,7 +13,13 @@ The table decides by itself whether a new hand may start — it does not wait fo
 
 A hand counts as started at its first dice throw with the walls built (000 line 190; 004 line 570): the
 table asks again just before the dice (:meth:`SessionRules.decide` with the hand in play not yet counted);
-a hand whose dice come after the limit is closed as not started.
+a hand whose dice come after the limit is closed as not started. A hand a chombo had dealt again is not a hand
+played (004 line 570, :func:`played`): it neither ends the game nor moves the chairs.
+
+Riichi's red zone (004 line 62, Reg 6.1.2: the last 10 minutes, only started hands are finished) is followed, not
+004 line 570 (Rules 5.9: a 15-minute signal, a hand whose dice were just thrown allowing two): the seed's own
+tournament regulations (its section 6, «Особенности турнира») set this tournament's session, where Rules 5.9
+repeats the EMA rules' general text — the head judge applies the tournament's regulation [Interp, docs/hall.md].
 
 Players change chairs each round (MCR, 003 line 2168 «Способ распределения мест»): :meth:`chairs` gives the
 players by seat for the next hand from ``profile.seating``; each result carries them as ``seats`` so the
@@ -68,6 +74,13 @@ def dealer_changes(results: Sequence[dict[str, Any]]) -> int:
     return n
 
 
+def played(results: Sequence[dict[str, Any]]) -> int:
+    """The hands that count as played: a hand a chombo had dealt again does not (004 line 570: «В случае чомбо
+    происходит пересдача и не может считается, что раздача была сыграна»); a drawn hand does («Раздача,
+    завершившаяся исчерпывающей ничьей, считается за сыгранную раздачу»)."""
+    return sum(1 for r in results if not r.get("replayed"))
+
+
 class SessionRules:
     def __init__(self, profile: Any):
         self.profile = profile
@@ -89,7 +102,7 @@ class SessionRules:
         if not session or session.get("session") is None:  # no hall session: the table plays freely
             return SessionState(None, True, "", False, False, None, len(results), "", "")
         n = len(session.get("players") or ()) or 4
-        hands, changes = len(results), dealer_changes(results)
+        hands, changes = played(results), dealer_changes(results)
         ends_at = session.get("ends_at")
         left = None if ends_at is None else max(0.0, float(ends_at) - now)
         minutes = None if left is None else left / 60

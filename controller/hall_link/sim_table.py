@@ -51,6 +51,8 @@ class SimTable:
         # ("override": the judge at the console; "reread": they move and the badges are read again)
         self.misseat: dict[int, tuple[tuple[int, int], str]] = {}
         self.seat_log: list[str] = []
+        # (session, hand index) -> the seat whose chombo has a hand dealt again before that hand (replayed_hand)
+        self.chombo: dict[tuple[int, int], int] = {}
         self.link = HallLink(link, self.store_path, on_command=self._command, durable=durable, profile=profile,
                              seat_check=seat_check,
                              status=lambda: {"profile": profile, "state": "play" if self.playing else "idle",
@@ -104,6 +106,8 @@ class SimTable:
             now = self.link.context()  # a substitute seated meanwhile plays the following hands (004 Rules 5.8)
             if now.get("session") == session and len(now.get("players") or ()) == n_players:
                 players = list(now["players"])
+            if (session, i) in self.chombo:
+                self.replayed_hand(session, i, hr, players, self.chombo[(session, i)])
             self._record_hand(session, i, hr, players)
         return len(self.played)
 
@@ -154,17 +158,50 @@ class SimTable:
         for seq, ev in enumerate(hr.events if self.event_delay else ()):  # at a table's pace: one by one
             self.store.append(f"{hand_id}/game", seq, ev)
             time.sleep(self.event_delay * self.rng.uniform(0.5, 1.5))
+        # every seat signed the result (000 line 269: it is final; a correction needs an upheld appeal)
         result = {"hand_id": hand_id, "status": "played", "source": "bots", "dealer": st.dealer,
                   "deltas": list(hr.deltas), "winners": list(hr.winners), "exhaustive": hr.exhaustive,
                   "next_dealer": hr.next_dealer, "seats": list(seats), "events": len(hr.events),
-                  "options_after": self.profile.next_hand_options(st)}
+                  "options_after": self.profile.next_hand_options(st), "confirmed_by": "seats"}
+        self._finish(session, hand_id, result, seats)
+
+    def _finish(self, session: int, hand_id: str, result: dict[str, Any], seats: tuple[str, ...]) -> None:
         finished = time.time()
         self.store.finish_hand(hand_id, result, finished)
         self.link.hand_finished(hand_id, result)
         self.link.notify()
         with self.lock:
-            self.played.append(PlayedHand(hand_id, session, tuple(hr.deltas), seats, finished))
+            self.played.append(PlayedHand(hand_id, session, tuple(result["deltas"]), seats, finished))
         self.playing = False
+
+    def replayed_hand(self, session: int, i: int, hr: Any, players: list[str], seat: int) -> Any:
+        """The judge gives the rule set's penalty that has the hand dealt again (riichi's chombo, 004 line 278)
+        to ``seat`` during a hand before the game's i-th: that hand ends at once and its result pays nothing
+        (the penalty is the payment), the same dealer with the same counters deals the next (``hr``, the game's
+        i-th hand, is that next one) — as the referee does (controller/referee/sanctions.py). Returns the
+        penalty."""
+        from rules.events import PenaltyAwarded
+        from rules.game.penalty_catalogue import charge
+
+        kind = next(k for k in self.profile.penalty_catalogue if k.replay)
+        start = hr.events[0]
+        hand_id = f"{self.id}-s{session}-h{i + 1:03d}r"
+        seats = tuple(players[int(p[1:])] for p in start.seats)
+        self.playing, self.hand_id = True, hand_id
+        self.store.start_hand(hand_id, self.profile_name, time.time())
+        self.link.hand_started(hand_id)
+        c = charge(kind, seat, list(range(len(seats))), dealer=start.dealer)
+        ev = PenaltyAwarded(seat=seat, points=c.points, rule=kind.rule, reason=kind.text, code=kind.code,
+                            paid=c.paid, occurrence=c.occurrence, when=kind.when, replay=True, judge="sim judge",
+                            hand_id=hand_id, t_wall=time.time())
+        self._judge(ev)
+        same = {k: start.options.get(k, 0) for k in self.profile.next_hand_options(hr.machine.state)}
+        self._finish(session, hand_id, {
+            "hand_id": hand_id, "status": "played", "source": "bots", "dealer": start.dealer,
+            "deltas": [0] * len(hr.deltas), "winners": [], "exhaustive": False, "next_dealer": start.dealer,
+            "seats": list(seats), "events": 0, "options_after": same, "confirmed_by": "seats",
+            "replayed": {"seat": seat, "code": kind.code, "rule": kind.rule, "judge": ev.judge}}, seats)
+        return ev
 
     # --- the judge's console (what controller/web/judge.py records), for the regulations scenario ------------
     def _judge(self, ev: Any) -> None:

@@ -82,18 +82,17 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
             raise RuntimeError(f"the hall could not connect to the broker {hall.broker_url}: {hall.service.error}")
         t = hall.tournament
         t.db.set_meta("sessions", sessions)  # the seating draws look ahead over all the sessions
-        rules = t.table_rules  # Siamese: tables of three (003 line 2229)
-        n_players = rules.preferred * tables
-        if regulations and rules.preferred == 4 and 3 in rules.sizes:
-            n_players -= 1  # an incomplete table of three (000 §3.1.3)
+        n_players = players_for(t.table_rules, tables, regulations)
         for i in range(n_players):
             t.register(f"P{i + 1:03d}", f"Player {i + 1}")
-        scenario = _Scenario(t, ids) if regulations else None
+        scenario = _Scenario(t, ids, sessions) if regulations else None
         rng = random.Random(seed)
         for tid in ids:
             sims.append(SimTable(tid, profile, work / "tables", LinkConfig(hall.broker_url, "sim", tid, events=events,
                                                                            resend_s=3.0),
                                  rng.randrange(2**31), event_delay=event_delay, seat_check=seat_check).start())
+        if scenario is not None:
+            scenario.sims = sims
         if seat_check:
             for sim, release in zip(sims, ("override", "reread"), strict=False):
                 sim.misseat[1] = ((1, 2), release)
@@ -140,17 +139,47 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
     return report
 
 
+def players_for(rules: Any, tables: int, regulations: bool) -> int:
+    """The players registered: the rule set's usual table at every table (Siamese: three, 003 line 2229); with the
+    regulations, the last tables smaller — one of each smaller size the rule set plays (Sichuan three, 000
+    §3.1.3 lines 503-509; Siamese two, 003 lines 2229-2273; Red three, then two, 001 line 8)."""
+    n = rules.preferred * tables
+    if regulations:
+        smaller = sorted((k for k in rules.sizes if k < rules.preferred), reverse=True)
+        n -= sum(rules.preferred - k for k in smaller[:max(1, tables - 1)])
+    return int(n)
+
+
+# The sanctions the tables' judges give in the scenario, by rule set family: (session — the first or the last —,
+# kind, table points, the reason with its seed line). A removal or a disqualification comes in the last session,
+# so every later draw stays possible.
+SANCTIONS: dict[str, tuple[tuple[str, str, int, str], ...]] = {
+    "sichuan": (("first", "table_points", 1, "000 line 422 (§2.8.2): beyond the 48 GP of the scale, tournament points"),
+                ("last", "annulment", 0, "000 line 420 (§2.8.1): «аннулированием достигнутых результатов»")),
+    "mcr": (("first", "table_points", 1, "003 line 2126 names no table-point penalty: the head judge's [Interp]"),
+            ("last", "removal", 0, "003 line 2159: persistent disobedience of the judge, removed from the tournament")),
+    "riichi": (("first", "dead_hand", 0, "004 line 302 (Rules 3.4.7): information passed, a dead hand"),
+               ("last", "disqualification", 0, "004 line 546 (Rules 5.5): caught cheating, disqualified at once")),
+    "red": (("first", "table_points", 1, "001 names no sanction: the head judge's table-point penalty [Interp]"),),
+}
+
+
 class _Scenario:
-    """The regulations played out in session 1: the director seats a substitute at the first table before its
+    """The regulations played out: in session 1 the director seats a substitute at the first table before its
     third hand (004 Rules 5.8), a player of the second table is late 5 minutes, the first table's judge gives a
-    penalty from the catalogue (before its second hand) and the last table's judge a table-point sanction; after
-    the session a player appeals and the head judge decides."""
+    penalty from the catalogue (before its second hand), the last table's judge a sanction (:data:`SANCTIONS`)
+    and — where the catalogue has a penalty that has the hand dealt again, riichi's chombo (004 line 278) — a
+    chombo in a hand before its third; after session 1 one appeal is not upheld and one is, and the director
+    corrects the hand it was about (the result every seat confirmed: 000 lines 269, 485); in the last session the
+    last table's judge gives the rule set's second sanction."""
 
     SUBSTITUTE = "S001"
 
-    def __init__(self, t: Any, ids: list[str]):
-        self.t, self.ids = t, ids
+    def __init__(self, t: Any, ids: list[str], sessions: int = 1):
+        self.t, self.ids, self.sessions = t, ids, sessions
         self.done: list[str] = []
+        self.sims: list[SimTable] = []  # the tables (set once they are started)
+        self.family = next((f for f in SANCTIONS if t.profile_name.startswith(f)), "red")
         t.register(self.SUBSTITUTE, "Substitute", substitute=True)
 
     def session_started(self, s: int) -> None:
@@ -161,20 +190,32 @@ class _Scenario:
         self.t.late(1, late, 5)
         self.done.append(f"late: {late} 5 minutes at {table}")
 
+    def sanctions_of(self, s: int) -> list[tuple[int, str, int, str]]:
+        """(seat, kind, points, reason) of the sanctions the last table's judge gives in session ``s``."""
+        out = []
+        for when, kind, points, reason in SANCTIONS[self.family]:
+            if (when == "first" and s == 1) or (when == "last" and s == self.sessions):
+                out.append((0 if when == "first" else 1, kind, points, reason))
+        return out
+
     def before_hand(self, sim: SimTable, s: int, i: int) -> None:
+        if i == 0 and s == 1 and sim.id == self.ids[-1] and any(k.replay for k in sim.profile.penalty_catalogue):
+            sim.chombo[(1, 2)] = 2  # a chombo by seat 2 in a hand before the third: dealt again (004 line 278)
+            self.done.append(f"chombo at {sim.id}: seat 2 before hand 3, the hand dealt again")
+        if sim.id == self.ids[-1] and i == 1:
+            for seat, kind, points, reason in self.sanctions_of(s):
+                sim.sanction(seat, kind, reason, points=points)
+                self.done.append(f"sanction at {sim.id}: session {s} seat {seat} {kind} {points}")
         if s != 1:
             return
         if sim.id == self.ids[0] and i == 1:
             code = self._penalty_code(sim)
-            kind = {k.code: k for k in sim.profile.penalty_catalogue}[code]
-            chosen = None if kind.amount is not None or kind.ladder else (
-                kind.choices[0] if kind.choices else kind.bounds[0] or 1)
-            for n in range(2 if kind.ladder else 1):  # on a ladder: a warning first, then points (000 line 422)
+            pk = {k.code: k for k in sim.profile.penalty_catalogue}[code]
+            chosen = None if pk.amount is not None or pk.ladder else (
+                pk.choices[0] if pk.choices else pk.bounds[0] or 1)
+            for n in range(2 if pk.ladder else 1):  # on a ladder: a warning first, then points (000 line 422)
                 ev = sim.award_penalty(0, code, chosen, previous=n)
                 self.done.append(f"penalty at {sim.id}: seat 0 {code} {ev.points}")
-        if sim.id == self.ids[-1] and i == 1:
-            sim.sanction(0, "table_points", "repeated disorder after the 48 GP of the scale (000 §2.8.2)", points=1)
-            self.done.append(f"sanction at {sim.id}: seat 0 table_points 1")
         if sim.id == self.ids[0] and i == 2:
             self.t.substitute(1, sim.id, 1, self.SUBSTITUTE)
             deadline = time.monotonic() + 20
@@ -199,11 +240,42 @@ class _Scenario:
         if s != 1:
             return
         table = self.ids[0]
-        player = self.t.seating()[1][table][2]
-        a = self.t.appeal(1, player, "the judge's ruling on a late claim", table=table)
+        seated = self.t.seating()[1][table]
+        a = self.t.appeal(1, seated[2], "the judge's ruling on a late claim", table=table)
         self.t.decide_appeal(a, False, "the ruling stands (000 §2.9.3)")
-        self.done.append(f"appeal {a} by {player}: not upheld")
+        self.done.append(f"appeal {a} by {seated[2]}: not upheld")
+        found = self._first_contested(table)
+        if found is None:
+            self.done.append(f"appeal: no hand of {table} in session 1 where seats 0 and 1 scored differently")
+            return
+        hand, deltas = found
+        a = self.t.appeal(1, seated[0], f"the win of {hand} was seat 1's, not seat 0's", table=table, hand=hand)
+        self.t.decide_appeal(a, True, "upheld: seat 1 won, the result is reversed between seats 0 and 1")
+        self.t.correct(table, hand, [deltas[1], deltas[0], *deltas[2:]], "appeal upheld", appeal=a)
+        self.done.append(f"appeal {a} by {seated[0]}: upheld, {table} {hand} corrected")
 
+    def _first_contested(self, table: str, timeout: float = 30.0) -> tuple[str, list[int]] | None:
+        """The table's first hand of session 1 whose seats 0 and 1 scored differently, once the hall has every
+        hand the table played in it."""
+        import json
+
+        sim = next(x for x in self.sims if x.id == table)
+        played = sum(1 for ph in sim.played if ph.session == 1)
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.t.db.q("SELECT hand, deltas FROM results WHERE table_id=? AND session=1 ORDER BY t_table, hand",
+                               (table,))
+            if len(rows) >= played:
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{table}: the hall has {len(rows)} of its {played} results of session 1")
+            sim.link.notify()
+            time.sleep(0.05)
+        for hand, deltas in rows:
+            d = [int(x) for x in json.loads(deltas)]
+            if len(d) > 1 and d[0] != d[1]:
+                return str(hand), d
+        return None
 
 def _restart_midway(hall: Hall, sims: list[SimTable], threads: list[threading.Thread],
                     say: Callable[[str], None]) -> None:
@@ -259,27 +331,31 @@ def _seat_checks(hall: Hall, sims: list[SimTable], sessions: int, report: SimRep
 
 
 def _count(hall: Hall, sims: list[SimTable], report: SimReport) -> None:
-    """Compare the tables' own records with the hall's database, result by result and player by player."""
+    """Compare the tables' own records with the hall's database, result by result and player by player (the
+    hands' points: the director's corrections applied, a replaced player's hands his seat's — 004 Rules 5.8)."""
+    import json
+
+    from hall.standings import by_position, credited, substituted
+
     assert hall.tournament is not None
     table_results: dict[tuple[str, str], tuple[int, ...]] = {}
     expected: dict[str, int] = {}
-    from hall.standings import substituted
-
     held = substituted(hall.db)  # the hall credits a replaced player's hands to the seat his substitute took
     seating = hall.tournament.seating()
+    corrected = {(t, h): [int(x) for x in json.loads(d)]
+                 for t, h, d in hall.db.q("SELECT table_id, hand, deltas FROM corrections ORDER BY id")}
     for s in sims:
         for hand_id, res in s.store.results():
             table_results[(s.id, hand_id)] = tuple(res["deltas"])
         for ph in s.played:
             subs = held.get((ph.session, s.id), {})
-            for p, d in zip(ph.seats, ph.deltas, strict=False):
+            deltas = corrected.get((s.id, ph.hand_id), list(ph.deltas))
+            for seat, p in by_position(list(ph.seats), len(deltas)).items():
                 if p in subs:
                     p = seating[ph.session][s.id][subs[p]]
-                expected[p] = expected.get(p, 0) + int(d)
+                expected[p] = expected.get(p, 0) + int(deltas[seat])
     hall_rows = hall.db.q("SELECT table_id, hand, deltas FROM results")
     seen: dict[tuple[str, str], int] = {}
-    import json
-
     for table, hand, deltas in hall_rows:
         key = (table, hand)
         if table_results.get(key) == tuple(json.loads(deltas)):
@@ -290,13 +366,14 @@ def _count(hall: Hall, sims: list[SimTable], report: SimReport) -> None:
     report.ingested = len(seen)
     report.lost = report.sent - report.ingested
     report.duplicated += sum(n - 1 for n in seen.values())
-    st = hall.tournament.standings()
     got: dict[str, int] = {}
-    start = hall.tournament.profile.start_score
-    for ts in st.tables.values():
-        index = {p: i for i, p in enumerate(ts.players)}
-        for p, i in index.items():
-            got[p] = got.get(p, 0) + ts.totals[i] - start
+    for ts in hall.tournament.standings().tables.values():
+        index = ts.seat_of()
+        for r in ts.hands:
+            for p, d in credited(r, ts.players):
+                if p in index:
+                    holder = ts.players[index[p]]
+                    got[holder] = got.get(holder, 0) + d
     report.mismatched = sorted(p for p in set(expected) | set(got) if expected.get(p, 0) != got.get(p, 0))
 
 

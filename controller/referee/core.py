@@ -63,11 +63,14 @@ from controller.referee.verdicts import CALL_WAIT_S, english, russian
 from rules.events import (
     CorrectionApplied,
     Event,
+    JudgeAction,
     JudgeCorrection,
     MeldMade,
+    PenaltyAwarded,
     QuestionAsked,
     RefereeTick,
     ResultConfirmed,
+    Settled,
     Violation,
 )
 from rules.game.machine import HandMachine
@@ -203,6 +206,25 @@ class Referee:
     def game_log(self) -> list[Event]:
         """The hand machine's log: the hand as the referee followed it (the record of this revision)."""
         return self.machine.log
+
+    def judged(self) -> list[Event]:
+        """The judge's decisions this hand took as inputs (the console's penalties and sanctions: a chombo that
+        had it dealt again among them), in the order given — its record (``mahjong-table export``) shows them."""
+        return [e for e in self.record if isinstance(e, PenaltyAwarded)
+                or isinstance(e, JudgeAction) and e.action == "sanction"]
+
+    def export_log(self) -> list[Event]:
+        """The hand as the viewers' formats show it (tenhou.net/6, mjai): the machine's log and, for a hand a chombo
+        ended to be dealt again (004 line 278), its settlement — the chombo's payments, the judge's penalty's or the
+        referee's own ruling (neither format has a chombo: both show a draw with them; the riichi stakes go back)."""
+        pen = self.state.replayed
+        if pen is None or not any(pen.paid):
+            return list(self.machine.log)
+        deltas = tuple(int(a) - (pen.points if s == pen.seat else 0) for s, a in enumerate(pen.paid))
+        payments = tuple({"payer": pen.seat, "payee": s, "amount": int(a), "reason": "chombo", "rule": pen.rule}
+                         for s, a in enumerate(pen.paid) if a)
+        return [*self.machine.log, Settled(payments=payments, deltas=deltas, hand_id=self.hand_id, t_mono=pen.t_mono,
+                                           t_wall=pen.t_wall)]
 
     def violations(self) -> list[Violation]:
         return [e for e in self.outputs if isinstance(e, Violation)]

@@ -2,7 +2,8 @@
 
 The record is rebuilt from the hand's stored inputs (:func:`controller.referee.session.rebuild`): the
 latest revision, every judge correction applied. ``events``: the hand machine's log, then the referee's own
-events (its verdicts, questions, claim timings, corrections, the confirmation), as JSON objects.
+events (its verdicts, questions, claim timings, corrections, the confirmation) and the judge's decisions it took
+(the console's penalties and sanctions: a chombo that had the hand dealt again), as JSON objects.
 ``tenhou6``: :func:`rules.profiles.riichi.tenhou6.hand_log` over the record. A camera sees no concealed
 tile until it is shown, so the haipai and the draws are reconstructed: every tile a player put out (a
 discard, a set's own tiles, a kong, a flower) and the tiles he showed at the end came in first, in that
@@ -46,20 +47,33 @@ def lines(store: Any, hand_id: str, fmt: str = "events") -> Iterator[dict[str, A
     if not store.count(f"{hand_id}/referee"):
         raise ExportError(f"no refereed hand {hand_id!r} in the store")
     ref = rebuild(store, hand_id)
-    if fmt == "events":
+    if fmt == "events":  # the log, then the referee's own events and the judge's decisions, in time order
         log = ref.game_log
         yield from (e.to_json() for e in log)
-        yield from (e.to_json() for e in ref.outputs if not any(e is x for x in log))
+        own = [e for e in ref.outputs if not any(e is x for x in log)]
+        yield from (e.to_json() for e in merged(own, ref.judged()))
         return
     if TENHOU6 not in ref.profile.record_formats:
         raise ExportError(f"tenhou.net/6 is riichi's format; {hand_id} is {ref.name} (use --format events)")
     from rules.profiles.riichi.tenhou6 import game_log, hand_log
 
-    events = with_faces(ref.game_log, ref.machine.state)
+    events = with_faces(ref.export_log(), ref.machine.state)  # a chombo dealt again: a draw with its payments
     start = next(e for e in events if isinstance(e, HandStarted))
-    scores = list(start.options.get("scores") or [ref.profile.start_score] * 4)
+    given = start.options.get("scores")
+    scores = [int(x) for x in given] if isinstance(given, list) else [ref.profile.start_score] * 4
     entry = hand_log([e for e in events if isinstance(e, GameEvent)], scores, ref.machine.state.wins)
     yield game_log([entry], title=("mahjong-table", f"{hand_id} (refereed)"))
+
+
+def merged(own: list[Event], judged: list[Event]) -> list[Event]:
+    """The referee's events in their order, each judge's decision put before the first of them that came later."""
+    out: list[Event] = []
+    rest = list(judged)
+    for e in own:
+        while rest and rest[0].t_mono < e.t_mono:
+            out.append(rest.pop(0))
+        out.append(e)
+    return out + rest
 
 
 def with_faces(log: list[Event], state: Any) -> list[Event]:
@@ -72,6 +86,8 @@ def with_faces(log: list[Event], state: Any) -> list[Event]:
     seen: Counter[str] = Counter()
     for e in log:
         s = getattr(e, "seat", None)
+        if not isinstance(s, int):
+            continue  # (a hand's start, the dice: no seat's tiles)
         if isinstance(e, Discarded):
             gone.setdefault(s, []).append(e.tile)
         elif isinstance(e, FlowerDeclared):

@@ -245,5 +245,5 @@ def store_lines(store: Any, hand_ids: Sequence[str]) -> Iterator[dict[str, Any]]
         if not writes_mjai(ref.profile):
             raise MjaiError(f"mjai is riichi's format; {h} is {ref.name} (use --format events)")
         start_score = ref.profile.start_score
-        hands.append((ref.name, list(ref.game_log), list(ref.machine.state.wins)))
+        hands.append((ref.name, ref.export_log(), list(ref.machine.state.wins)))  # a chombo: a draw, its payments
     yield from game(hands, start_score)

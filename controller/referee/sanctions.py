@@ -32,7 +32,7 @@ def on_penalty(r: RefereeState, ev: PenaltyAwarded) -> None:
     if ev.replay:
         replay(r, ev)
     elif ev.dead_hand:
-        dead_hand(r, ev.seat, ev.rule or DEAD_HAND_RULE)
+        dead_hand(r, at_chair(r, ev.seat), ev.rule or DEAD_HAND_RULE)
 
 
 def on_sanction(r: RefereeState, ev: JudgeAction) -> None:
@@ -42,7 +42,14 @@ def on_sanction(r: RefereeState, ev: JudgeAction) -> None:
     if ev.action == "sanction" and detail.get("kind") == "dead_hand":
         seat = detail.get("seat")
         if isinstance(seat, int) and not isinstance(seat, bool):
-            dead_hand(r, seat, dead_hand_rule(r))
+            dead_hand(r, at_chair(r, seat), dead_hand_rule(r))
+
+
+def at_chair(r: RefereeState, chair: int) -> int:
+    """The hand's seat of the console's ``chair`` (it numbers the players 0..n-1): the same at three or four, East
+    and West at a table of two (seats 0 and 2: docs/notation.md "Seats", ``rules.wall.SEATS``)."""
+    seats = list(r.st.seats)
+    return seats[chair] if 0 <= chair < len(seats) else chair
 
 
 def dead_hand_rule(r: RefereeState) -> str:

@@ -90,6 +90,23 @@ def test_session_limits_the_ranking_to_the_sessions_played_by_then(tmp_path):
     assert [(int(r["place"]), r["name"]) for r in after_one] == [(x.rank, names[x.player]) for x in expected]
 
 
+def test_the_ranking_after_session_n_takes_the_sanctions_of_those_sessions(tmp_path):
+    """000 line 422: a penalty in tournament points is that session's; the ranking after session 1 (``--session
+    1``) takes it, not one given in session 2."""
+    t = _simulated(tmp_path, "sichuan-mpl2025", sessions=2)
+    first = {r["Last Name"]: float(r["Points"]) for r in exports.read_csv(_export(tmp_path, "ema", "--session", "1"))}
+    who, other = t.seating()[1]["table-1"][0], t.seating()[1]["table-1"][1]
+    t.sanction(who, "table_points", "beyond −48 GP (000 §2.8.2)", session=1, points=2)
+    t.sanction(other, "table_points", "beyond −48 GP (000 §2.8.2)", session=2, points=1)
+    info = player_info(t.db)
+    after = {r["Last Name"]: float(r["Points"]) for r in exports.read_csv(_export(tmp_path, "ema", "--session", "1"))}
+    assert after[info[who].last_name] == first[info[who].last_name] - 2
+    assert after[info[other].last_name] == first[info[other].last_name]
+    whole = {x.player: x.table_points for x in t.standings().ranking}
+    both = {r["Last Name"]: float(r["Points"]) for r in exports.read_csv(_export(tmp_path, "ema"))}
+    assert both[info[other].last_name] == whole[other]
+
+
 def test_penalties_list_and_the_zero_sum_check_fails_on_a_doctored_record(tmp_path, capsys):
     t = _simulated(tmp_path, "riichi-ema2016", sessions=2)
     victim = t.seating()[2]["table-1"][3]
@@ -138,3 +155,41 @@ def test_bad_input_one_line_exit_2(tmp_path, capsys):
     assert main(["hall", "export", "--format", "xml", "--out", "x", "--db", str(db)]) == 2
     assert main(["hall", "export", "--format", "ema", "--out", str(tmp_path / "no" / "dir" / "x"),
                  "--db", str(db)]) == 2
+
+
+def test_a_replayed_hands_chombo_is_in_the_penalties_and_the_results(tmp_path):
+    """004 line 278 (Rules 3.4.6): the judge's chombo at the console ends the hand, which is dealt again; the hand's
+    result pays nothing (the penalty is the payment: 4000 to East, 2000 to the others). The penalties list names it
+    — its code, the player, what it cost him, the seed's line and the judge, the hand — the tables still sum to 0,
+    and the EMA table and the portal's CSV carry the payment in the scores."""
+    from rules.events import PenaltyAwarded
+    from rules.game.penalty_catalogue import charge
+
+    t = _simulated(tmp_path, "riichi-ema2016", sessions=1)
+    before = {x.player: x.total for x in t.standings().ranking}
+    players = t.seating()[1]["table-1"]
+    kind = next(k for k in t.profile.penalty_catalogue if k.replay)
+    c = charge(kind, 2, [0, 1, 2, 3], dealer=0)
+    ev = PenaltyAwarded(seat=2, points=c.points, rule=kind.rule, reason=kind.text, code=kind.code, paid=c.paid,
+                        replay=True, judge="A. Judge", hand_id="table-1-s1-h099")
+    replayed = {"status": "played", "deltas": [0, 0, 0, 0], "seats": players, "dealer": 0, "next_dealer": 0,
+                "replayed": {"seat": 2, "code": "chombo", "rule": kind.rule, "judge": "A. Judge"}}
+    with t.db.tx() as db:
+        t.db.ingest(db, "table-1", OutboxMessage("table-1", 1, "event", {"event": ev.to_json(), "session": 1,
+                                                                         "players": players, "seats": players}, 50.0), 51)
+        t.db.ingest(db, "table-1", OutboxMessage("table-1-s1-h099", 1, "result", {
+            "profile": t.profile_name, "session": 1, "players": players, "result": replayed}, 50.0), 51)
+    rows = exports.read_csv(_export(tmp_path, "penalties"))
+    [line] = [r for r in rows if r["kind"] == "chombo"]
+    assert (line["session"], line["table"], line["player"], line["amount"], line["hand"]) == (
+        "1", "table-1", players[2], "8000", "table-1-s1-h099")
+    assert line["reason"] == "004 Rules 3.4.6 (line 278); A. Judge"
+    assert all(r["amount"] == "0" for r in rows if r["kind"] == "table")
+    after = {x.player: x.total for x in t.standings().ranking}
+    assert {p: after[p] - before[p] for p in players} == {players[0]: 4000, players[1]: 2000, players[2]: -8000,
+                                                         players[3]: 2000}
+    ema = {r["Last Name"] + r["First Name"]: int(r["Score"]) for r in exports.read_csv(_export(tmp_path, "ema"))}
+    info = player_info(t.db)
+    assert {p: ema[info[p].last_name + info[p].first_name] for p in players} == {p: after[p] for p in players}
+    portal = {r["name"]: int(r["scores"]) for r in exports.read_csv(_export(tmp_path, "portal"))}
+    assert {p: portal[info[p].name] for p in players} == {p: after[p] for p in players}

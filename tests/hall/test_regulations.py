@@ -67,6 +67,10 @@ def test_a_substitute_brought_in_mid_session_keeps_the_seats_points(broker, tmp_
         assert '"S1"' in rows["T1-2"] and '"P3"' in rows["T1-1"]  # each hand names who played it
         line = {x.player: x.total for x in t.standings().tables[(1, "T1")].standings}
         assert line == {"P1": 30, "P2": 0, "S1": -15, "P4": -15}
+        from hall.protocols import table_rows  # the score protocol shows P3's hand in the seat S1 took
+
+        players, rows, _summary = table_rows(t.standings().tables[(1, "T1")], 0)
+        assert players == ["P1", "P2", "S1", "P4"] and rows == [["T1-1", 20, 0, -10, -10], ["T1-2", 10, 0, -5, -5]]
     finally:
         link.stop()
         service.stop()
@@ -331,3 +335,55 @@ def test_the_directors_actions_for_sanctions_appeals_and_locked_results(tmp_path
     assert t.standings().disqualified == ["P4"]
     assert [r[0] for r in t.db.q("SELECT who FROM audit WHERE action IN ('appeal_decision', 'sanction')")] == [
         "head", "head"]
+
+
+def test_a_riichi_session_is_105_minutes_its_red_zone_the_last_10(tmp_path):
+    """004 line 61 (Reg 6.1.1): «Игровая сессия длится ровно 105 минут»; line 62: the red zone is its last 10 minutes
+    (the tables' warning comes then) — when the director sets no other length."""
+    now = [1000.0]
+    t = _four(tmp_path, profile="riichi-ema2016", clock=lambda: now[0])
+    t.seat(1, {"T1": ["P1", "P2", "P3", "P4"]})
+    t.start_session(1)
+    [(ends, warn)] = t.db.q("SELECT ends_at, warning_at FROM sessions WHERE n=1")
+    assert (ends - 1000.0, ends - warn) == (105 * 60, 10 * 60)
+
+
+def test_a_judge_removes_a_player_at_the_console_his_results_stand(tmp_path):
+    """003 line 2159 («10. Серьёзное нарушение порядка»: «игрок, который упорно продолжает не подчиняться требованиям
+    судьи, подлежит отстранению от соревнования»): the MCR judge's removal at the table's console reaches the hall —
+    the player is seated no more, what he played stands (unlike a disqualification, 004 line 546)."""
+    from rules.events import JudgeAction
+
+    t = _four(tmp_path, profile="mcr")
+    players = ["P1", "P2", "P3", "P4"]
+    t.seat(1, {"T1": players})
+    _result(t, 1, "T1", "h1", players, [24, -8, -8, -8])
+    ev = JudgeAction(action="sanction", hand_id="h1", judge="J. Judge",
+                     detail={"kind": "removal", "seat": 1, "reason": "persistent disobedience (003 line 2159)"})
+    with t.db.tx() as db:
+        t.db.ingest(db, "T1", OutboxMessage("T1", 1, "event", {"event": ev.to_json(), "session": 1,
+                                                               "players": players, "seats": players}, 5.0), 6.0)
+    st = t.standings()
+    assert "P2" not in t.players() and st.disqualified == []
+    assert {x.player: (x.table_points, x.total) for x in st.ranking}["P2"] == (1.0, -8)  # 4/2/1/0: tied 2nd-4th
+    from hall.regulations import sanctions
+
+    [s] = sanctions(t.db)
+    assert (s.kind, s.player, s.who, s.reason) == ("removal", "P2", "J. Judge at T1",
+                                                  "persistent disobedience (003 line 2159)")
+
+
+def test_a_table_of_two_plays_east_and_west(tmp_path):
+    """001 line 61 («Два игрока могут играть за прямоугольным столом»): two players sit facing each other, at seats
+    0 and 2 (docs/notation.md "Seats"; rules.wall.SEATS) — a result's deltas are there, and the hall credits both
+    (it credited seat 1, nobody's, and lost the second player's points). Siamese two-player tables alike (003 line
+    2229)."""
+    t = _four(tmp_path, profile="red")
+    t.seat(1, {"T1": ["P1", "P2"], "T2": ["P3", "P4", "P5", "P6"]})
+    _result(t, 1, "T1", "h1", ["P1", "P2"], [-18, 0, 18, 0])
+    _result(t, 1, "T1", "h2", ["P1", "P2"], [6, 0, -6, 0])
+    line = {x.player: (x.total, x.table_points) for x in t.standings().tables[(1, "T1")].standings}
+    assert line == {"P1": (-12, 2.0), "P2": (12, 4.0)}
+    from hall.protocols import table_rows
+
+    assert table_rows(t.standings().tables[(1, "T1")], 0)[1] == [["h1", -18, 18], ["h2", 6, -6]]

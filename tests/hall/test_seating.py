@@ -64,7 +64,8 @@ def test_sichuan_incomplete_tables(tmp_path):
 
 
 def test_siamese_and_red_table_sizes(tmp_path):
-    """003 line 2229 (Siamese: «Играет три игрока, при игре вдвоём ...»): tables of three, or two; 001 line 8
+    """003 lines 2229-2273 (Siamese: «Играет три игрока, при игре вдвоём ...», line 2231; the two-player game, lines
+    2268-2273): tables of three, or two; 001 line 8
     («В красный маджонг могут играть от 2 до 4 игроков»): Red seats 2 to 4."""
     siamese = _t(tmp_path, "mcr-siamese", 8)
     assert sorted(len(v) for v in siamese.seat(1).values()) == [2, 3, 3]

@@ -80,3 +80,20 @@ def test_mcr_players_change_chairs_each_round():
 def test_no_hall_session_no_limit():
     rules = SessionRules(registry.get("mcr"))
     assert rules.decide({}, _hands(20), NOW).may_start
+
+
+def test_riichi_a_hand_a_chombo_had_dealt_again_is_not_a_hand_played():
+    """004 line 570 (Rules 5.9): «В случае чомбо происходит пересдача и не может считается, что раздача была
+    сыграна. Раздача, завершившаяся исчерпывающей ничьей, считается за сыгранную раздачу.» — the chairs and the
+    game's end count the hands played (MCR's chairs move every four, 003 line 2168); the red zone is 004 line 62's."""
+    mcr = SessionRules(registry.get("mcr"))
+    four = _hands(4)
+    replayed = [*four[:3], {"dealer": 3, "next_dealer": 3, "replayed": {"code": "chombo"}}]
+    assert mcr.decide(_session(), four, NOW).hands_played == 4
+    assert mcr.decide(_session(), replayed, NOW).hands_played == 3
+    assert mcr.chairs(PLAYERS, 3) == PLAYERS  # still the East round's chairs
+    drawn = [*four[:3], {"dealer": 3, "next_dealer": 3, "exhaustive": True}]  # a draw is a hand played
+    assert mcr.decide(_session(), drawn, NOW).hands_played == 4
+    riichi = SessionRules(registry.get("riichi-ema2016"))
+    assert riichi.decide(_session(10.5), replayed, NOW).may_start  # the red zone (004 l.62) starts at 10 minutes,
+    assert not riichi.decide(_session(10.0), replayed, NOW).may_start  # not at Rules 5.9's 15 (l.570)

@@ -107,7 +107,7 @@ class _GatedBackend(GpioBackend):
 def test_a_hand_starts_at_the_dice_the_gong_before_them_means_no_hand(broker, tmp_path):
     """000 line 190 (§2.4.4): «Началом очередной сдачи считается первый бросок кубиков при полностью построенной
     стене: если гонг ... звучит уже после этого момента, сдача считается начатой» — and so, before it, not started
-    (004 Rules 5.9 alike): START was pressed, the walls were being built when the session ended, no dice are
+    (004 line 570, Rules 5.9, alike): START was pressed, the walls were being built when the session ended, no dice are
     thrown, the hand is closed as not started and nothing more starts."""
     db = HallDB(tmp_path / "hall.sqlite")
     hall = HallService(db, broker.url, "h1").start()

@@ -98,6 +98,50 @@ def test_riichi_chombo_the_hand_is_dealt_again_by_the_same_dealer_with_the_same_
     assert totals == [2000, 4000, 2000, -8000] and sum(totals) == 0
 
 
+def test_a_replayed_hands_chombo_is_in_the_tables_exports(tmp_path, capsys):
+    """004 line 278 (3.4.6): the judge's chombo — the hand dealt again — is in the hand's record as the table exports
+    it: ``--format events`` lists the penalty (who, what, the rule, the judge) before the signatures; tenhou.net/6
+    and mjai have no chombo, so they show a draw whose deltas are its payments (East 4000, the others 2000) and the
+    next hand's scores follow from them, the riichi stake back with its owner."""
+    import json
+
+    from controller.cli import main
+    from controller.event_store import EventStore
+
+    t = Table(RIICHI, dealer=1, options={"honba": 0, "deposits": 0})
+    t.turn_round(1, ["1z", "2z"])
+    t.discard(3, "3z", sideways=True)  # seat 3's riichi: its stake goes back (004 line 288)
+    t.feed(chombo(2, dealer=1), dt=1.0)
+    t.confirm()
+    path = tmp_path / "events.sqlite"
+    store = EventStore(path)
+    store.start_hand("test-1", RIICHI, 1.0)
+    store.append_many("test-1/referee", 0, list(t.ref.record))
+    store.finish_hand("test-1", {"hand_id": "test-1", "status": "played", **t.ref.result()}, 2.0)
+    store.close()
+    capsys.readouterr()
+
+    def export(fmt: str) -> list[dict]:
+        assert main(["export", "test-1", "--store", str(path), "--format", fmt]) == 0
+        return [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+
+    events = export("events")
+    types = [e["type"] for e in events]
+    assert types.index("penalty_awarded") < types.index("result_confirmed")
+    pen = events[types.index("penalty_awarded")]
+    assert (pen["seat"], pen["code"], pen["points"], pen["judge"], pen["rule"]) == (
+        2, "chombo", 8000, "A. Judge", "004 Rules 3.4.6 (line 278)")
+    [tenhou] = export("tenhou6")
+    assert tenhou["log"][0][-1] == ["流局", [2000, 4000, -8000, 2000]]
+    mjai = export("mjai")
+    assert [e for e in mjai if e["type"] == "ryukyoku"] == [{"type": "ryukyoku", "deltas": [2000, 4000, -8000, 2000]}]
+    assert [e["type"] for e in mjai].count("reach_accepted") == 1
+    from controller.referee.export_mjai import kyoku
+
+    _lines, after = kyoku(t.ref.export_log(), t.ref.machine.state.wins, [30000] * 4)
+    assert after == [32000, 34000, 22000, 32000]  # the next hand's start: the chombo paid, seat 3's stake back
+
+
 def test_riichi_a_dealers_chombo_pays_4000_each_and_he_deals_again():
     t = Table(RIICHI)
     t.turn_round(0, ["1z"])
@@ -194,3 +238,14 @@ def test_riichi_a_dead_hand_of_the_machines_own_finding_is_left_as_it_was():
     v = Violation(code="claim_inactive_player", seat=1, rule="", message="")
     dead_claims(t.ref.state, [v])
     assert t.ref.state.replayed is None and not t.ref.settled
+
+
+def test_red_a_dead_hand_at_a_table_of_two_reaches_the_second_player():
+    """001 line 61: two players sit facing each other, at seats 0 and 2 (docs/notation.md "Seats"); the judge's
+    console numbers them 0 and 1 (its chairs) — its dead hand for the second player is seat 2's (it reached no one)."""
+    t = Table("red", players=2, dice=((3, 4), (2, 5)))  # Red's two throws: the hand is dealt
+    assert t.ref.machine.state.seats == (0, 2)
+    t.feed(JudgeAction(action="sanction", detail={"kind": "dead_hand", "seat": 1, "reason": "information", "points": 0},
+                       judge="A. Judge", hand_id="test-1"), dt=0.5)
+    assert [e.seat for e in t.out if isinstance(e, HandDead)] == [2]
+    assert t.ref.machine.state.seat_state[2].dead and not t.ref.machine.state.seat_state[0].dead

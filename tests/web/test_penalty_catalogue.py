@@ -110,7 +110,7 @@ def test_a_custom_penalty_to_the_others_balances_on_the_page_and_at_the_hall(tmp
     """A penalty paid to the players is a transfer (000 §2.8.4: a false hu pays each other player; 004 line
     278): the offender pays what each other seat receives, on the table's page as at the hall — the totals
     sum to zero. (The page used to take one share from the offender while the hall took them all.)"""
-    from hall.standings import penalty_paid
+    from hall.judge_stream import penalty_paid
 
     async def scenario():
         async with served(tmp_path) as t, client() as http:
