@@ -152,7 +152,7 @@ def compute(db: HallDB, profile: Any) -> Standings:
             found.replaced = held.get((found.session, table), {})
             _credit_penalty(found, pen)
     started = {r[0] for r in db.q("SELECT n FROM sessions WHERE status IN ('running', 'ended')")}
-    sizes = TableRules.of(profile, str(getattr(profile, "name", ""))).sizes
+    sizes = TableRules.of(profile).sizes
     records: dict[str, list[Standing]] = {}
     played_in: dict[str, list[int]] = {}  # the session of each record
     for key in sorted(tables):

@@ -150,17 +150,20 @@ def players_for(rules: Any, tables: int, regulations: bool) -> int:
     return int(n)
 
 
-# The sanctions the tables' judges give in the scenario, by rule set family: (session — the first or the last —,
-# kind, table points, the reason with its seed line). A removal or a disqualification comes in the last session,
-# so every later draw stays possible.
+# The sanctions the tables' judges give in the scenario, by the rule set's seed document (its profile's ``seed``):
+# (session — the first or the last —, kind, table points, the reason with its seed line). A removal or a
+# disqualification comes in the last session, so every later draw stays possible. WMSG (002) has no sanctions
+# section of its own: its tables play Sichuan's (000).
+_SICHUAN_SANCTIONS = (("first", "table_points", 1, "000 line 422 (§2.8.2): beyond the 48 GP of the scale, tournament points"),
+                ("last", "annulment", 0, "000 line 420 (§2.8.1): «аннулированием достигнутых результатов»"))
 SANCTIONS: dict[str, tuple[tuple[str, str, int, str], ...]] = {
-    "sichuan": (("first", "table_points", 1, "000 line 422 (§2.8.2): beyond the 48 GP of the scale, tournament points"),
-                ("last", "annulment", 0, "000 line 420 (§2.8.1): «аннулированием достигнутых результатов»")),
-    "mcr": (("first", "table_points", 1, "003 line 2126 names no table-point penalty: the head judge's [Interp]"),
+    "000": _SICHUAN_SANCTIONS,
+    "002": _SICHUAN_SANCTIONS,
+    "003": (("first", "table_points", 1, "003 line 2126 names no table-point penalty: the head judge's [Interp]"),
             ("last", "removal", 0, "003 line 2159: persistent disobedience of the judge, removed from the tournament")),
-    "riichi": (("first", "dead_hand", 0, "004 line 302 (Rules 3.4.7): information passed, a dead hand"),
+    "004": (("first", "dead_hand", 0, "004 line 302 (Rules 3.4.7): information passed, a dead hand"),
                ("last", "disqualification", 0, "004 line 546 (Rules 5.5): caught cheating, disqualified at once")),
-    "red": (("first", "table_points", 1, "001 names no sanction: the head judge's table-point penalty [Interp]"),),
+    "001": (("first", "table_points", 1, "001 names no sanction: the head judge's table-point penalty [Interp]"),),
 }
 
 
@@ -179,7 +182,9 @@ class _Scenario:
         self.t, self.ids, self.sessions = t, ids, sessions
         self.done: list[str] = []
         self.sims: list[SimTable] = []  # the tables (set once they are started)
-        self.family = next((f for f in SANCTIONS if t.profile_name.startswith(f)), "red")
+        from rules.profiles import registry
+
+        self.sanctions = SANCTIONS.get(registry.get(t.profile_name).seed, ())  # (a rule set of no seed: none)
         t.register(self.SUBSTITUTE, "Substitute", substitute=True)
 
     def session_started(self, s: int) -> None:
@@ -193,7 +198,7 @@ class _Scenario:
     def sanctions_of(self, s: int) -> list[tuple[int, str, int, str]]:
         """(seat, kind, points, reason) of the sanctions the last table's judge gives in session ``s``."""
         out = []
-        for when, kind, points, reason in SANCTIONS[self.family]:
+        for when, kind, points, reason in self.sanctions:
             if (when == "first" and s == 1) or (when == "last" and s == self.sessions):
                 out.append((0 if when == "first" else 1, kind, points, reason))
         return out
