@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
+
+if TYPE_CHECKING:
+    from controller.service import TableService
 
 __all__ = ["WebServer"]
 
@@ -22,7 +25,7 @@ class WebServer:
     #: a connection that has not sent a whole request (or sits idle) this long is closed: slow clients go
     keepalive_s = 15.0
 
-    def __init__(self, service: Any, host: str = "127.0.0.1", port: int = 8080, *, pin_hash: str | None = None,
+    def __init__(self, service: TableService, host: str = "127.0.0.1", port: int = 8080, *, pin_hash: str | None = None,
                  http_port: int | None = None):
         from pathlib import Path
 
@@ -95,4 +98,5 @@ class WebServer:
 
 
 def _port_of(site: web.TCPSite) -> int:
-    return site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    port: int = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    return port
