@@ -1,6 +1,6 @@
 """Play sources: who plays the hand while the table is in PLAY.
 
-* :class:`controller.service.ManualPlay` — no referee: the operator presses START when the hand is over.
+* :class:`controller.play_source.ManualPlay` — no referee: the operator presses START when the hand is over.
 * :class:`controller.referee.session.RefereePlay` — the camera referee follows the hand (the default of
   ``serve``).
 * :class:`BotPlay` — demo mode and the crash tests: seeded bots play the hand at the emulated table

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.backends import BackendFault
     from controller.event_store import StoreError
     from controller.service import TableService
-    from controller.web import WebServer
+    from controller.web.server import WebServer
 
     try:
         cfg = config_mod.load(args.config)

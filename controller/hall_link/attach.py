@@ -6,12 +6,39 @@ package imports none of its modules (each of them imports the package first: iss
 """
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.hall_link.link import HallLink, LinkConfig
+from hall.messages import Command
+
+if TYPE_CHECKING:
+    from controller.config import Config
+    from controller.event_store import EventStore
+    from controller.table_camera import TableCamera
+    from controller.table_devices import StatusPanel
+    from controller.table_machine import TableMachine
 
 
-def attach(svc: Any) -> HallLink | None:
+class LinkedTable(Protocol):
+    """What the hall link reads of the table service, and how hall commands reach it (its loop)."""
+
+    cfg: Config
+    store: EventStore
+    loop: asyncio.AbstractEventLoop | None
+    panel: StatusPanel | None
+    auto: bool
+    machine: TableMachine
+    profile: str
+    hand_id: str
+
+    @property
+    def camera(self) -> TableCamera | None: ...
+
+    def trigger(self, name: str, detail: str = "") -> None: ...
+
+
+def attach(svc: LinkedTable) -> HallLink | None:
     """The hall link of a :class:`controller.service.TableService` (None: no ``hall.address``, standalone).
 
     Hall commands reach the table through the service's loop: the session's end sounds the gong and no new
@@ -20,12 +47,13 @@ def attach(svc: Any) -> HallLink | None:
     if not cfg["hall.address"]:
         return None
 
-    def on_command(cmd) -> None:  # paho's thread: hand over to the service's loop
-        loop = getattr(svc, "_loop", None)
+    def on_command(cmd: Command) -> None:  # paho's thread: hand over to the service's loop
+        loop = svc.loop
         if loop is None:
             return
-        if svc.panel is not None and cmd.kind in ("warning", "session_end"):
-            loop.call_soon_threadsafe(svc.panel.beep, "gong" if cmd.kind == "session_end" else "warning")
+        panel = svc.panel
+        if panel is not None and cmd.kind in ("warning", "session_end"):
+            loop.call_soon_threadsafe(panel.beep, "gong" if cmd.kind == "session_end" else "warning")
         if cmd.kind == "session_start" and svc.auto:  # demo mode: a new session starts the next hand itself
             loop.call_soon_threadsafe(_start_if_idle, svc)
 
@@ -39,7 +67,7 @@ def attach(svc: Any) -> HallLink | None:
                     profile=svc.profile, seat_check=bool(cfg["hall.seat_check"]))
 
 
-def _start_if_idle(svc: Any) -> None:
+def _start_if_idle(svc: LinkedTable) -> None:
     from controller.table_machine import S
 
     if svc.machine.state is S.IDLE:

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 
-from controller.referee import claims, ending, ponds, questions, racks, table, variants
-from controller.referee.state import TILE_TEXTS, RefereeState
+from controller.referee import claims, ending, follow_ups, ponds, questions, racks, table, variants
+from controller.referee.state import TILE_TEXTS, FollowUp, RefereeState
 from rules.events import Event, MeldSeen, QuestionAnswered, RackCounted, TilesRevealed
 
 
-def on_answer(r: RefereeState, ev: QuestionAnswered) -> None:
+def on_answer(r: RefereeState, ev: QuestionAnswered) -> FollowUp | None:
+    """The open question answered: resumed by its row of :data:`RESUME` (what that leaves to finish, returned)."""
     q = r.asking.open
     if q is None or q.event.question_id != ev.question_id:
-        return  # a stale answer (the question went away with a correction)
+        return None  # a stale answer (the question went away with a correction)
     r.asking.open = None
-    RESUME[q.resume.how](r, ev.answer.strip(), *q.resume.args)
+    return RESUME[q.resume.how](r, ev.answer.strip(), *q.resume.args)
 
 
 def redo(r: RefereeState, asked: Event, ev: Event) -> None:
@@ -32,7 +32,7 @@ def redo(r: RefereeState, asked: Event, ev: Event) -> None:
     if handler is not None:  # what it shows happened when the camera saw it, not when the answer came
         at, r.at = r.at, ev
         try:
-            handler(r, ev)
+            follow_ups.run(r, handler(r, ev))  # (finished under its own time too)
         finally:
             r.at = at
 
@@ -59,23 +59,21 @@ def tile(r: RefereeState, answer: str, ev: Event, zone: str, index: int | None, 
     return None
 
 
-def kong_tile(r: RefereeState, answer: str, seat: int) -> None:
+def kong_tile(r: RefereeState, answer: str, seat: int) -> FollowUp | None:
     if answer not in ("yes", "no"):
         return questions.ask_kong_tile(r, seat)
     apart = 0 if answer == "yes" else 1
     racks.on_rack(r, RackCounted(seat=seat, standing=r.racks.count.get(seat, 0), apart=apart))
-    ending.maybe_settle(r)
-    return None
+    return FollowUp.SETTLE
 
 
-def copies(r: RefereeState, answer: str, ev: TilesRevealed, over: list[str]) -> None:
-    if answer == "ignore":  # the judge lets the record stand as it is
-        r.reveals.copies_ok = True
-        ending.reveal(r, ev)
-        r.reveals.copies_ok = False
-        ending.maybe_settle(r)
-    else:
-        questions.ask_copies(r, ev, over)
+def copies(r: RefereeState, answer: str, ev: TilesRevealed, over: list[str]) -> FollowUp | None:
+    if answer != "ignore":
+        return questions.ask_copies(r, ev, over)
+    r.reveals.copies_ok = True  # the judge lets the record stand as it is
+    ending.reveal(r, ev)
+    r.reveals.copies_ok = False
+    return FollowUp.SETTLE
 
 
 def impossible(r: RefereeState, answer: str, ev: Event, en: str, ru: str) -> None:
@@ -83,20 +81,20 @@ def impossible(r: RefereeState, answer: str, ev: Event, en: str, ru: str) -> Non
         questions.ask_impossible(r, ev, en, ru)
 
 
-def late_claim(r: RefereeState, answer: str, ev: MeldSeen) -> None:
-    if answer == "stands":  # the judge lets the set stand: it is made as it lies
-        w = r.claims.window
-        if w is not None:
-            w.stands.add(ev.seat)
-        claims.on_meld(r, ev)
+def late_claim(r: RefereeState, answer: str, ev: MeldSeen) -> FollowUp | None:
+    if answer != "stands":
+        return None
+    w = r.claims.window  # the judge lets the set stand: it is made as it lies
+    if w is not None:
+        w.stands.add(ev.seat)
+    return claims.on_meld(r, ev)
 
 
-def missing_suit(r: RefereeState, answer: str, seat: int) -> None:
+def missing_suit(r: RefereeState, answer: str, seat: int) -> FollowUp | None:
     if answer not in ("m", "p", "s"):
         return questions.ask_suit(r, seat)
     r.wmsg.suits[seat] = answer
-    variants.declare_suits(r)
-    return None
+    return FollowUp.SUITS
 
 
 def pond(r: RefereeState, answer: str, seat: int) -> None:
@@ -105,7 +103,8 @@ def pond(r: RefereeState, answer: str, seat: int) -> None:
         r.pond.phantoms.pop(seat, None)
 
 
-RESUME: dict[str, Callable[..., Any]] = {
+#: a question's name → how its answer resumes the hand: ``(state, answer, *subject)`` → what it leaves to finish
+RESUME: dict[str, Callable[..., FollowUp | None]] = {
     "tile": tile, "kong_tile": kong_tile, "copies": copies, "impossible": impossible, "late_claim": late_claim,
     "missing_suit": missing_suit, "pond": pond,
 }

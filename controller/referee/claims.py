@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from controller.referee import discards, effects, ending, ponds, questions, setup, turn
+from controller.referee import discards, effects, ending, ponds, questions, turn
 from controller.referee.state import (
     CLAIM_CALLS,
     CLAIM_OF_MELD,
     EARLY_PRESS_S,
     PANELS,
     TILE_TEXTS,
+    FollowUp,
     RefereeState,
     replay_machine,
     seat_from_source,
@@ -41,7 +42,7 @@ def on_button_exhausting(r: RefereeState, ev: ButtonPressed) -> None:
         ending.confirm(r, ev)
 
 
-def on_button(r: RefereeState, ev: ButtonPressed) -> None:
+def on_button(r: RefereeState, ev: ButtonPressed) -> FollowUp | None:
     """A call button in play: a claim on the tile on offer (or pressed early, for the discard being laid),
     a self-drawn win in one's own turn."""
     if ev.button == "confirm":
@@ -60,22 +61,22 @@ def on_button(r: RefereeState, ev: ButtonPressed) -> None:
     return turn.claim_press(r, ev)
 
 
-def self_drawn(r: RefereeState, ev: ButtonPressed) -> None:
+def self_drawn(r: RefereeState, ev: ButtonPressed) -> FollowUp | None:
     seat = ev.seat
     assert seat is not None
     if not turn.bring_turn(r, seat):
-        return
+        return None
     st = r.st
     won = Won(seat=seat, tile="x", from_seat=None, kong_replacement=st.after_kong, last_tile=st.wall_remaining == 0,
               slot=PANELS.get(ev.button, 0))
     if r.variant.two_hands:  # Siamese: judged at once, with the hand it shows
         r.reveals.shown_wins[seat] = won
-        return
+        return None
     effects.submit(r, won)
-    ending.maybe_settle(r)
+    return FollowUp.SETTLE
 
 
-def on_meld(r: RefereeState, ev: MeldSeen) -> None:
+def on_meld(r: RefereeState, ev: MeldSeen) -> FollowUp | None:
     if any(t not in TILE_TEXTS and t != "x" for t in ev.tiles):
         return questions.ask_tile(r, ev, "meld", None)
     seen = r.claims.melds.get(ev.seat)
@@ -90,16 +91,15 @@ def on_meld(r: RefereeState, ev: MeldSeen) -> None:
     if ev.kind in CLAIM_OF_MELD and seen_before(r, ev):
         return None  # a set the record holds, read again (the camera regrouped the seat's sets)
     if ev.kind in CLAIM_OF_MELD:
-        claim_meld(r, ev)
-    elif ev.kind == "kong_concealed":
-        if turn.bring_turn(r, ev.seat):
-            if not effects.refused(effects.submit(r, MeldMade(seat=ev.seat, kind="kong_concealed", tiles=ev.tiles))):
-                seen.append(("kong_concealed", tuple(ev.tiles)))
-                setup.release_indicators(r)
-        else:
+        return claim_meld(r, ev)
+    if ev.kind == "kong_concealed":
+        if not turn.bring_turn(r, ev.seat):
             effects.submit(r, MeldMade(seat=ev.seat, kind="kong_concealed", tiles=ev.tiles))  # refused: out of turn
+        elif not effects.refused(effects.submit(r, MeldMade(seat=ev.seat, kind="kong_concealed", tiles=ev.tiles))):
+            seen.append(("kong_concealed", tuple(ev.tiles)))
+            return FollowUp.INDICATORS
     elif ev.kind == "kong_added":
-        added_kong(r, ev)
+        return added_kong(r, ev)
     return None
 
 
@@ -135,7 +135,7 @@ def shows_kong(r: RefereeState, ev: MeldSeen) -> bool:
     return False
 
 
-def claim_meld(r: RefereeState, ev: MeldSeen) -> None:
+def claim_meld(r: RefereeState, ev: MeldSeen) -> FollowUp | None:
     w = r.claims.window
     st = r.st
     seat = ev.seat
@@ -182,28 +182,27 @@ def claim_meld(r: RefereeState, ev: MeldSeen) -> None:
     r.claims.melds[seat].append((ev.kind, tuple(ev.tiles)))
     discards.leaves_pond(r, w.discarder)
     r.claims.window = None
-    setup.release_indicators(r)
-    return None
+    return FollowUp.INDICATORS
 
 
-def added_kong(r: RefereeState, ev: MeldSeen) -> None:
+def added_kong(r: RefereeState, ev: MeldSeen) -> FollowUp | None:
     seat = ev.seat
     added = ev.tiles[-1]
     if not turn.bring_turn(r, seat):
         effects.submit(r, MeldMade(seat=seat, kind="kong_added", tiles=ev.tiles, claimed_tile=added))
-        return
+        return None
     n = len(r.machine.log)
     out = effects.submit(r, MeldMade(seat=seat, kind="kong_added", tiles=ev.tiles, claimed_tile=added, drawn_tile=None))
     if effects.refused(out):
-        return
+        return None
     if r.variant.kong_drawn_tile_paid:
         r.racks.kong[seat] = n
     r.claims.melds[seat] = [m for m in r.claims.melds[seat] if not (m[0] == "pung" and ponds.tile_kind(m[1][0]) == ponds.tile_kind(added))]
     r.claims.melds[seat].append(("kong_added", tuple(ev.tiles)))
     if r.st.phase == Phase.ROB:
         turn.open_window(r, seat, added, ev.t_mono, rob=True)
-    else:
-        setup.release_indicators(r)
+        return None
+    return FollowUp.INDICATORS
 
 
 def on_flower(r: RefereeState, ev: FlowerSeen) -> None:

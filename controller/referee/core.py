@@ -281,7 +281,8 @@ class Referee:
         except (ValueError, IndexError, KeyError, TypeError) as exc:
             return [violation("bad_event", None, f"correction refused: {exc}", at=c, hand_id=self.hand_id)]
         confirmed = self.confirmed
-        signed = sorted(self.confirm_seats) if confirmed is None else list(confirmed.seats) or ["judge"]
+        signed: list[int | str] = (list(sorted(self.confirm_seats)) if confirmed is None
+                                   else list(confirmed.seats) or ["judge"])
         self.log.record = rec
         self.log.revision += 1
         self._replay()

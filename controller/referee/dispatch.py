@@ -1,8 +1,10 @@
 """One input through the referee: it waits while the hand cannot take it (:func:`blocked`: a question
 open, the discard it is about not read yet, the missing suits face down), else what time made due is acted
 on first (:func:`controller.referee.timing.due`, as the hand machine's ``implied()``), then its row of
-:data:`controller.referee.table.TABLE` handles it. The inputs that waited follow once they may
-(:func:`drain`)."""
+:data:`controller.referee.table.TABLE` handles it, then what the handler left to finish in another concern
+is run (:data:`controller.referee.follow_ups.FOLLOW_UPS`: the kan indicators, the missing suits, the held
+reveals, the settlement). The inputs that waited follow once they may (:func:`drain`); then a dead hand's
+claim is judged (:func:`controller.referee.sanctions.dead_claims`)."""
 from __future__ import annotations
 
 from controller.referee import (
@@ -10,6 +12,7 @@ from controller.referee import (
     discards,
     effects,
     ending,
+    follow_ups,
     questions,
     sanctions,
     table,
@@ -67,10 +70,12 @@ def unhandled(r: RefereeState, ev: Event) -> list[Event]:
 
 
 def handle(r: RefereeState, ev: Event) -> None:
+    """``ev`` acted on: what time made due first, then its row of the table (or the question it answers),
+    then what that left to finish."""
     r.at = ev
     if r.replayed is not None:  # the hand is over, to be dealt again (a chombo): only its row counts
         handler = table.lookup(r, ev)
-        return handler(r, ev) if handler is not None else None
+        return follow_ups.run(r, handler(r, ev)) if handler is not None else None
     if r.reveals.rack_wins and not isinstance(ev, RackCounted):  # play goes on: the rack was not seen
         for seat in sorted(r.reveals.rack_wins):
             effects.submit(r, r.reveals.rack_wins.pop(seat))
@@ -85,10 +90,12 @@ def handle(r: RefereeState, ev: Event) -> None:
             r.asking.waiting.insert(0, ev)
             return None
     if isinstance(ev, QuestionAnswered):
-        return answers.on_answer(r, ev)
+        return follow_ups.run(r, answers.on_answer(r, ev))
     handler = table.lookup(r, ev)
     if handler is not None:
-        handler(r, ev)
+        then = handler(r, ev)
+        if then is not None:  # (the usual input leaves nothing: no call)
+            follow_ups.run(r, then)
     return None
 
 

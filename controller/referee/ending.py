@@ -9,6 +9,7 @@ from controller.referee import effects, ponds, questions, turn
 from controller.referee.state import (
     PANELS,
     TILE_TEXTS,
+    FollowUp,
     RefereeState,
 )
 from rules.events import (
@@ -23,7 +24,7 @@ from rules.notation import Hand, format_tiles
 from rules.wall import tile_set
 
 
-def on_revealed(r: RefereeState, ev: TilesRevealed) -> None:
+def on_revealed(r: RefereeState, ev: TilesRevealed) -> FollowUp | None:
     if any(t not in TILE_TEXTS for t in ev.tiles):
         if not reveal_expected(r, ev.seat):
             # nobody shows a hand now: the camera took something else for one (Siamese racks seen from
@@ -47,8 +48,7 @@ def on_revealed(r: RefereeState, ev: TilesRevealed) -> None:
         if all_shown(r):
             finish_exhaustion(r)
         return None
-    release_held(r)
-    return None
+    return FollowUp.REVEALS
 
 
 def reveal_expected(r: RefereeState, seat: int) -> bool:

@@ -1,7 +1,7 @@
 """The referee in the table service: the play source that follows the hand from the camera and the call
 buttons, keeps every input durable, and hands the confirmed result to the service.
 
-:class:`RefereePlay` is the service's :class:`~controller.service.PlaySource`. For each hand it runs a
+:class:`RefereePlay` is the service's :class:`~controller.play_source.PlaySource`. For each hand it runs a
 :class:`RefereeSession`:
 
 * its inputs — the service's own ``hand_started`` and ``dice_rolled``, camera observations, call buttons,
@@ -22,13 +22,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import Any, Protocol
 
+from controller.play_source import PlaySource, PlayTable
 from controller.referee import web as _web  # noqa: F401  (the judge's actions and the public notices)
 from controller.referee.core import TICK_S, Referee
 from controller.referee.verdicts import verdict_lines
 from controller.referee.view import public_view
-from controller.service import PlaySource
 from rules.events import (
     ButtonPressed,
     DiceRolled,
@@ -48,12 +48,31 @@ HOLD_MAX_S = 2.0
 log = logging.getLogger("mahjong_table.referee")
 
 
+class StoredInputs(Protocol):
+    """Where a hand's stored streams are read (:class:`controller.event_store.EventStore`)."""
+
+    def events(self, hand_id: str) -> list[Event]: ...
+
+
+class SessionPart(Protocol):
+    """What runs beside a refereed hand and puts its inputs: the camera feed
+    (:class:`controller.referee.feed.CameraFeed`), the bots (:class:`controller.referee.actor.BotActor`)."""
+
+    async def run(self, session: RefereeSession) -> None: ...
+
+
+class Actor(SessionPart, Protocol):
+    """Bots playing at the emulated table: a fresh player for each hand."""
+
+    def for_hand(self) -> SessionPart: ...
+
+
 def record_stream(hand_id: str, revision: int) -> str:
     """The store stream of a hand's record at a revision (0: the first; N: after the N-th correction)."""
     return f"{hand_id}/game" if revision == 0 else f"{hand_id}/game.r{revision}"
 
 
-def rebuild(store: Any, hand_id: str, profile: str | None = None) -> Referee:
+def rebuild(store: StoredInputs, hand_id: str, profile: str | None = None) -> Referee:
     """A hand's referee rebuilt from its stored inputs (``<hand>/referee``): its record at the latest
     revision, corrections applied — the authority the stored streams are derived from."""
     inputs = store.events(f"{hand_id}/referee")
@@ -68,17 +87,19 @@ def rebuild(store: Any, hand_id: str, profile: str | None = None) -> Referee:
     return ref
 
 
-def _raise_failed(tasks: list[asyncio.Task]) -> None:
+def _raise_failed(tasks: list[asyncio.Task[None]]) -> None:
     """Raise the error of the first of ``tasks`` that ended with one."""
     for t in tasks:
-        if t.done() and not t.cancelled() and t.exception() is not None:
-            raise t.exception()  # type: ignore[misc]
+        exc = t.exception() if t.done() and not t.cancelled() else None
+        if exc is not None:
+            raise exc
 
 
 class RefereeSession:
     """One refereed hand in the service (see the module's docstring)."""
 
-    def __init__(self, svc: Any, hand_id: str, *, actor: Any = None, camera: Any = None):
+    def __init__(self, svc: PlayTable, hand_id: str, *, actor: SessionPart | None = None,
+                 camera: SessionPart | None = None):
         self.svc = svc
         self.hand_id = hand_id
         cfg = svc.cfg
@@ -94,7 +115,7 @@ class RefereeSession:
         self.written: dict[int, int] = {}  # revision -> record events in the store
         self.verdicts: list[Violation] = []
         self.replayed = 0  # inputs rebuilt from the store after a restart
-        self.pending: list[asyncio.Future] = []  # output writes not yet known durable
+        self.pending: list[asyncio.Future[bool]] = []  # output writes not yet known durable
         self.own: list[Event] = []  # the referee's own outputs not yet in the record stream
         self.stream_seq: dict[int, int] = {}  # revision -> events in its record stream
         self.held: list[tuple[float, ButtonPressed]] = []  # (held since, button): waiting for the camera to read
@@ -236,7 +257,7 @@ class RefereeSession:
 
     def judged(self, ev: Event) -> None:
         """A judge's penalty or sanction at the console, given during this hand: an input (sanctions.py)."""
-        if ev.hand_id == self.hand_id:
+        if getattr(ev, "hand_id", None) == self.hand_id:
             self.put(ev)
 
     def button(self, ev: ButtonPressed) -> None:
@@ -272,13 +293,13 @@ class RefereePlay(PlaySource):
     """The referee as the table's play source (``actor``: bots playing at the emulated table, demo mode;
     ``camera``: read the configured camera live)."""
 
-    def __init__(self, actor: Any = None, camera: bool = True):
+    def __init__(self, actor: Actor | None = None, camera: bool = True):
         self.actor = actor
         self.camera = camera
         self.session: RefereeSession | None = None
 
-    async def play(self, svc: Any, hand_id: str) -> dict[str, Any]:
-        camera = None
+    async def play(self, svc: PlayTable, hand_id: str) -> dict[str, Any]:
+        camera: SessionPart | None = None
         if self.camera and self.actor is None:
             from controller.referee.feed import CameraFeed
 
@@ -301,7 +322,7 @@ class RefereePlay(PlaySource):
     def answer(self, text: str, by: str = "operator") -> bool:
         return self.session is not None and self.session.answer(text, by)
 
-    def record(self, svc: Any, hand_id: str) -> list[Event]:
+    def record(self, svc: PlayTable, hand_id: str) -> list[Event]:
         """The hand's record (what lies on the table by the referee) for the service's re-read: the live
         referee's, else rebuilt from the stored inputs (the latest revision, corrections applied)."""
         s = self.session

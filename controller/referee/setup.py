@@ -2,9 +2,10 @@
 cards on the table (missing suit, hu order)."""
 from __future__ import annotations
 
-from controller.referee import effects, questions, variants
+from controller.referee import effects, questions
 from controller.referee.state import (
     TILE_TEXTS,
+    FollowUp,
     RefereeState,
 )
 from rules.events import (
@@ -47,7 +48,7 @@ def on_dice(r: RefereeState, ev: DiceRolled) -> None:
         effects.submit(r, Dealt(seat=s, tiles=("x",) * counts[s]))
 
 
-def on_indicator(r: RefereeState, ev: IndicatorSeen) -> None:
+def on_indicator(r: RefereeState, ev: IndicatorSeen) -> FollowUp | None:
     if ev.tile not in TILE_TEXTS:
         return questions.ask_tile(r, ev, "indicator", ev.index)
     if ev.kind == "ura":
@@ -58,8 +59,7 @@ def on_indicator(r: RefereeState, ev: IndicatorSeen) -> None:
     if ev.index < len(r.dora.indicators):
         return None  # seen already
     r.dora.held.append(ev)
-    release_indicators(r)
-    return None
+    return FollowUp.INDICATORS
 
 
 def release_indicators(r: RefereeState) -> None:
@@ -78,20 +78,21 @@ def release_indicators(r: RefereeState) -> None:
             r.dora.indicators.append(ev.tile)
 
 
-def on_card(r: RefereeState, ev: CardSeen) -> None:
+def on_card(r: RefereeState, ev: CardSeen) -> FollowUp | None:
     st = r.st
     if ev.card in ("m", "p", "s"):
         ss = st.seat_state.get(ev.seat)
         if ss is None or ss.missing_suit is not None:
-            return
+            return None
         if st.phase == Phase.PRE_PLAY and r.conv.missing_suit_cards:
             effects.submit(r, MissingSuitDeclared(seat=ev.seat, suit=ev.card))
         elif st.phase == Phase.PRE_PLAY:  # WMSG: the judge's card for a hand without the suit (002 §5.3)
             r.wmsg.suits[ev.seat] = ev.card
-            variants.declare_suits(r)
-        return
+            return FollowUp.SUITS
+        return None
     if ev.card == "x" and r.st.phase == Phase.PRE_PLAY:
         r.wmsg.card.add(ev.seat)  # a judge's card face down: the first discard does not name the suit
-        return
+        return None
     if ev.card in ("1", "2", "3") and ev.seat not in r.reveals.hu_cards:
         r.reveals.hu_cards[ev.seat] = ev.card  # the winner took the lowest hu card (Sichuan MPL)
+    return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from rules.events import (
@@ -260,4 +261,16 @@ def seat_from_source(seat: int, source: str, seats: tuple[int, ...], n_players: 
     return None
 
 
-Handler = Callable[[RefereeState, Any], None]
+class FollowUp(Enum):
+    """What a handler leaves to be finished once it has run, for the core to run
+    (:data:`controller.referee.follow_ups.FOLLOW_UPS`): the handler says what its input may have freed, the
+    core runs the concern that finishes it — as the hand machine's ``implied()`` runs what time made due."""
+
+    INDICATORS = "indicators"  # a kan in the record, or an indicator seen: the kan indicators held for it
+    SUITS = "suits"  # a missing suit learned (WMSG): declared once every seat's is known
+    REVEALS = "reveals"  # a hand shown: the reveals held for their claim window or the ura indicators
+    SETTLE = "settle"  # a win or a hand that may end play: the settlement once every hand due is shown
+
+
+#: an input's handler: acts on the state, returns what it leaves to be finished (None: nothing)
+Handler = Callable[[RefereeState, Any], FollowUp | None]

@@ -4,13 +4,11 @@ An import counts when it runs as the module loads: every ``import`` and ``from .
 outside a function or class body — at the top, under ``if``/``try``, and under ``TYPE_CHECKING`` (a
 circle a type checker walks is still a circle) — and importing ``a.b.c`` imports the packages ``a`` and
 ``a.b`` first (their ``__init__``), as at run time. The imports inside functions (the CLI's and the
-service's deferred imports, kept so that ``--help`` stays fast) are not counted, with one rule of their
-own: no import circle among the modules of ``controller/cli/``, deferred imports counted (the commands'
-shared helpers live in ``controller/cli/common.py``).
-
-Known, not counted: through deferred imports ``controller.config``, ``controller.service``,
-``controller.web`` (``app``, ``live``, ``refereeing``, ``replay_routes``), ``controller.replay`` and
-``controller.referee`` (``export``, ``session``, ``web``) reach each other (11 modules).
+service's deferred imports, kept so that ``--help`` stays fast) are counted too, by a test of their own: no
+import circle either way, among the modules of ``controller/cli/`` (the commands' shared helpers live in
+``controller/cli/common.py``) nor anywhere else (a play source plugs into the service through
+``controller/play_source.py``, never the service itself; the page's package ``controller/web`` imports none
+of its modules, so its PIN check or its judge's actions do not load its routes).
 """
 from __future__ import annotations
 
@@ -57,6 +55,20 @@ def test_the_graph_sees_controller_and_vision():
 
 def test_no_import_cycles_in_controller_and_vision():
     assert _cycles(_graph()) == []
+
+
+def test_no_import_cycles_counting_deferred_imports():
+    """Every import, the ones inside functions too: no circle at all (the service, the page, the referee's
+    session and the replay once reached each other through deferred imports, 11 modules)."""
+    assert _cycles(_graph(deferred=True)) == []
+
+
+def test_a_play_source_does_not_import_the_service():
+    """The referee's session plugs into the service through the play source's interface."""
+    g = _graph(deferred=True)
+    assert "controller.play_source" in g["controller.referee.session"]
+    assert not reaches(g, "controller.referee.session", "controller.service")
+    assert not reaches(g, "controller.play_source", "controller.service")
 
 
 def test_the_cycles_the_issue_named_are_gone():

@@ -167,7 +167,7 @@ def test_a_fault_that_repeats_stops_the_demo_in_fault_instead_of_looping(tmp_pat
 
     async def scenario(svc):
         svc.backend.emulator.set_lid(True)  # nobody closes it
-        await until(lambda: svc.machine.state is S.FAULT and svc._fault_streak[1] >= REPEATED_FAULT_LIMIT,
+        await until(lambda: svc.machine.state is S.FAULT and svc.cycle.fault_streak[1] >= REPEATED_FAULT_LIMIT,
                     what="the repeated fault")
         n = len(store.results())
         await asyncio.sleep(1.0)  # no abort -> start -> fault loop

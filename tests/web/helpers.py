@@ -9,8 +9,8 @@ from typing import Any
 
 import aiohttp
 
-from controller.web import WebServer
 from controller.web.security import hash_pin
+from controller.web.server import WebServer
 from tests.controller.test_service import make
 
 PIN = "246810"

@@ -134,7 +134,7 @@ def test_slow_clients_are_dropped_and_never_stall_the_loop(tmp_path):
     async def scenario():
         async with served(tmp_path) as t:
             await t.web.close()  # a server of its own with a short limit for whole requests
-            from controller.web import WebServer
+            from controller.web.server import WebServer
 
             web = WebServer(t.svc, "127.0.0.1", 0, pin_hash="")
             web.keepalive_s = 1.5

@@ -198,7 +198,7 @@ def test_no_login_over_plain_http_from_another_machine(tmp_path):
 
     async def scenario(insecure: bool):
         async with served(tmp_path / str(insecure), web__insecure_login=insecure) as t:
-            from controller.web import WebServer
+            from controller.web.server import WebServer
 
             beyond = WebServer(t.svc, "0.0.0.0", 0, pin_hash=t.web.table.pin_hash)
             assert bool(beyond.warnings()) and ("in clear" in beyond.warnings()[0]) is insecure
