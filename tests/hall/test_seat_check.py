@@ -20,6 +20,7 @@ from controller.hall_link.link import HallLink, LinkConfig
 from controller.hall_link.seat_check import check_frame, render_badges
 from controller.play_sources import BotPlay
 from controller.service import TableService
+from controller.table_cycle import TableCycle
 from controller.web.judge import ACTIONS, Judge
 from controller.web.live import LiveTable
 from hall.db import HallDB
@@ -235,8 +236,8 @@ def test_a_camera_that_fails_holds_the_first_hand_as_unreadable_and_the_judge_ma
         async def opened(cam=cam):
             return cam
 
-        svc = SimpleNamespace(hall=link, _open_camera=opened, _say=lambda _t: None)
-        seats = asyncio.run(TableService.check_seats(svc))
+        table = SimpleNamespace(hall=link, devices=SimpleNamespace(open_camera=opened), note=lambda _t: None)
+        seats = asyncio.run(TableCycle(table).check_seats())
         assert seats.status == "unreadable" and seats.reason == why
         st = link.session_state()
         assert not st.may_start and st.reason == "seat_check" and why in st.text_en and why in st.text_ru
