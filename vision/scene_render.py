@@ -16,6 +16,7 @@ Everything is a pure function of its arguments; the same seed gives the same fra
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -498,4 +499,14 @@ def render_enrollment_layout(style: str, *, seed: int = 0, pose: CameraPose | No
                 items.append(_Item(lab, 0, "layout", len(items), 0, (c - 4) * pa + rng.uniform(-1.5, 1.5),
                                    b0 + r * pb + rng.uniform(-1.5, 1.5), geo.tile_w, geo.tile_h,
                                    float(rng.normal(0, 1.0))))
+    return render_scene(Scene("mcr"), seed=seed, style=style, pose=pose, geo=geo, items=items)
+
+
+def render_laid_out(style: str, tiles: Sequence[tuple[str, float, float, float]], *, seed: int = 0,
+                    pose: CameraPose | None = None, geo: TableGeometry = DEFAULT_GEOMETRY) -> tuple[np.ndarray, Truth]:
+    """A camera frame of the table with ``tiles`` laid face up, upright for East, in ``style``: each
+    ``(label, x, y, angle)`` at (x, y) mm from the table's centre (x to East's right, y towards East) and
+    turned ``angle`` degrees (a layout page of :mod:`vision.whole_set`)."""
+    items = [_Item(lab, 0, "layout", i, 0, x, y, geo.tile_w, geo.tile_h, angle)
+             for i, (lab, x, y, angle) in enumerate(tiles)]
     return render_scene(Scene("mcr"), seed=seed, style=style, pose=pose, geo=geo, items=items)
