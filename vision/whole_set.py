@@ -12,7 +12,7 @@ three times)::
 Tiles lie face up and upright for East (the camera's bottom edge), centres ``LAYOUT_PITCH_MM`` apart (37 mm
 along a row, 48 mm between rows: a gap of about a third of a tile), the page centred on the table's centre.
 Pages 1 and 2 cover 323 x 372 mm, well inside the markers (their inner edges are 375 mm from the centre) and
-clear of nothing the camera needs; the view looked in (:data:`WHOLE_SET_HALF`) leaves 60 mm either way for a
+the view looked in (:data:`WHOLE_SET_HALF`, 270 mm either way) leaves 80 mm either way for a
 page laid off centre. A set has one of each red five and flower: page 3 is taken four times, the tiles lifted
 and laid down again between frames, for four crops of those too.
 
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from vision.tile_classifier import TileClassifier
 
 #: The part of the table (mm from the centre, x and y) a page is looked for in.
-WHOLE_SET_HALF = (250.0, 250.0)
+WHOLE_SET_HALF = (270.0, 270.0)
 FILLED, EMPTY, DOUBTFUL = "filled", "empty", "doubtful"
 OFF_PLACE = 0.3  # a tile whose centre is this share of the pitch or more off its cell's centre is doubtful
 PAGE_SCORE_MIN = 0.5  # the share of a frame's tiles the network puts in their cells' suits for its page ...

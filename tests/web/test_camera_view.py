@@ -46,3 +46,102 @@ def test_camera_view_outlines_what_the_pipeline_read(tmp_path):
         read = Counter(t["label"] for t in tiles if t["zone"] == f"pond{seat['seat']}")
         want = Counter(p["tile"] for p in seat["pond"])
         assert sum((read & want).values()) >= 0.9 * sum(want.values()), (seat["seat"], read, want)
+
+
+# ---- the enrollment grid over the camera view ----------------------------------------------------------------
+
+class _LayoutCamera:
+    """A table camera whose frames show a layout page laid in the table's centre (rendered, with a pipeline
+    reading of nothing): what the judge's page shows during enrollment."""
+
+    def __init__(self, frame):
+        from vision.calibration import calibrate
+
+        self.frame, self.cal = frame, calibrate(frame)
+
+    def sync(self) -> None:
+        pass
+
+    def look(self):
+        from types import SimpleNamespace
+
+        return self.frame, SimpleNamespace(info=None), self.cal, 1.2
+
+
+class _LayoutService:
+    def __init__(self, frame):
+        self.cam = _LayoutCamera(frame)
+
+    async def open_camera(self):
+        return self.cam
+
+
+def _page_with_faults():
+    """Page 1 laid by the guide but every 3m missing and two 8p piled in one cell."""
+    from vision.scene_render import render_laid_out
+    from vision.whole_set import Grid, page
+
+    g = Grid.centred(page(1))
+    tiles = []
+    for r, c, lab in page(1).cells():
+        x, y = g.centre(r, c)
+        if lab == "3m":
+            continue
+        if (r, c) == (6, 7):
+            tiles += [(lab, x - 6, y - 8, 0.0), (lab, x + 6, y + 8, 0.0)]
+        else:
+            tiles.append((lab, x, y, 0.0))
+    return render_laid_out("kai", tiles, seed=21)[0]
+
+
+def test_the_grid_marks_each_cell_filled_empty_or_doubtful():
+    from controller.web.camera_view import CameraView
+
+    async def scenario():
+        view = CameraView(_LayoutService(_page_with_faults()), 1.0)
+        view.set_layout(1)
+        f = await view.grab()
+        view.set_layout(None)
+        g = await view.grab()
+        return f, g, view
+
+    f, g, view = run(scenario(), timeout=120)
+    lay = f.layout
+    assert lay["page"] == 1 and lay["title"] == "characters and dots" and lay["n"] == 72 and f.tiles == []
+    states = {(c["label"], c["state"]) for c in lay["cells"]}
+    assert ("3m", "empty") in states and ("3m", "filled") not in states and ("8p", "doubtful") in states
+    assert lay["empty"] == ["3m"] and lay["filled"] == 72 - 4 - sum(c["state"] == "doubtful" for c in lay["cells"])
+    assert {d["label"] for d in lay["doubtful"]} <= {"8p", "7p", "9p"} and "8p" in {d["label"] for d in lay["doubtful"]}
+    assert all(len(c["poly"]) == 4 and all(0 < x < 1 and 0 < y < 1 for x, y in c["poly"]) for c in lay["cells"])
+    assert g.layout is None and view.status()["camera"]["layout"] is None  # the grid off: the tiles read again
+    for bad in (4, -1):
+        try:
+            view.set_layout(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"page {bad} accepted")
+
+
+def test_a_page_asks_for_the_grid_over_the_websocket_and_gives_it_back_when_it_closes(tmp_path):
+    async def scenario():
+        async with served(tmp_path, web__camera_interval_s=0.2) as t, client() as http:
+            cam = t.web.table.camera
+            cam.svc = _LayoutService(_page_with_faults())
+            url = t.url.replace("http", "ws") + "/ws"
+            async with http.ws_connect(url, origin=t.origin) as ws:
+                await ws.send_str(json.dumps({"camera": True, "layout": "2"}))  # not a page number: ignored
+                await ws.send_str(json.dumps({"layout": 9}))  # no such page: ignored
+                await ws.send_str(json.dumps({"layout": 1}))
+                layout = None
+                async for msg in ws:
+                    c = json.loads(msg.data)["public"]["camera"]
+                    if c["layout"] is not None:
+                        layout = c["layout"]
+                        break
+                chosen = cam.layout_page
+            while cam.layout_page is not None:  # the page closed: the grid is given back
+                await asyncio.sleep(0.02)
+            return layout, chosen
+
+    layout, chosen = run(scenario(), timeout=180)
+    assert chosen == 1 and layout["page"] == 1 and layout["empty"] == ["3m"]
