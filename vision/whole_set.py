@@ -425,10 +425,12 @@ def page_tiles(pg: Page, labels: Iterable[str], rng: np.random.Generator, offset
 
 
 def render_page(style: str, number: int, *, seed: int = 0, labels: Iterable[str] | None = None,
-                offset_mm: float = 10.0) -> tuple[np.ndarray, Truth]:
+                offset_mm: float = 10.0, pose: Any = None, felt: tuple[int, int, int] | None = None
+                ) -> tuple[np.ndarray, Truth]:
     """A camera frame of the table with page ``number`` of the whole-set layout laid in ``style`` (its faces
-    of ``labels``, default every face the style has, and ``back``). ValueError where the style has none of the
-    page's faces."""
+    of ``labels``, default every face the style has, and ``back``); ``pose`` and ``felt`` fix the camera and the
+    cloth (one table's frames), else drawn from ``seed``. ValueError where the style has none of the page's
+    faces."""
     from vision.scene_render import render_laid_out
     from vision.tile_render import load_style
 
@@ -437,7 +439,7 @@ def render_page(style: str, number: int, *, seed: int = 0, labels: Iterable[str]
     if not have & set(pg.faces):
         raise ValueError(f"style {style} has none of page {number}'s faces ({pg.title})")
     rng = np.random.default_rng([seed, 11, number])
-    return render_laid_out(style, page_tiles(pg, have, rng, offset_mm), seed=seed)
+    return render_laid_out(style, page_tiles(pg, have, rng, offset_mm), seed=seed, pose=pose, felt=felt)
 
 
 WHOLE_SET_SEED = 33_000  # page frames of rendered whole-set enrollments: never a test's or a bench's seeds
