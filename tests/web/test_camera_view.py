@@ -145,3 +145,55 @@ def test_a_page_asks_for_the_grid_over_the_websocket_and_gives_it_back_when_it_c
 
     layout, chosen = run(scenario(), timeout=180)
     assert chosen == 1 and layout["page"] == 1 and layout["empty"] == ["3m"]
+
+
+def test_the_judge_checks_the_set_the_pages_seen_hold(tmp_path):
+    """Pages 1 (every 3m missing) and 2 shown under the grid; the judge's check enrolls their crops: 3m named
+    missing, in both languages. A public page's request is ignored; no page 2 seen: the check says so."""
+    from vision.whole_set import render_page
+
+    page2 = _LayoutCamera(render_page("kai", 2, seed=22)[0])
+    svc = _LayoutService(_page_with_faults())
+
+    async def scenario():
+        async with served(tmp_path, web__camera_interval_s=0.2) as t, client() as http:
+            cam = t.web.table.camera
+            cam.svc = svc
+            url = t.url.replace("http", "ws") + "/ws"
+            async with http.ws_connect(url, origin=t.origin) as public:
+                await public.send_str(json.dumps({"layout": 1, "layout_check": True}))
+                while cam.layout_seen.get(1) is None:
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(0.5)
+                public_asked = cam.layout_check
+            await t.login(http)
+            async with http.ws_connect(url, origin=t.origin) as ws:
+                await ws.send_str(json.dumps({"camera": True, "layout": 1}))
+                while cam.layout_seen.get(1) is None:
+                    await asyncio.sleep(0.05)
+                await ws.send_str(json.dumps({"layout_check": True}))
+                while cam.layout_check is None or cam.layout_check.get("running"):
+                    await asyncio.sleep(0.1)
+                one_page = cam.layout_check
+                svc.cam = page2
+                await ws.send_str(json.dumps({"layout": 2}))
+                while cam.layout_seen.get(2) is None:
+                    await asyncio.sleep(0.05)
+                await ws.send_str(json.dumps({"layout_check": True}))
+                await asyncio.sleep(0.1)
+                while cam.layout_check is None or cam.layout_check.get("running"):
+                    await asyncio.sleep(0.1)
+                both = cam.layout_check
+                pushed = None
+                async for msg in ws:  # the page is told
+                    c = json.loads(msg.data)["public"]["camera"]
+                    if c["layout_check"] and c["layout_check"].get("pages_missing") == []:
+                        pushed = c["layout_check"]
+                        break
+            return public_asked, one_page, both, pushed
+
+    public_asked, one_page, both, pushed = run(scenario(), timeout=240)
+    assert public_asked is None  # only the judge's page may spend the table's CPU on a check
+    assert one_page["pages_missing"] == [2] and "1s" in one_page["missing"]
+    assert both["pages_missing"] == [] and both["missing"] == ["3m"] and both == pushed
+    assert both["lines"][0].startswith("missing: 3m") and both["lines_ru"][0].startswith("нет костей: 3m")

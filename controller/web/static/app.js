@@ -110,6 +110,7 @@ function renderCamera(pub) {
   if (cam.error) $("#camera-none").textContent = cam.error;
   if (cam.frame === null || !cameraOn) return;
   renderLayout(cam.layout);
+  renderLayoutCheck(cam.layout, cam.layout_check);
   if (img.dataset.frame !== String(cam.frame)) {
     img.dataset.frame = cam.frame;
     img.src = "/api/camera.jpg?f=" + cam.frame;
@@ -162,6 +163,19 @@ function renderLayout(lay) {
   if (lay.strays) bits.push(t("layout.strays", {n: lay.strays}));
   box.textContent = bits.join(" · ");
   box.className = lay.empty.length || lay.doubtful.length ? "warn" : "muted";
+}
+
+// the judge's check of the set the pages seen hold (enrolled on the table: seconds): missing faces, faces too alike
+function renderLayoutCheck(lay, chk) {
+  $("#layout-checking").hidden = !(lay && session.judge);
+  const out = $("#layout-result");
+  if (!chk) { out.textContent = ""; return; }
+  $("#layout-check").disabled = !!chk.running;
+  if (chk.running) { out.textContent = t("layout.checking"); out.className = "muted"; return; }
+  if (chk.error) { out.textContent = chk.error; out.className = "warn"; return; }
+  const lines = chk.pages_missing.map(n => t("layout.pages_missing", {n: n})).concat(lang === "ru" ? chk.lines_ru : chk.lines);
+  out.textContent = lines.length ? lines.join(" · ") : t("layout.check_ok");
+  out.className = lines.length ? "warn" : "muted";
 }
 
 // the hall session at this table: time left, "last hand", "red zone", and why no hand starts (both languages)
@@ -424,6 +438,7 @@ async function main() {
     applyLang();
   });
   $("#layout-page").value = layoutPage === null ? "" : String(layoutPage);
+  $("#layout-check").addEventListener("click", () => { if (sock && sock.readyState === 1) sock.send(JSON.stringify({layout_check: true})); });
   $("#layout-page").addEventListener("change", ev => {
     layoutPage = ev.target.value === "" ? null : Number(ev.target.value);
     if (sock && sock.readyState === 1) sock.send(JSON.stringify({layout: layoutPage}));
