@@ -7,8 +7,8 @@
     GET  /api/results           the recorded results
     GET  /api/camera.jpg        the camera view's latest frame (its outlines come with the state)
     GET  /ws                    WebSocket: the state on connect and on every change; the page sends {"camera": bool}
-                                (watch the camera), {"layout": K | null} (the enrollment grid of page K) and,
-                                from the judge, {"layout_check": true} (check the set the pages seen hold)
+                                (watch the camera) and, from the judge, {"layout": K | null} (the enrollment
+                                grid of page K) and {"layout_check": true} (check the set the pages seen hold)
     GET  /api/session           {"judge": bool, "name", "csrf"}
     POST /api/login             {"pin", "name"} -> the judge's session cookie (rate-limited)
     POST /api/logout            {"everywhere": true} ends every judge session of the table
@@ -278,10 +278,9 @@ async def ws(request: web.Request) -> web.StreamResponse:
                     watching = on
                     t.camera.watch(on)
                     t.live.changed()
-            if isinstance(data, dict) and "layout" in data and (t.camera_public or is_judge):
+            if isinstance(data, dict) and "layout" in data and client.judge:  # the judge's, while the session lasts
                 _choose_layout(t, data["layout"], sock)
-            if isinstance(data, dict) and data.get("layout_check") is True and client.judge:
-                # seconds of CPU: the judge's alone, while the session lasts
+            if isinstance(data, dict) and data.get("layout_check") is True and client.judge:  # seconds of CPU
                 t.camera.check_layout(t.svc.cfg["table.profile"])
     finally:
         t.camera.release_layout(sock)

@@ -184,8 +184,9 @@ def test_the_judge_corrects_a_tile_and_the_settlement_changes(chrome, tmp_path):
 
 def test_the_camera_view_draws_the_enrollment_grid_over_the_table(chrome, tmp_path):
     """A table at rest whose camera sees page 1 of the whole-set layout with every 3m missing and two 8p piled
-    in one cell: the page opened with ?layout=1 draws the 72 cells, marks them, and names the missing face and
-    the doubtful cell (in Russian too); the selector turns the grid off."""
+    in one cell: the judge's page opened with ?layout=1 draws the 72 cells, marks them, and names the missing face
+    and the doubtful cells (in Russian too); the judge's check of the set names the page not shown and the missing
+    faces; the selector turns the grid off. A viewer's page gets no grid."""
     import cv2
 
     from tests.web.browser import camera_table
@@ -204,6 +205,9 @@ def test_the_camera_view_draws_the_enrollment_grid_over_the_table(chrome, tmp_pa
     try:
         with camera_table(tmp_path, frames) as url:
             pg.goto(url + "/?layout=1")
+            pg.wait_for_selector("#camera-img[data-frame]", timeout=60000)  # a viewer's page: the tiles read
+            assert pg.locator("#layout-pick").is_hidden() and pg.locator("#camera-svg polygon.cell").count() == 0
+            log_in(pg, "A. Judge", PIN)  # the judge's page: the grid it asked for
             pg.wait_for_selector("#camera-svg polygon.cell >> nth=71", timeout=60000)
             states = pg.eval_on_selector_all("#camera-svg polygon.cell", "ps => ps.map(p => [p.dataset.label, "
                                              "p.getAttribute('class')])")
@@ -220,11 +224,6 @@ def test_the_camera_view_draws_the_enrollment_grid_over_the_table(chrome, tmp_pa
             pg.click("#lang")
             pg.wait_for_selector("#layout-summary:has-text('нет кости на месте')")  # (the CSP allows no eval)
             assert "страница 1 — знаки и точки" in pg.inner_text("#layout-summary")
-            assert pg.locator("#layout-check").is_hidden()  # the check is the judge's (seconds of the table's CPU)
-            log_in(pg, "A. Judge", PIN)
-            pg.wait_for_selector("#layout-check", state="visible", timeout=30000)
-            n = pg.get_attribute("#camera-img", "data-frame")
-            pg.wait_for_selector(f"#camera-img:not([data-frame='{n}'])", timeout=30000)  # a frame since the login
             pg.click("#layout-check")
             pg.wait_for_selector("#layout-result:has-text('нет кадра страницы 2')", timeout=120000)
             assert "нет костей: 3m 1s" in pg.inner_text("#layout-result")

@@ -122,12 +122,17 @@ def test_the_grid_marks_each_cell_filled_empty_or_doubtful():
         raise AssertionError(f"page {bad} accepted")
 
 
-def test_a_page_asks_for_the_grid_over_the_websocket_and_gives_it_back_when_it_closes(tmp_path):
+def test_the_judges_page_asks_for_the_grid_over_the_websocket_and_gives_it_back_when_it_closes(tmp_path):
     async def scenario():
         async with served(tmp_path, web__camera_interval_s=0.2) as t, client() as http:
             cam = t.web.table.camera
             cam.svc = _LayoutService(_page_with_faults())
             url = t.url.replace("http", "ws") + "/ws"
+            async with http.ws_connect(url, origin=t.origin) as public:  # a viewer may not choose it
+                await public.send_str(json.dumps({"camera": True, "layout": 1}))
+                await asyncio.sleep(0.5)
+                public_chose = cam.layout_page
+            await t.login(http)
             async with http.ws_connect(url, origin=t.origin) as ws:
                 await ws.send_str(json.dumps({"camera": True, "layout": "2"}))  # not a page number: ignored
                 await ws.send_str(json.dumps({"layout": 9}))  # no such page: ignored
@@ -141,10 +146,10 @@ def test_a_page_asks_for_the_grid_over_the_websocket_and_gives_it_back_when_it_c
                 chosen = cam.layout_page
             while cam.layout_page is not None:  # the page closed: the grid is given back
                 await asyncio.sleep(0.02)
-            return layout, chosen
+            return layout, chosen, public_chose
 
-    layout, chosen = run(scenario(), timeout=180)
-    assert chosen == 1 and layout["page"] == 1 and layout["empty"] == ["3m"]
+    layout, chosen, public_chose = run(scenario(), timeout=180)
+    assert public_chose is None and chosen == 1 and layout["page"] == 1 and layout["empty"] == ["3m"]
 
 
 def test_the_judge_checks_the_set_the_pages_seen_hold(tmp_path):
@@ -161,11 +166,9 @@ def test_the_judge_checks_the_set_the_pages_seen_hold(tmp_path):
             cam.svc = svc
             url = t.url.replace("http", "ws") + "/ws"
             async with http.ws_connect(url, origin=t.origin) as public:
-                await public.send_str(json.dumps({"layout": 1, "layout_check": True}))
-                while cam.layout_seen.get(1) is None:
-                    await asyncio.sleep(0.05)
-                await asyncio.sleep(0.5)
-                public_asked = cam.layout_check
+                await public.send_str(json.dumps({"camera": True, "layout": 1, "layout_check": True}))
+                await asyncio.sleep(0.8)
+                public_asked = cam.layout_check, cam.layout_page
             await t.login(http)
             async with http.ws_connect(url, origin=t.origin) as ws:
                 await ws.send_str(json.dumps({"camera": True, "layout": 1}))
@@ -193,7 +196,7 @@ def test_the_judge_checks_the_set_the_pages_seen_hold(tmp_path):
             return public_asked, one_page, both, pushed
 
     public_asked, one_page, both, pushed = run(scenario(), timeout=240)
-    assert public_asked is None  # only the judge's page may spend the table's CPU on a check
+    assert public_asked == (None, None)  # only the judge's page may spend the table's CPU on a check
     assert one_page["pages_missing"] == [2] and "1s" in one_page["missing"]
     assert both["pages_missing"] == [] and both["missing"] == ["3m"] and both == pushed
     assert both["lines"][0].startswith("missing: 3m") and both["lines_ru"][0].startswith("нет костей: 3m")

@@ -105,6 +105,7 @@ function renderCamera(pub) {
   $("#camera-sec").hidden = !cam;
   if (!cam) return;
   $("#camera").hidden = !cameraOn;
+  $("#layout-pick").hidden = !session.judge;  // the enrollment grid is the judge's
   const img = $("#camera-img"), svg = $("#camera-svg");
   $("#camera-none").hidden = cam.frame !== null;
   if (cam.error) $("#camera-none").textContent = cam.error;
