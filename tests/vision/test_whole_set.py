@@ -227,3 +227,13 @@ def test_a_set_whose_two_faces_look_alike_is_doubtful_and_one_laid_right_is_not(
     bad = enroll(clf, bad_ex, seed=1)
     chk = check_set(bad, ["1m"], clf, bad_ex)
     assert any({d.a, d.b} == {"2m", "3m"} for d in chk.doubtful), chk.lines()
+
+
+def test_the_table_reads_its_tiles_with_the_whole_set_it_enrolled(kai_whole):
+    """The held-out style's table crops (cut by the pipeline, read a frame at a time as the table reads them) with
+    the set enrolled from its whole-set pages: nearly every best guess right and no wrong face taken."""
+    from vision.tile_eval import sure_score, table_crops
+    from vision.tile_reader import SetReader
+
+    s = sure_score(SetReader([kai_whole], classifier=pipeline_classifier()), table_crops("kai", 2, seed=84_000))
+    assert s.n >= 90 and s.best >= 0.98 and s.wrong == 0 and s.answered >= 0.9, s
