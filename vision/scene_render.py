@@ -507,11 +507,12 @@ def render_scene(scene: Scene, *, seed: int = 0, style: str | None = None, pose:
 
 
 def render_enrollment_layout(style: str, *, seed: int = 0, pose: CameraPose | None = None,
-                             labels: set[str] | None = None, geo: TableGeometry = DEFAULT_GEOMETRY
-                             ) -> tuple[Image, Truth]:
+                             labels: set[str] | None = None, geo: TableGeometry = DEFAULT_GEOMETRY,
+                             felt: tuple[int, int, int] | None = None) -> tuple[Image, Truth]:
     """A camera frame of the table with the enrollment layout (:data:`vision.tile_layout.LAYOUT`: every face
     once, upright for East, in the table's centre) in ``style``, as ``tiles enroll --layout`` reads it.
-    ``labels`` limits the faces laid out (default: every face of the style and ``back``)."""
+    ``labels`` limits the faces laid out (default: every face of the style and ``back``); ``pose`` and
+    ``felt`` fix the camera and the cloth (one table's frames), else drawn from ``seed``."""
     from vision.tile_layout import LAYOUT, LAYOUT_PITCH_MM
 
     st = load_style(style)
@@ -526,4 +527,16 @@ def render_enrollment_layout(style: str, *, seed: int = 0, pose: CameraPose | No
                 items.append(_Item(lab, 0, "layout", len(items), 0, (c - 4) * pa + rng.uniform(-1.5, 1.5),
                                    b0 + r * pb + rng.uniform(-1.5, 1.5), geo.tile_w, geo.tile_h,
                                    float(rng.normal(0, 1.0))))
-    return render_scene(Scene("mcr"), seed=seed, style=style, pose=pose, geo=geo, items=items)
+    return render_scene(Scene("mcr"), seed=seed, style=style, pose=pose, geo=geo, items=items, felt=felt)
+
+
+def render_laid_out(style: str, tiles: Sequence[tuple[str, float, float, float]], *, seed: int = 0,
+                    pose: CameraPose | None = None, geo: TableGeometry = DEFAULT_GEOMETRY,
+                    felt: tuple[int, int, int] | None = None) -> tuple[Image, Truth]:
+    """A camera frame of the table with ``tiles`` laid face up, upright for East, in ``style``: each
+    ``(label, x, y, angle)`` at (x, y) mm from the table's centre (x to East's right, y towards East) and
+    turned ``angle`` degrees (a layout page of :mod:`vision.whole_set`); ``pose``, ``felt`` as
+    :func:`render_enrollment_layout`'s."""
+    items = [_Item(lab, 0, "layout", i, 0, x, y, geo.tile_w, geo.tile_h, angle)
+             for i, (lab, x, y, angle) in enumerate(tiles)]
+    return render_scene(Scene("mcr"), seed=seed, style=style, pose=pose, geo=geo, items=items, felt=felt)

@@ -16,6 +16,9 @@ row pitch.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -111,20 +114,34 @@ def read_layout(photo: np.ndarray, margin: float = 0.04) -> dict[str, np.ndarray
 TABLE_LAYOUT_HALF = (215.0, 175.0)
 
 
-def read_table_layout(frame: np.ndarray, calibration: object | None = None, px_per_mm: float = 1.2
-                      ) -> dict[str, np.ndarray]:
-    """Crops per label from a frame of the table's own camera with the calibration layout laid out in the
-    table's centre, upright for East (the camera's bottom edge). The frame is rectified as the table
-    pipeline rectifies it and the tiles are cut as its tile finder cuts them, so the crops are the very
-    kind of picture the pipeline reads. ValueError (CalibrationError) if the markers or the grid are not
-    found."""
+@dataclass
+class CentreView:
+    """The table's centre as the pipeline rectifies it (``image``, at ``px_per_mm``, its top-left pixel at
+    ``origin_mm`` in the table frame), its foreground ``mask`` (the tile finder's) and the calibration."""
+
+    image: np.ndarray
+    mask: np.ndarray
+    calibration: Any
+    px_per_mm: float
+    origin_mm: tuple[float, float]
+
+    def to_mm(self, x: float, y: float) -> tuple[float, float]:
+        """Table-frame mm of a pixel of the view (its centre at +0.5, as the rectifier maps them)."""
+        return (self.origin_mm[0] + (x + 0.5) / self.px_per_mm, self.origin_mm[1] + (y + 0.5) / self.px_per_mm)
+
+
+def centre_view(frame: np.ndarray, calibration: Any | None = None, px_per_mm: float = 1.2,
+                half: tuple[float, float] = TABLE_LAYOUT_HALF) -> CentreView:
+    """The centre of a frame of the table's camera (``half`` mm either way), rectified exactly as the table
+    pipeline rectifies a zone, with the tile finder's foreground mask against the felt around it. ValueError
+    (CalibrationError) if the markers are not found."""
     from vision.calibration import Rectifier, calibrate
     from vision.tile_finder import ZoneImage, foreground, median_u8
 
     cal = calibration if calibration is not None else calibrate(frame)
-    rect = Rectifier(cal, px_per_mm)  # type: ignore[arg-type]
-    c = cal.geometry.centre * px_per_mm  # type: ignore[attr-defined]
-    hx, hy = (int(round(v * px_per_mm)) for v in TABLE_LAYOUT_HALF)
+    rect = Rectifier(cal, px_per_mm)
+    c = cal.geometry.centre * px_per_mm
+    hx, hy = (int(round(v * px_per_mm)) for v in half)
     ys, xs = slice(int(c) - hy, int(c) + hy), slice(int(c) - hx, int(c) + hx)
     view = rect.block_maps(ys, xs)
     img = cv2.remap(frame, view[0], view[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
@@ -132,15 +149,44 @@ def read_table_layout(frame: np.ndarray, calibration: object | None = None, px_p
                            img[:, -2:].reshape(-1, 3)])
     zi = ZoneImage(None, img, median_u8(ring))  # type: ignore[arg-type]
     mask = foreground(zi, px_per_mm=px_per_mm)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    tw, th = cal.geometry.tile_w * px_per_mm, cal.geometry.tile_h * px_per_mm  # type: ignore[attr-defined]
-    boxes = [tuple(int(v) for v in stats[i][:4]) for i in range(1, n)
-             if 0.75 * tw < stats[i][2] < 1.3 * tw and 0.75 * th < stats[i][3] < 1.3 * th]
+    return CentreView(img, mask, cal, px_per_mm, (xs.start / px_per_mm, ys.start / px_per_mm))
+
+
+Box = tuple[int, int, int, int]
+
+
+def centre_blobs(view: CentreView) -> tuple[list[Box], list[Box]]:
+    """The view's blobs as (tile-sized boxes, the other boxes of a tenth of a tile or more): a tile lies
+    upright; the others are tiles touching, a tile turned sideways, a hand, clutter."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(view.mask, connectivity=8)
+    geo = view.calibration.geometry
+    tw, th = geo.tile_w * view.px_per_mm, geo.tile_h * view.px_per_mm
+    tiles: list[Box] = []
+    other: list[Box] = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if 0.75 * tw < w < 1.3 * tw and 0.75 * th < h < 1.3 * th:
+            tiles.append((x, y, w, h))
+        elif area >= 0.1 * tw * th:
+            other.append((x, y, w, h))
+    return tiles, other
+
+
+def read_table_layout(frame: np.ndarray, calibration: object | None = None, px_per_mm: float = 1.2
+                      ) -> dict[str, np.ndarray]:
+    """Crops per label from a frame of the table's own camera with the calibration layout laid out in the
+    table's centre, upright for East (the camera's bottom edge). The frame is rectified as the table
+    pipeline rectifies it and the tiles are cut as its tile finder cuts them, so the crops are the very
+    kind of picture the pipeline reads. ValueError (CalibrationError) if the markers or the grid are not
+    found."""
+    view = centre_view(frame, calibration, px_per_mm)
+    img = view.image
+    boxes, _ = centre_blobs(view)
     if len(boxes) < 9:
         raise ValueError(f"found {len(boxes)} tiles in the table's centre, expected the calibration layout")
     pitch = (LAYOUT_PITCH_MM[0] * px_per_mm, LAYOUT_PITCH_MM[1] * px_per_mm)
     out: dict[str, np.ndarray] = {}
-    for (x, y, w, h), lab in _grid(boxes, pitch):  # type: ignore[arg-type]
+    for (x, y, w, h), lab in _grid(boxes, pitch):
         out[lab] = np.ascontiguousarray(img[y:y + h, x:x + w])
     return out
 

@@ -2,6 +2,8 @@
 
     mahjong-table tiles enroll --out SET.npz DIR
     mahjong-table tiles enroll --out SET.npz --layout PHOTO [--layout PHOTO2 ...]
+    mahjong-table tiles enroll --whole-set --out SET.npz --layout P1.png --layout P2.png --layout P3.png ...
+    mahjong-table tiles guide --out guide.pdf [--whole-set]
     mahjong-table tiles classify [--tileset SET.npz] [--best] IMAGE...
 
 ``enroll`` reads labelled crops from DIR (sub-folders named by label, ``DIR/1m/a.png``, or files named
@@ -9,7 +11,11 @@
 with the layout in the table's centre (the markers in view), or any overhead photo of the layout -- and
 writes the set (prototypes, the faces as templates, colours and the confidence thresholds calibrated on
 the crops themselves: one for the table pipeline's single reads, one for a photo read in four turns). Name the set in the table's config (``camera.tilesets``) and the table reads
-with it. ``classify`` prints one line per image:
+with it. ``--whole-set``: the frames are pages of the whole-set layout (all four copies of every face, over
+three frames: ``tiles guide --whole-set`` prints where each tile goes); each frame's page is told from the
+frame, and the set is written only when no expected face is missing and no two faces are too alike for the
+network (one line each and exit 1 otherwise; ``--accept-missing`` / ``--accept-doubtful``). The other sources
+print the same check as a warning. ``classify`` prints one line per image:
 ``<path>\\t<label>\\t<confidence>`` where label is a notation label, ``back``, ``unknown`` or ``none``;
 with ``--best`` an ``unknown`` line has the best guess as a fourth column.
 
@@ -38,7 +44,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          "(docs/vision-model.md)")
     en.add_argument("dir", type=Path, nargs="?", metavar="DIR",
                     help="folder of labelled crops: DIR/<label>/*.png or DIR/<label>_<anything>.jpg")
+    from controller.cli.tiles_whole_set import page_list
+
+    en.add_argument("--whole-set", action="store_true",
+                    help="the --layout frames are pages of the whole-set layout (every copy of every face; "
+                         "'tiles guide --whole-set'); each frame's page is told from the frame")
+    en.add_argument("--pages", type=page_list, default=None, metavar="1,2,3",
+                    help="with --whole-set: the page of each --layout frame, in order (instead of telling it)")
+    en.add_argument("--profile", default=None,
+                    help="with --whole-set: the faces the set must hold are this rule set's (default: every suit, "
+                         "honour and the back; red fives, jokers and flowers where laid)")
+    en.add_argument("--accept-missing", action="store_true",
+                    help="with --whole-set: write the set although expected faces have no crop")
+    en.add_argument("--accept-doubtful", action="store_true",
+                    help="with --whole-set: write the set although two of its faces are too alike for the network")
     en.set_defaults(func=enroll_handler)
+    gd = sub.add_parser("guide", help="a printable guide (A4 PDF) of where each tile of the enrollment layout goes")
+    gd.add_argument("--out", required=True, type=Path, help="guide to write (.pdf, or .png: one file a page)")
+    gd.add_argument("--whole-set", action="store_true", help="the whole-set layout's three pages (default: the "
+                    "calibration layout, one copy of each face)")
+    from controller.cli.tiles_whole_set import guide_handler
+
+    gd.set_defaults(func=guide_handler)
     cl = sub.add_parser("classify", help="classify photos of single tiles")
     cl.add_argument("--tileset", action="append", type=Path, default=[], metavar="SET.npz",
                     help="an enrolled tile set (repeat for a table that alternates two sets)")
@@ -69,6 +96,15 @@ def enroll_handler(args: argparse.Namespace) -> int:
 
     if (args.dir is None) == (not args.layout):
         raise CliError("give either a folder of labelled crops (DIR) or --layout PHOTO")
+    whole = (args.pages, args.profile, args.accept_missing, args.accept_doubtful)
+    if not args.whole_set and any(whole):
+        raise CliError("--pages, --profile, --accept-missing and --accept-doubtful go with --whole-set")
+    if args.whole_set:
+        if args.dir is not None:
+            raise CliError("--whole-set reads --layout frames of the table's camera, not a folder")
+        from controller.cli.tiles_whole_set import enroll_whole_set
+
+        return enroll_whole_set(args, _load_classifier(args.model))
     examples: dict = {}
     try:
         if args.layout:
@@ -93,18 +129,12 @@ def enroll_handler(args: argparse.Namespace) -> int:
         tileset = enroll(clf, examples, name=name, progress=bar)
     except Exception as exc:  # a model whose outputs do not fit (another network): one line, not a traceback
         raise CliError(f"cannot enroll with this model: {exc}") from None
-    try:
-        tileset.save(args.out)
-    except OSError as exc:
-        raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    for lab, n in zip(tileset.labels, tileset.counts):
-        print(f"{lab}\t{int(n)}")
-    total = int(sum(tileset.counts))
-    thr = clf.fusion.threshold
-    print(f"enrolled {len(tileset.labels)} classes from {total} crops into {args.out} (answers from confidence "
-          f"{tileset.threshold_for(1) or thr:.2f} in the table pipeline, {tileset.threshold_for(4) or thr:.2f} for a "
-          f"photo; calibrated on the crops themselves)", file=sys.stderr)
-    return 0
+    from controller.cli.tiles_whole_set import save_and_report
+    from vision.set_check import check_set, expected_faces
+
+    for line in check_set(tileset, expected_faces()).lines():  # a warning here: the set is written as before
+        print(f"mahjong-table: warning: {line}", file=sys.stderr)
+    return save_and_report(tileset, args.out, clf)
 
 
 def _layout_crops(photo):

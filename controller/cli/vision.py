@@ -4,6 +4,7 @@
     mahjong-table vision render --profile riichi-ema2016 --seed 3 --out frame.png [--truth truth.json]
     mahjong-table vision render --style my-set/ --out frame.png     # a style folder: style.json + one PNG a face
     mahjong-table vision render --layout --style my-set/ --seed 1 --out layout.png   # the enrollment layout frame
+    mahjong-table vision render --layout --whole-set --page 2 --style my-set/ --seed 1 --out p2.png  # a whole-set page
     mahjong-table vision read --profile mcr --tileset table.npz [--calibration cal.json] frame.png...
     mahjong-table vision read --synthetic --profile riichi-ema2016 --seed 1     # a bot hand, events as JSON
     mahjong-table vision grab --camera picamera --out f1.png     # one frame of the table's camera, saved
@@ -46,6 +47,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rd.add_argument("--layout", action="store_true",
                     help="the enrollment layout frame instead of a hand (every face once, upright for East, in the "
                          "table's centre), as 'tiles enroll --layout' reads it")
+    rd.add_argument("--whole-set", action="store_true",
+                    help="with --layout: a page of the whole-set layout (every copy of every face over three pages), "
+                         "as 'tiles enroll --whole-set' reads it")
+    rd.add_argument("--page", type=int_in(1, 3), default=None,
+                    help="with --layout --whole-set: the page (1: characters and dots; 2: bamboos, honours, backs; "
+                         "3: red fives, jokers, flowers)")
     rd.set_defaults(func=render_handler)
     rr = sub.add_parser("read", help="read tables from frames, or play a synthetic hand through the pipeline")
     rr.add_argument("--calibration", type=Path, help="calibration JSON (default: calibrate on each image)")
@@ -147,6 +154,12 @@ def render_handler(args: argparse.Namespace) -> int:
         hr = next(random_hands(registry.get(args.profile), args.seed, 1))
     except LookupError as exc:
         raise CliError(str(exc)) from None
+    if (args.whole_set or args.page is not None) and not args.layout:
+        raise CliError("--whole-set and --page go with --layout")
+    if args.layout and args.whole_set:  # a page of the whole-set layout
+        return _render_page(args)
+    if args.page is not None:
+        raise CliError("--page goes with --whole-set")
     if args.layout:  # the enrollment layout of the style, as the table's camera sees it
         from vision.scene_render import render_enrollment_layout
 
@@ -163,6 +176,27 @@ def render_handler(args: argparse.Namespace) -> int:
     if args.truth:
         write_with(lambda p: p.write_text(json.dumps(_truth_json(truth), indent=1)), args.truth, "ground truth")
     print(f"{args.out}: {args.profile}, style {truth.style}, {len(truth.tiles())} tiles")
+    return 0
+
+
+def _render_page(args: argparse.Namespace) -> int:
+    import cv2
+
+    from controller.cli import CliError
+    from controller.cli.inputs import write_with
+    from vision.whole_set import page, render_page
+
+    if args.page is None:
+        raise CliError("--whole-set needs --page 1, 2 or 3")
+    try:
+        frame, truth = render_page(args.style or "classic", args.page, seed=args.seed)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    write_with(lambda p: cv2.imwrite(str(p), frame), args.out, "image", IMAGE_SUFFIXES)
+    if args.truth:
+        write_with(lambda p: p.write_text(json.dumps(_truth_json(truth), indent=1)), args.truth, "ground truth")
+    print(f"{args.out}: whole-set layout page {args.page} ({page(args.page).title}), style {truth.style}, "
+          f"{len(truth.tiles())} tiles")
     return 0
 
 

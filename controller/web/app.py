@@ -6,7 +6,9 @@
     GET  /api/view              the public state (what the WebSocket pushes)
     GET  /api/results           the recorded results
     GET  /api/camera.jpg        the camera view's latest frame (its outlines come with the state)
-    GET  /ws                    WebSocket: the state on connect and on every change
+    GET  /ws                    WebSocket: the state on connect and on every change; the page sends {"camera": bool}
+                                (watch the camera) and, from the judge, {"layout": K | null} (the enrollment
+                                grid of page K) and {"layout_check": true} (check the set the pages seen hold)
     GET  /api/session           {"judge": bool, "name", "csrf"}
     POST /api/login             {"pin", "name"} -> the judge's session cookie (rate-limited)
     POST /api/logout            {"everywhere": true} ends every judge session of the table
@@ -276,7 +278,12 @@ async def ws(request: web.Request) -> web.StreamResponse:
                     watching = on
                     t.camera.watch(on)
                     t.live.changed()
+            if isinstance(data, dict) and "layout" in data and client.judge:  # the judge's, while the session lasts
+                _choose_layout(t, data["layout"], sock)
+            if isinstance(data, dict) and data.get("layout_check") is True and client.judge:  # seconds of CPU
+                t.camera.check_layout(t.svc.cfg["table.profile"])
     finally:
+        t.camera.release_layout(sock)
         if watching:
             t.camera.watch(False)
         client.closed = True
@@ -284,6 +291,17 @@ async def ws(request: web.Request) -> web.StreamResponse:
         sender.cancel()
         await asyncio.gather(sender, return_exceptions=True)
     return sock
+
+
+def _choose_layout(t: Table, value: Any, owner: object) -> None:
+    """The camera view's enrollment grid: ``{"layout": K}`` draws page K's cells (0: the calibration layout),
+    ``{"layout": null}`` the tiles read again; anything else is ignored (a page sends only what its selector has)."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        try:
+            t.camera.set_layout(value, owner)
+        except ValueError:
+            return
+        t.live.changed()
 
 
 # --- the judge --------------------------------------------------------------------------------------------------

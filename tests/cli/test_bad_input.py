@@ -124,6 +124,18 @@ CASES: list[list[str]] = [
     ["tiles", "enroll", "--out", "x.npz", "{missing}"],
     ["tiles", "enroll", "--out", "x.npz", "--layout", "{badpng}"],
     ["tiles", "enroll", "--out", "x.npz", "--model", "{randomonnx}", "--layout", "{img}"],
+    ["tiles", "enroll", "--whole-set", "--out", "x.npz", "--layout", "{badpng}"],
+    ["tiles", "enroll", "--whole-set", "--out", "x.npz", "--layout", "{missing}"],
+    ["tiles", "enroll", "--whole-set", "--out", "x.npz", "--layout", "{img}"],  # no markers
+    ["tiles", "enroll", "--whole-set", "--out", "x.npz", "--pages", "1,2", "--layout", "{img}"],
+    ["tiles", "enroll", "--whole-set", "--out", "x.npz", "--pages", "0", "--layout", "{img}"],
+    ["tiles", "enroll", "--whole-set", "--out", "x.npz", "--profile", "no-such", "--layout", "{img}"],
+    ["tiles", "enroll", "--whole-set", "--out", "{nodir}", "--layout", "{img}"],
+    ["tiles", "enroll", "--out", "x.npz", "--profile", "mcr", "--layout", "{img}"],
+    ["tiles", "guide", "--out", "{dir}"],
+    ["tiles", "guide", "--out", "{dir}/g.txt"],
+    ["tiles", "guide", "--out", "{nodir}/g.pdf"],
+    ["tiles", "guide"],
     # calibrate
     ["calibrate"],
     ["calibrate", "--sheet", "{dir}/m.png", "--dpi", "0"],
@@ -150,6 +162,10 @@ CASES: list[list[str]] = [
     ["vision", "render", "--profile", "nope", "--out", "{dir}/a.png"],
     ["vision", "render", "--style", "nope", "--out", "{dir}/a.png"],
     ["vision", "render", "--out", "{dir}/a.png", "--truth", "{dir}"],
+    ["vision", "render", "--layout", "--whole-set", "--out", "{dir}/a.png"],  # no --page
+    ["vision", "render", "--layout", "--whole-set", "--page", "4", "--out", "{dir}/a.png"],
+    ["vision", "render", "--layout", "--page", "1", "--out", "{dir}/a.png"],  # no --whole-set
+    ["vision", "render", "--whole-set", "--page", "1", "--out", "{dir}/a.png"],  # no --layout
     ["vision", "read"],
     ["vision", "read", "--calibration", "{empty}", "{img}"],
     ["vision", "read", "--calibration", "{objjson}", "{img}"],

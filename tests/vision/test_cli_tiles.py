@@ -156,3 +156,102 @@ def test_a_folder_without_labelled_photos_is_one_line(tmp_path, capsys):
     assert main(["tiles", "enroll", "--out", str(tmp_path / "s.npz"), "--layout", str(tmp_path / "photo.png")]) == 2
     err = capsys.readouterr().err
     assert err.count("mahjong-table: error:") == 3 and "Traceback" not in err, err
+
+
+# ---- whole-set enrollment: tiles enroll --whole-set, tiles guide ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
+    """kai's whole set laid as the guide says, a frame a page (page 3 four times), rendered by the CLI."""
+    root = tmp_path_factory.mktemp("pages")
+    out = {}
+    for name, page, seed in [("p1", 1, 1), ("p2", 2, 2), ("p3a", 3, 3), ("p3b", 3, 4), ("p3c", 3, 5), ("p3d", 3, 6)]:
+        out[name] = root / f"{name}.png"
+        assert main(["vision", "render", "--layout", "--whole-set", "--page", str(page), "--style", "kai",
+                     "--seed", str(seed), "--out", str(out[name])]) == 0
+    return out
+
+
+def _one_line_error(capsys, *words: str) -> str:
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.startswith("mahjong-table:")]
+    assert len(lines) == 1 and lines[0].startswith("mahjong-table: error:") and "Traceback" not in err, err
+    assert all(w in lines[0] for w in words), lines[0]
+    return lines[0]
+
+
+def test_enroll_the_whole_set_from_its_pages_in_any_order(pages, tmp_path, capsys):
+    out = tmp_path / "whole.npz"
+    order = ["p3b", "p2", "p3a", "p1", "p3d", "p3c"]
+    assert main(["tiles", "enroll", "--whole-set", "--out", str(out), "--profile", "red",
+                 *[a for n in order for a in ("--layout", str(pages[n]))]]) == 0
+    res = capsys.readouterr()
+    counts = dict(line.split("\t") for line in res.out.strip().splitlines())
+    assert len(counts) == 47 and all(n == "4" for lab, n in counts.items() if lab != "j") and counts["j"] == "16"
+    assert f"{pages['p2']}: page 2 (bamboos, honours and backs): 68 of 68 cells filled" in res.err
+    assert "enrolled 47 classes from 200 crops" in res.err
+    from vision.tileset import TileSet
+
+    assert TileSet.load(out).counts.sum() == 200
+
+
+def test_a_missing_page_or_a_frame_that_is_no_page_is_one_line_and_exit_2(pages, tmp_path, capsys):
+    out = tmp_path / "s.npz"
+    assert main(["tiles", "enroll", "--whole-set", "--out", str(out), "--layout", str(pages["p1"])]) == 2
+    _one_line_error(capsys, "no frame of page 2 (bamboos, honours and backs)")
+    # MCR plays with flowers: page 3 is needed too
+    assert main(["tiles", "enroll", "--whole-set", "--profile", "mcr", "--out", str(out), "--layout", str(pages["p1"]),
+                 "--layout", str(pages["p2"])]) == 2
+    _one_line_error(capsys, "no frame of page 3")
+    bare = _write(tmp_path / "bare.png", np.full((1080, 1920, 3), 90, np.uint8))
+    assert main(["tiles", "enroll", "--whole-set", "--out", str(out), "--layout", str(bare)]) == 2
+    _one_line_error(capsys, str(bare), "markers")
+    calib = tmp_path / "calib.png"
+    assert main(["vision", "render", "--layout", "--style", "kai", "--out", str(calib)]) == 0
+    capsys.readouterr()
+    assert main(["tiles", "enroll", "--whole-set", "--out", str(out), "--layout", str(calib)]) == 2
+    _one_line_error(capsys, "calibration layout", "without --whole-set")
+    text = tmp_path / "notes.png"
+    text.write_text("not an image")
+    assert main(["tiles", "enroll", "--whole-set", "--out", str(out), "--layout", str(text)]) == 2
+    _one_line_error(capsys, "cannot read image")
+    for argv in (["--pages", "1,2", "--layout", str(pages["p1"])], ["--pages", "1,4", "--layout", str(pages["p1"])],
+                 ["--pages", "x", "--layout", str(pages["p1"])], [str(tmp_path)]):
+        assert main(["tiles", "enroll", "--whole-set", "--out", str(out), *argv]) == 2
+        _one_line_error(capsys)
+    assert main(["tiles", "enroll", "--out", str(out), "--accept-doubtful", "--layout", str(pages["p1"])]) == 2
+    _one_line_error(capsys, "go with --whole-set")
+    assert not out.exists()
+
+
+def test_missing_faces_are_named_and_the_set_is_not_written_unless_accepted(pages, tmp_path, capsys):
+    """Page 1 with every 7p taken away: 7p has no crop -- one line, exit 1, no file; --accept-missing writes it."""
+    from vision.scene_render import render_laid_out
+    from vision.whole_set import Grid, page
+
+    g = Grid.centred(page(1))
+    tiles = [(lab, *g.centre(r, c), 0.0) for r, c, lab in page(1).cells() if lab != "7p"]
+    p1 = _write(tmp_path / "p1-no-7p.png", render_laid_out("kai", tiles, seed=40)[0])
+    out = tmp_path / "s.npz"
+    argv = ["tiles", "enroll", "--whole-set", "--out", str(out), "--layout", str(p1), "--layout", str(pages["p2"])]
+    assert main(argv) == 1
+    res = capsys.readouterr()
+    assert res.out.splitlines()[0].startswith("missing: 7p (no crop") and len(res.out.splitlines()) == 1, res.out
+    assert "the set is not written (missing faces)" in res.err and "--accept-missing" in res.err and not out.exists()
+    assert main([*argv, "--pages", "1,2", "--accept-missing"]) == 0
+    assert "7p" not in dict(line.split("\t") for line in capsys.readouterr().out.splitlines()[1:]) and out.exists()
+
+
+def test_the_guide_is_an_a4_pdf_of_the_pages(tmp_path, capsys):
+    pdf = tmp_path / "guide.pdf"
+    assert main(["tiles", "guide", "--out", str(pdf), "--whole-set"]) == 0
+    assert "3 pages" in capsys.readouterr().out
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", data)) == 3
+    assert re.search(rb"/MediaBox\s*\[\s*0 0 595\.\d* 841\.\d*", data) or b"/MediaBox [0 0 595" in data  # A4 in points
+    png = tmp_path / "calib.png"
+    assert main(["tiles", "guide", "--out", str(png)]) == 0
+    assert cv2.imread(str(png)).shape[:2] == (1754, 1240)
+    for bad in (tmp_path / "guide.txt", tmp_path / "no-such-folder" / "g.pdf"):
+        assert main(["tiles", "guide", "--out", str(bad)]) == 2
+        _one_line_error(capsys, "guide")

@@ -50,6 +50,22 @@ def demo_table(tmp: Path, *, profile: str = "basic", pace: float = 0.05, languag
 
 
 @contextlib.contextmanager
+def camera_table(tmp: Path, frames: Path) -> Iterator[str]:
+    """``mahjong-table serve`` (no demo: the table idle, as while a set is enrolled) whose camera replays the
+    images in ``frames`` (a folder) every half second; yields the page's address."""
+    cfg = tmp / "config.toml"
+    cfg.write_text(
+        '[table]\nid = "enroll-1"\nprofile = "basic"\nbackend = "mcu"\nplayers = 4\n'
+        '[serial]\nport = "emulator"\ntime_scale = 200.0\n'
+        f'[store]\npath = "{tmp / "events.sqlite"}"\n'
+        f'[camera]\nsource = "{frames}"\n'
+        f'[web]\nport = 0\nlanguage = "en"\njudge_pin_hash = "{PIN_HASH}"\ncamera_interval_s = 0.5\n'
+    )
+    with _served([sys.executable, "-m", "controller", "serve", "--config", str(cfg)]) as url:
+        yield url
+
+
+@contextlib.contextmanager
 def refereed_table(tmp: Path) -> Iterator[str]:
     """A table whose referee follows a hand with a misread tile and waits for the judge (tests.web.refereed)."""
     with _served([sys.executable, "-m", "tests.web.refereed", str(tmp)]) as url:

@@ -180,3 +180,56 @@ def test_the_judge_corrects_a_tile_and_the_settlement_changes(chrome, tmp_path):
         assert results[0]["revision"] == 1 and results[0]["confirmed_by"] == "judge"
     ctx.close()
     assert not errors, errors
+
+
+def test_the_camera_view_draws_the_enrollment_grid_over_the_table(chrome, tmp_path):
+    """A table at rest whose camera sees page 1 of the whole-set layout with every 3m missing and two 8p piled
+    in one cell: the judge's page opened with ?layout=1 draws the 72 cells, marks them, and names the missing face
+    and the doubtful cells (in Russian too); the judge's check of the set names the page not shown and the missing
+    faces; the selector turns the grid off. A viewer's page gets no grid."""
+    import cv2
+
+    from tests.web.browser import camera_table
+    from tests.web.test_camera_view import _page_with_faults
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    frame = frames / "f000.png"
+    cv2.imwrite(str(frame), _page_with_faults())
+    for i in range(1, 240):  # the replay camera reads each file once: two minutes of frames at 2 a second
+        (frames / f"f{i:03d}.png").symlink_to(frame)
+    ctx = chrome.new_context(viewport={"width": 1280, "height": 900})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        with camera_table(tmp_path, frames) as url:
+            pg.goto(url + "/?layout=1")
+            pg.wait_for_selector("#camera-img[data-frame]", timeout=60000)  # a viewer's page: the tiles read
+            assert pg.locator("#layout-pick").is_hidden() and pg.locator("#camera-svg polygon.cell").count() == 0
+            log_in(pg, "A. Judge", PIN)  # the judge's page: the grid it asked for
+            pg.wait_for_selector("#camera-svg polygon.cell >> nth=71", timeout=60000)
+            states = pg.eval_on_selector_all("#camera-svg polygon.cell", "ps => ps.map(p => [p.dataset.label, "
+                                             "p.getAttribute('class')])")
+            assert len(states) == 72
+            assert {s for lab, s in states if lab == "3m"} == {"cell empty"}
+            assert ("8p", "cell doubtful") in {tuple(s) for s in states}
+            doubt = {lab for lab, s in states if s == "cell doubtful"}
+            assert doubt <= {"7p", "8p", "9p"}, doubt  # the pile's blob may reach its neighbours: never taken
+            assert sum(s == "cell filled" for _, s in states) == 72 - 4 - sum(s == "cell doubtful" for _, s in states)
+            summary = pg.inner_text("#layout-summary")
+            assert summary.startswith("page 1 — characters and dots:") and "no tile on its place: 3m" in summary
+            assert "doubtful: " in summary and re.search(r"8p( ×\d)?[ ,(]", summary), summary
+            assert pg.input_value("#layout-page") == "1"
+            pg.click("#lang")
+            pg.wait_for_selector("#layout-summary:has-text('нет кости на месте')")  # (the CSP allows no eval)
+            assert "страница 1 — знаки и точки" in pg.inner_text("#layout-summary")
+            pg.click("#layout-check")
+            pg.wait_for_selector("#layout-result:has-text('нет кадра страницы 2')", timeout=120000)
+            assert "нет костей: 3m 1s" in pg.inner_text("#layout-result")
+            pg.select_option("#layout-page", "")  # the grid off: the camera shows what the pipeline read
+            pg.wait_for_selector("#layout-summary", state="hidden", timeout=30000)
+            assert pg.locator("#camera-svg polygon.cell").count() == 0
+    finally:
+        ctx.close()
+    assert not errors, errors

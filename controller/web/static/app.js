@@ -8,6 +8,9 @@ let last = null;             // the last state message
 let session = {judge: false};
 let sock = null, retry = 500;
 let cameraOn = localStorage.getItem("camera") !== "off";
+// the enrollment grid over the camera (?layout=K: page K of the whole-set layout, 0 the calibration layout)
+let layoutPage = /^[0-3]$/.test(new URLSearchParams(location.search).get("layout") || "") ?
+  Number(new URLSearchParams(location.search).get("layout")) : null;
 let claimTimer = null;
 
 function tOr(key, fallback) { return (T[lang] && T[lang][key]) || T.en[key] || fallback; }
@@ -24,6 +27,7 @@ function applyLang() {
   document.querySelectorAll("[data-ph]").forEach(e => { e.placeholder = t(e.dataset.ph); });
   $("#lang").textContent = t("lang.switch");
   $("#camera-toggle").textContent = t(cameraOn ? "camera.hide" : "camera.show");
+  for (const o of $("#layout-page").options) if (/^[1-3]$/.test(o.value)) o.textContent = t("layout.page", {n: o.value});
   if (last) render(last);
 }
 
@@ -101,16 +105,31 @@ function renderCamera(pub) {
   $("#camera-sec").hidden = !cam;
   if (!cam) return;
   $("#camera").hidden = !cameraOn;
+  $("#layout-pick").hidden = !session.judge;  // the enrollment grid is the judge's
   const img = $("#camera-img"), svg = $("#camera-svg");
   $("#camera-none").hidden = cam.frame !== null;
   if (cam.error) $("#camera-none").textContent = cam.error;
   if (cam.frame === null || !cameraOn) return;
+  renderLayout(cam.layout);
+  renderLayoutCheck(cam.layout, cam.layout_check);
   if (img.dataset.frame !== String(cam.frame)) {
     img.dataset.frame = cam.frame;
     img.src = "/api/camera.jpg?f=" + cam.frame;
     svg.setAttribute("viewBox", "0 0 " + cam.width + " " + cam.height);
     svg.replaceChildren();
     const NS = "http://www.w3.org/2000/svg";
+    for (const c of (cam.layout ? cam.layout.cells : [])) {  // the enrollment grid: each cell and its state
+      const poly = document.createElementNS(NS, "polygon");
+      poly.setAttribute("points", c.poly.map(([x, y]) => (x * cam.width).toFixed(1) + "," + (y * cam.height).toFixed(1)).join(" "));
+      poly.setAttribute("class", "cell " + c.state);
+      poly.dataset.label = c.label;
+      const label = document.createElementNS(NS, "text");
+      label.setAttribute("x", (c.poly[0][0] * cam.width + 1).toFixed(1));
+      label.setAttribute("y", (c.poly[3][1] * cam.height - 2).toFixed(1));
+      label.setAttribute("class", "cell " + c.state);
+      label.textContent = c.label;
+      svg.append(poly, label);
+    }
     for (const tl of cam.tiles) {
       const pts = tl.poly.map(([x, y]) => (x * cam.width).toFixed(1) + "," + (y * cam.height).toFixed(1)).join(" ");
       const poly = document.createElementNS(NS, "polygon");
@@ -122,6 +141,42 @@ function renderCamera(pub) {
       svg.append(poly, label);
     }
   }
+}
+
+// the enrollment grid's summary: cells filled, the page's faces with no tile on its place, the doubtful cells
+function renderLayout(lay) {
+  const box = $("#layout-summary");
+  box.hidden = !lay;
+  if (!lay) return;
+  const title = lay.page === 0 ? t("layout.calibration") : t("layout.page", {n: lay.page}) + " — " + (lang === "ru" ? lay.title_ru : lay.title);
+  const bits = [t("layout.summary", {title: title, filled: lay.filled, n: lay.n})];
+  if (lay.empty.length) bits.push(t("layout.missing") + ": " + lay.empty.join(" "));
+  if (lay.doubtful.length) {  // grouped by why, each face once with its count: "7p ×3, 8p ×3 (two tiles)"
+    const why = new Map();
+    for (const d of lay.doubtful) {
+      const faces = why.get(d.why) || new Map();
+      faces.set(d.label, (faces.get(d.label) || 0) + 1);
+      why.set(d.why, faces);
+    }
+    bits.push(t("layout.doubtful") + ": " + [...why].map(([w, faces]) => [...faces].map(([lab, n]) => n > 1 ? lab + " ×" + n : lab).join(", ")
+      + " (" + tOr("layout.why." + w.replace(/ /g, "_"), w) + ")").join("; "));
+  }
+  if (lay.strays) bits.push(t("layout.strays", {n: lay.strays}));
+  box.textContent = bits.join(" · ");
+  box.className = lay.empty.length || lay.doubtful.length ? "warn" : "muted";
+}
+
+// the judge's check of the set the pages seen hold (enrolled on the table: seconds): missing faces, faces too alike
+function renderLayoutCheck(lay, chk) {
+  $("#layout-checking").hidden = !(lay && session.judge);
+  const out = $("#layout-result");
+  if (!chk) { out.textContent = ""; return; }
+  $("#layout-check").disabled = !!chk.running;
+  if (chk.running) { out.textContent = t("layout.checking"); out.className = "muted"; return; }
+  if (chk.error) { out.textContent = chk.error; out.className = "warn"; return; }
+  const lines = chk.pages_missing.map(n => t("layout.pages_missing", {n: n})).concat(lang === "ru" ? chk.lines_ru : chk.lines);
+  out.textContent = lines.length ? lines.join(" · ") : t("layout.check_ok");
+  out.className = lines.length ? "warn" : "muted";
 }
 
 // the hall session at this table: time left, "last hand", "red zone", and why no hand starts (both languages)
@@ -366,7 +421,10 @@ function setupConsole() {
 // --- the live connection ------------------------------------------------------------------------------
 function connect() {
   sock = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-  sock.onopen = () => { retry = 500; $("#offline").hidden = true; sock.send(JSON.stringify({camera: cameraOn})); };
+  sock.onopen = () => {
+    retry = 500; $("#offline").hidden = true; sock.send(JSON.stringify({camera: cameraOn}));
+    if (layoutPage !== null) sock.send(JSON.stringify({layout: layoutPage}));
+  };
   sock.onmessage = ev => { const m = JSON.parse(ev.data); if (m.type === "state") render(m); };
   sock.onclose = () => { $("#offline").hidden = false; setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
 }
@@ -379,6 +437,12 @@ async function main() {
     cameraOn = !cameraOn; localStorage.setItem("camera", cameraOn ? "on" : "off");
     if (sock && sock.readyState === 1) sock.send(JSON.stringify({camera: cameraOn}));
     applyLang();
+  });
+  $("#layout-page").value = layoutPage === null ? "" : String(layoutPage);
+  $("#layout-check").addEventListener("click", () => { if (sock && sock.readyState === 1) sock.send(JSON.stringify({layout_check: true})); });
+  $("#layout-page").addEventListener("change", ev => {
+    layoutPage = ev.target.value === "" ? null : Number(ev.target.value);
+    if (sock && sock.readyState === 1) sock.send(JSON.stringify({layout: layoutPage}));
   });
   $("#lang").disabled = false;
   $("#camera-toggle").disabled = false;
