@@ -7,6 +7,14 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import TypedDict
+
+
+class Stamp(TypedDict):
+    """An event's two times (``**clock.stamp()`` into its constructor)."""
+
+    t_mono: float
+    t_wall: float
 
 
 class Clock:
@@ -16,7 +24,7 @@ class Clock:
     def wall(self) -> float:
         return time.time()
 
-    def stamp(self) -> dict[str, float]:
+    def stamp(self) -> Stamp:
         """``{"t_mono": ..., "t_wall": ...}`` for an event constructor."""
         return {"t_mono": self.mono(), "t_wall": self.wall()}
 
