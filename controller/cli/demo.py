@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules.events import JSONValue
 
 # profile -> example hands with context (one line each; all are real wins in that profile)
-EXAMPLES: dict[str, list[tuple[str, dict]]] = {
+EXAMPLES: dict[str, list[tuple[str, dict[str, JSONValue]]]] = {
     "basic": [("123m456p789s1133z + 1z", {"self_drawn": True}), ("1122m3344p5566s7z + 7z", {})],
     "mcr": [("1112345678999m + 9m", {}), ("147m258p369s1234z + 5z", {"self_drawn": True})],
     "riichi-ema2016": [
@@ -18,7 +22,7 @@ EXAMPLES: dict[str, list[tuple[str, dict]]] = {
 }
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser("demo", help="score example hands and play one short random game (make run)")
     ap.add_argument("--seed", type=int, default=None, help="random seed of the game (default: random)")
     ap.set_defaults(func=run)

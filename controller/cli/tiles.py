@@ -21,10 +21,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from controller.cli.common import print_help
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from vision.tile_classifier import TileClassifier
+    from vision.tileset import TileSet
+
+    Image = npt.NDArray[np.uint8]  # a BGR photo or crop
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = subparsers.add_parser("tiles", help="tile classifier: enroll a tile set, classify tile photos",
                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="tiles_command", metavar="SUBCOMMAND")
@@ -46,10 +59,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cl.add_argument("--best", action="store_true", help="add the best guess as a fourth column to 'unknown' lines")
     cl.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     cl.set_defaults(func=classify_handler)
-    ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
+    ap.set_defaults(func=print_help(ap))
 
 
-def _load_classifier(model: Path | None):
+def _load_classifier(model: Path | None) -> TileClassifier:
     from controller.cli.inputs import read_with
     from vision.tile_classifier import TileClassifier
 
@@ -69,7 +82,7 @@ def enroll_handler(args: argparse.Namespace) -> int:
 
     if (args.dir is None) == (not args.layout):
         raise CliError("give either a folder of labelled crops (DIR) or --layout PHOTO")
-    examples: dict = {}
+    examples: dict[str, list[Image]] = {}
     try:
         if args.layout:
             for photo in args.layout:
@@ -86,7 +99,7 @@ def enroll_handler(args: argparse.Namespace) -> int:
     name = args.name or source.resolve().stem
     output_file(args.out, "tile set")
 
-    def bar(items):
+    def bar(items: Iterable[str]) -> Iterable[str]:
         return tqdm(items, desc="enrolling", unit="class", file=sys.stderr)
 
     try:
@@ -107,7 +120,7 @@ def enroll_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def _layout_crops(photo):
+def _layout_crops(photo: Image) -> dict[str, Image]:
     """Crops per label from a layout photo: a frame of the table's camera (markers in view) is rectified and
     cut as the table pipeline cuts tiles; any other photo is read as a plain overhead photo."""
     from vision.calibration import CalibrationError, calibrate
@@ -120,7 +133,7 @@ def _layout_crops(photo):
     return read_table_layout(photo, cal)
 
 
-def load_tilesets(paths: list[Path]) -> list:
+def load_tilesets(paths: list[Path]) -> list[TileSet]:
     """The tile sets named on a command line; one clear line (exit 2) for a missing, corrupt or empty file."""
     from controller.cli.inputs import read_with
     from vision.tileset import TileSet
