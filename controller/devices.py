@@ -12,18 +12,38 @@ LEDs per seat; a status LED; a buzzer.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypeVar
 
-from gpiozero import LED, Button, Buzzer, Device
+from gpiozero import LED, Button, Buzzer, Device, DigitalOutputDevice
+from gpiozero.exc import PinInvalidPin
 
 from controller.clock import Clock
 from rules.events import ButtonPressed
 
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+
 Listener = Callable[[ButtonPressed], None]
+Pin = int | str  # as the [gpio] section gives a pin: 17, "GPIO17", "BOARD11"
+Out = TypeVar("Out", bound=DigitalOutputDevice)
 
 
-def make_pin_factory(name: str):
+def _pin(v: object) -> Pin | None:
+    """A pin of the ``[gpio]`` values; anything else is gpiozero's own error for a bad pin."""
+    if v is None or isinstance(v, int | str):
+        return v
+    raise PinInvalidPin(f"{v} is not a valid pin name")
+
+
+def _pins(v: object) -> list[Pin | None]:
+    """A list of pins of the ``[gpio]`` values (one per seat)."""
+    if not isinstance(v, list | tuple):
+        raise PinInvalidPin(f"{v} is not a list of pins")
+    return [_pin(p) for p in v]
+
+
+def make_pin_factory(name: str) -> Factory:
     """The gpiozero pin factory for a config name (``mock`` needs no hardware); one this board cannot run
     (``rpigpio`` on a Pi 5) raises :class:`controller.board.BoardError` with one line."""
     from controller import board
@@ -54,20 +74,38 @@ def make_pin_factory(name: str):
     raise ValueError(f"unknown pin factory {name!r}")
 
 
+def _panels(v: object) -> Mapping[str | int, Mapping[str, object]]:
+    """``gpio.call_panels``: seat ("0".."3") -> {call: pin}; none given: {}."""
+    if not v:
+        return {}
+    if not isinstance(v, Mapping) or not all(isinstance(k, str | int) and isinstance(c, Mapping)
+                                             and all(isinstance(n, str) for n in c) for k, c in v.items()):
+        raise TypeError(f"gpio.call_panels: {v!r} is not seat -> {{call = pin}}")
+    return v
+
+
 class Panel:
     """All the GPIO devices of one table, built from the ``[gpio]`` configuration values."""
 
-    def __init__(self, gpio: dict[str, Any], pin_factory=None, clock: Clock | None = None):
+    def __init__(self, gpio: Mapping[str, object], pin_factory: Factory | None = None, clock: Clock | None = None):
         self.clock = clock or Clock()
-        self.factory = pin_factory if pin_factory is not None else make_pin_factory(gpio.get("pin_factory", "mock"))
-        bounce = gpio.get("bounce_ms", 20) / 1000.0
+        if pin_factory is None:
+            name = gpio.get("pin_factory", "mock")
+            if not isinstance(name, str):
+                raise ValueError(f"unknown pin factory {name!r}")
+            pin_factory = make_pin_factory(name)
+        self.factory = pin_factory
+        bounce_ms = gpio.get("bounce_ms", 20)
+        if not isinstance(bounce_ms, int | float):
+            raise TypeError(f"gpio.bounce_ms: {bounce_ms!r} is not a number of milliseconds")
+        bounce = bounce_ms / 1000.0
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
         self._devices: list[Device] = []
         self.presses: list[ButtonPressed] = []  # the last presses, for the web page and tests
 
-        def button(pin, name: str, seat: int | None = None, call: str | None = None) -> Button:
-            b = Button(pin, pin_factory=self.factory, bounce_time=bounce)
+        def button(pin: object, name: str, seat: int | None = None, call: str | None = None) -> Button:
+            b = Button(_pin(pin), pin_factory=self.factory, bounce_time=bounce)
             b.when_pressed = lambda: self._pressed(name, seat, call)
             self._devices.append(b)
             return b
@@ -76,19 +114,19 @@ class Panel:
         self.dice = button(gpio["dice_button"], "dice")
         self.judge = button(gpio["judge_button"], "judge")
         self.calls: dict[tuple[int, str], Button] = {}
-        panels = gpio.get("call_panels") or {}
-        for seat, pin in enumerate(gpio["call_buttons"]):
+        panels = _panels(gpio.get("call_panels"))
+        for seat, pin in enumerate(_pins(gpio["call_buttons"])):
             if str(seat) not in panels and pin is not None:
                 self.calls[(seat, "call")] = button(pin, "call", seat, None)
         for seat_s, calls in panels.items():
-            for call, pin in calls.items():
-                self.calls[(int(seat_s), call)] = button(pin, "call", int(seat_s), call)
-        self.turn_leds = [self._out(LED, p) for p in gpio["turn_leds"]]
-        self.dealer_leds = [self._out(LED, p) for p in gpio["dealer_leds"]]
-        self.status_led = self._out(LED, gpio["status_led"])
-        self.buzzer = self._out(Buzzer, gpio["buzzer"])
+            for call, p in calls.items():
+                self.calls[(int(seat_s), call)] = button(p, "call", int(seat_s), call)
+        self.turn_leds = [self._out(LED, p) for p in _pins(gpio["turn_leds"])]
+        self.dealer_leds = [self._out(LED, p) for p in _pins(gpio["dealer_leds"])]
+        self.status_led = self._out(LED, _pin(gpio["status_led"]))
+        self.buzzer = self._out(Buzzer, _pin(gpio["buzzer"]))
 
-    def _out(self, cls, pin):
+    def _out(self, cls: type[Out], pin: Pin | None) -> Out:
         d = cls(pin, pin_factory=self.factory)
         self._devices.append(d)
         return d

@@ -37,7 +37,7 @@ class EStopSupervisor:
         self.failures = 0  # failed attempts since the service started
         self.latched = False  # a stop was sent since the last recover(): the back-end must be recovered
         self.confirmed_at = 0.0
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._settled = asyncio.Event()  # set at the end of every attempt
 
     @property
@@ -45,7 +45,7 @@ class EStopSupervisor:
         """No stop is pending or failing: the table may be moved (after a recover, if latched)."""
         return self.state in ("idle", "confirmed")
 
-    def request(self, reason: str) -> asyncio.Task:
+    def request(self, reason: str) -> asyncio.Task[None]:
         """Stop the motors (again); a stop already being tried keeps going and is returned."""
         self.latched = True
         self.reason = reason

@@ -16,13 +16,12 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from rules.events import Event
+from rules.events import Event, JSONObject, JSONValue
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -129,7 +128,7 @@ class EventStore:
         )
         return cur.rowcount == 1
 
-    def finish_hand(self, hand_id: str, result: dict[str, Any], t_wall: float) -> bool:
+    def finish_hand(self, hand_id: str, result: Mapping[str, JSONValue], t_wall: float) -> bool:
         """Write the hand's result once; False if it already had one (a result is never recorded twice)."""
         cur = self.db.execute(
             "UPDATE hands SET finished = ?, result = ? WHERE hand_id = ? AND finished IS NULL",
@@ -141,18 +140,22 @@ class EventStore:
 
     def unfinished_hands(self) -> list[str]:
         rows = self.db.execute("SELECT hand_id FROM hands WHERE finished IS NULL ORDER BY started, hand_id")
-        return [r[0] for r in rows]
+        return [str(r[0]) for r in rows]
 
-    def result(self, hand_id: str) -> dict[str, Any] | None:
+    def result(self, hand_id: str) -> JSONObject | None:
         row = self.db.execute("SELECT result FROM hands WHERE hand_id=?", (hand_id,)).fetchone()
-        return json.loads(row[0]) if row and row[0] else None
+        return _result(row[0]) if row and row[0] else None
 
     def hand_count(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+        return self._int("SELECT COUNT(*) FROM hands")
 
-    def results(self) -> list[tuple[str, dict[str, Any]]]:
+    def results(self) -> list[tuple[str, JSONObject]]:
         rows = self.db.execute("SELECT hand_id, result FROM hands WHERE finished IS NOT NULL ORDER BY finished")
-        return [(h, json.loads(r)) for h, r in rows]
+        return [(str(h), _result(r)) for h, r in rows]
+
+    def _int(self, sql: str, params: tuple[str, ...] = ()) -> int:
+        """The one whole number a query answers (a COUNT)."""
+        return int(self.db.execute(sql, params).fetchone()[0])
 
     # --- events -----------------------------------------------------------------------------------------
     def append(self, hand_id: str, seq: int, event: Event) -> bool:
@@ -188,7 +191,7 @@ class EventStore:
 
     def next_seq(self, hand_id: str) -> int:
         row = self.db.execute("SELECT MAX(seq) FROM events WHERE hand_id=?", (hand_id,)).fetchone()
-        return 0 if row[0] is None else row[0] + 1
+        return 0 if row[0] is None else int(row[0]) + 1
 
     def events(self, hand_id: str) -> list[Event]:
         return [s.event for s in self.iter_events(hand_id)]
@@ -203,8 +206,14 @@ class EventStore:
 
     def count(self, hand_id: str | None = None) -> int:
         if hand_id is None:
-            return self.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-        return self.db.execute("SELECT COUNT(*) FROM events WHERE hand_id=?", (hand_id,)).fetchone()[0]
+            return self._int("SELECT COUNT(*) FROM events")
+        return self._int("SELECT COUNT(*) FROM events WHERE hand_id=?", (hand_id,))
 
     def integrity_ok(self) -> bool:
-        return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return bool(self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+
+
+def _result(text: str) -> JSONObject:
+    """A hand's result as :meth:`EventStore.finish_hand` wrote it (a JSON object)."""
+    result: JSONObject = json.loads(text)
+    return result

@@ -12,7 +12,11 @@ import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
 
 log = logging.getLogger("mahjong_table.loop")
 
@@ -53,11 +57,11 @@ async def watch_loop(lag: LoopLag, period: float = 0.01, warn_s: float = 0.1) ->
             log.warning("the event loop was held for %.0f ms", late * 1000)
 
 
-def measure(coro_factory, period: float = 0.005) -> tuple[object, LoopLag]:
+def measure(coro_factory: Callable[[], Awaitable[T]], period: float = 0.005) -> tuple[T, LoopLag]:
     """Run ``coro_factory()`` in a new loop with a ticker; returns (its result, the lag seen)."""
     lag = LoopLag()
 
-    async def main():
+    async def main() -> T:
         ticker = asyncio.create_task(watch_loop(lag, period, warn_s=float("inf")))
         try:
             return await coro_factory()

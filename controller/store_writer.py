@@ -16,18 +16,65 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Generic, Protocol, TypeVar
 
 from controller.event_store import EventStore, StoreError
-from rules.events import Event
+from rules.events import Event, JSONValue
 
 log = logging.getLogger("mahjong_table.store")
 
-Op = Callable[[EventStore], Any]
+T = TypeVar("T")
+Op = Callable[[EventStore], T]  # one write: what it returns is what its future resolves with
 SLOW_COMMIT_S = 0.1  # a commit slower than this is logged (WARNING): the card may be failing
+
+
+class StoreFactory(Protocol):
+    """How the writer opens its connection: :class:`EventStore` (tests: a subclass with a slow commit)."""
+
+    def __call__(self, path: Path, *, durable: bool) -> EventStore: ...
+
+
+class _Job(Protocol):
+    """A queued write of any result type, as the writer thread handles it."""
+
+    def run(self, store: EventStore) -> None: ...
+
+    def fail(self, exc: BaseException) -> None: ...
+
+    def settle(self) -> None: ...
+
+
+class _Write(Generic[T]):
+    """One submitted write and its future: run in the writer's transaction, settled on the loop."""
+
+    def __init__(self, op: Op[T], fut: asyncio.Future[T]):
+        self.op = op
+        self.fut = fut
+        self._value: tuple[T] | None = None  # (what op returned,) once it ran
+        self._error: BaseException | None = None
+
+    def run(self, store: EventStore) -> None:
+        """Run the write; a :class:`StoreError` is this write refused (the others of the batch stand)."""
+        try:
+            self._value = (self.op(store),)
+        except StoreError as exc:
+            self._error = exc
+
+    def fail(self, exc: BaseException) -> None:
+        """The batch's commit failed: nothing of it is durable."""
+        self._value, self._error = None, exc
+
+    def settle(self) -> None:
+        """On the loop: resolve the future with the write's result or its error."""
+        if self.fut.done():  # its awaiter was cancelled: the write stands (it was committed)
+            return
+        if self._error is not None:
+            self.fut.set_exception(self._error)
+        elif self._value is not None:
+            self.fut.set_result(self._value[0])
 
 
 @dataclass
@@ -40,7 +87,7 @@ class WriterStats:
     max_queue: int = 0
     errors: list[str] = field(default_factory=list)
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> dict[str, int | float | list[str]]:
         return {"commits": self.commits, "writes": self.writes, "max_commit_ms": round(self.max_commit_s * 1000, 1),
                 "last_commit_ms": round(self.last_commit_s * 1000, 1), "slow_commits": self.slow_commits,
                 "max_queue": self.max_queue, "errors": self.errors[-3:]}
@@ -50,7 +97,7 @@ class StoreWriter:
     """``StoreWriter(path)``, then :meth:`start` on the loop that will await its futures."""
 
     def __init__(self, path: str | Path, *, durable: bool = True,
-                 store_factory: Callable[..., EventStore] = EventStore, batch_max: int = 512):
+                 store_factory: StoreFactory = EventStore, batch_max: int = 512):
         if str(path) == ":memory:":
             raise StoreError("the table service needs an event store file (':memory:' cannot be shared with the "
                              "writer thread)")
@@ -59,7 +106,7 @@ class StoreWriter:
         self.store_factory = store_factory
         self.batch_max = batch_max
         self.stats = WriterStats()
-        self._q: queue.SimpleQueue[tuple[Op, asyncio.Future] | None] = queue.SimpleQueue()
+        self._q: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._opened = threading.Event()
@@ -70,9 +117,11 @@ class StoreWriter:
         self.listeners: list[Callable[[str, int, Event], None]] = []
 
     @classmethod
-    def for_store(cls, store: EventStore, **kw: Any) -> StoreWriter:
+    def for_store(cls, store: EventStore, *, store_factory: StoreFactory = EventStore,
+                  batch_max: int = 512) -> StoreWriter:
         """A writer on the same file as ``store`` (the service reads through ``store``)."""
-        return cls(store.path, durable=getattr(store, "durable", True), **kw)
+        return cls(store.path, durable=getattr(store, "durable", True), store_factory=store_factory,
+                   batch_max=batch_max)
 
     # --- lifecycle ---------------------------------------------------------------------------------------
     def start(self) -> StoreWriter:
@@ -94,23 +143,23 @@ class StoreWriter:
         self._thread = None
 
     # --- writes (on the loop) -----------------------------------------------------------------------------
-    def submit(self, op: Op) -> asyncio.Future:
+    def submit(self, op: Op[T]) -> asyncio.Future[T]:
         """Queue ``op(store)``; the future resolves with its result once the transaction holding it is on
         disk (or with its exception; a failed commit fails every write of the batch)."""
         assert self._loop is not None, "StoreWriter.start() first"
-        fut = self._loop.create_future()
+        fut: asyncio.Future[T] = self._loop.create_future()
         if self._thread is None:
             fut.set_exception(StoreError("the event store writer is closed"))
             return fut
         self._pending += 1
         self.stats.max_queue = max(self.stats.max_queue, self._pending)
-        self._q.put((op, fut))
+        self._q.put(_Write(op, fut))
         return fut
 
-    def append(self, hand_id: str, seq: int, event: Event) -> asyncio.Future:
+    def append(self, hand_id: str, seq: int, event: Event) -> asyncio.Future[bool]:
         fut = self.submit(lambda st: st.append(hand_id, seq, event))
         if self.listeners:
-            def tell(f: asyncio.Future) -> None:
+            def tell(f: asyncio.Future[bool]) -> None:
                 if not f.cancelled() and f.exception() is None and f.result():
                     for fn in list(self.listeners):
                         fn(hand_id, seq, event)
@@ -122,10 +171,10 @@ class StoreWriter:
         """Return once every write submitted so far is on disk (writes commit in submission order)."""
         await self.submit(lambda st: None)
 
-    def start_hand(self, hand_id: str, profile: str, t_wall: float) -> asyncio.Future:
+    def start_hand(self, hand_id: str, profile: str, t_wall: float) -> asyncio.Future[bool]:
         return self.submit(lambda st: st.start_hand(hand_id, profile, t_wall))
 
-    def finish_hand(self, hand_id: str, result: dict[str, Any], t_wall: float) -> asyncio.Future:
+    def finish_hand(self, hand_id: str, result: Mapping[str, JSONValue], t_wall: float) -> asyncio.Future[bool]:
         return self.submit(lambda st: st.finish_hand(hand_id, result, t_wall))
 
     # --- the thread -----------------------------------------------------------------------------------------
@@ -162,21 +211,18 @@ class StoreWriter:
         finally:
             store.close()
 
-    def _run_batch(self, store: EventStore, batch: list[tuple[Op, asyncio.Future]]) -> None:
-        results: list[tuple[asyncio.Future, Any, BaseException | None]] = []
+    def _run_batch(self, store: EventStore, batch: list[_Job]) -> None:
         t0 = time.perf_counter()
         try:
             with store.transaction():
-                for op, fut in batch:
-                    try:
-                        results.append((fut, op(store), None))
-                    except StoreError as exc:  # this write is refused; the others of the batch stand
-                        results.append((fut, None, exc))
+                for job in batch:
+                    job.run(store)  # a write refused (StoreError) fails alone; the others of the batch stand
         except BaseException as exc:  # the commit failed: nothing of the batch is durable
             log.error("event store commit failed (%d writes lost): %s", len(batch), exc)
             self.stats.errors.append(str(exc))
             err = StoreError(f"event store write failed: {exc}")
-            results = [(fut, None, err) for _, fut in batch]
+            for job in batch:
+                job.fail(err)
         else:
             dt = time.perf_counter() - t0
             self.stats.commits += 1
@@ -189,19 +235,14 @@ class StoreWriter:
         loop = self._loop
         assert loop is not None
         try:
-            loop.call_soon_threadsafe(self._resolve, results)
+            loop.call_soon_threadsafe(self._resolve, batch)
         except RuntimeError:  # the loop is gone (shutdown): the writes are durable all the same
             pass
 
-    def _resolve(self, results: list[tuple[asyncio.Future, Any, BaseException | None]]) -> None:
-        self._pending -= len(results)
-        for fut, value, exc in results:
-            if fut.done():  # its awaiter was cancelled: the write stands (it was committed)
-                continue
-            if exc is not None:
-                fut.set_exception(exc)
-            else:
-                fut.set_result(value)
+    def _resolve(self, batch: list[_Job]) -> None:
+        self._pending -= len(batch)
+        for job in batch:
+            job.settle()
 
 
 class InlineStoreWriter(StoreWriter):
@@ -215,9 +256,9 @@ class InlineStoreWriter(StoreWriter):
         self._thread = threading.current_thread()
         return self
 
-    def submit(self, op: Op) -> asyncio.Future:
+    def submit(self, op: Op[T]) -> asyncio.Future[T]:
         assert self._loop is not None
-        fut = self._loop.create_future()
+        fut: asyncio.Future[T] = self._loop.create_future()
         try:
             with self._store.transaction():
                 value = op(self._store)

@@ -30,11 +30,28 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
+from rules.events import Event, JSONObject, JSONValue, as_int
 from vision.scene_model import MeldView, PondTile, Scene, SeatView
+
+if TYPE_CHECKING:  # the camera and the vision pipeline load with the first frame (cv2, the classifier)
+    import numpy as np
+    import numpy.typing as npt
+
+    from controller.backends import TableBackend
+    from controller.config import Config
+    from vision.calibration import Calibration
+    from vision.camera import Frame, FrameSource
+    from vision.pipeline import FrameResult, VisionPipeline
+    from vision.scene_game import SeqFrame
+    from vision.tileset import TileSet
+
+    Image = npt.NDArray[np.uint8]  # a BGR frame
+#: the record the simulated table follows: (the hand's game events so far, the dice it recorded)
+Record = Callable[[], tuple[Sequence[Event], tuple[int, ...]]]
 
 SEAT_NAMES = ("East", "South", "West", "North")
 #: What the camera can compare per seat, in the order differences are listed.
@@ -65,51 +82,53 @@ def empty_scene(profile: str, players: int) -> Scene:
 
 # --- comparing ----------------------------------------------------------------------------------------------
 
-def _text(zone: str, value: Any) -> str:
-    if zone == "pond":
-        return " ".join(t.tile + ("(sideways)" if t.sideways else "") for t in value) or "empty"
-    if zone == "melds":
-        return ", ".join(_meld_text(m) for m in value) or "none"
-    if zone in ("flowers", "revealed"):
-        return " ".join(value) or "none"
-    if zone == "riichi_stick":
-        return "stick" if value else "no stick"
-    if zone == "standing":
-        return f"{value} tiles"
-    return "none" if value is None else str(value)
-
-
 def _meld_text(m: MeldView) -> str:
     src = f" from {m.source}" if m.source else ""
     return f"{m.kind} {''.join(m.tiles)}{src}"
 
 
-def _comparable(zone: str, value: Any) -> Any:
-    if zone == "melds":  # the sideways tile's place follows from the source; the tiles and kind are what count
-        return tuple((m.kind, m.tiles, m.source) for m in value)
-    if zone == "pond":
-        return tuple((t.tile, t.sideways) for t in value)
-    return value
+#: zone -> the seat's zone as the operator reads it
+_TEXT: dict[str, Callable[[SeatView], str]] = {
+    "pond": lambda v: " ".join(t.tile + ("(sideways)" if t.sideways else "") for t in v.pond) or "empty",
+    "melds": lambda v: ", ".join(_meld_text(m) for m in v.melds) or "none",
+    "flowers": lambda v: " ".join(v.flowers) or "none",
+    "card": lambda v: "none" if v.card is None else str(v.card),
+    "riichi_stick": lambda v: "stick" if v.riichi_stick else "no stick",
+    "standing": lambda v: f"{v.standing} tiles",
+    "revealed": lambda v: " ".join(v.revealed) or "none",
+}
+#: zone -> what of it the camera compares (the zone itself where not listed)
+_COMPARABLE: dict[str, Callable[[SeatView], object]] = {
+    # the sideways tile's place follows from the source; the tiles and kind are what count
+    "melds": lambda v: tuple((m.kind, m.tiles, m.source) for m in v.melds),
+    "pond": lambda v: tuple((t.tile, t.sideways) for t in v.pond),
+}
 
 
-def differences(expected: Scene, seen: Scene) -> list[dict[str, Any]]:
+def _comparable(zone: str, v: SeatView) -> object:
+    key = _COMPARABLE.get(zone)
+    return key(v) if key is not None else getattr(v, zone)
+
+
+def differences(expected: Scene, seen: Scene) -> list[JSONObject]:
     """Every visible zone where the table differs from the record: ``{"seat", "zone", "expected",
-    "seen"}`` (readable values). The dice are not compared: players may pick them up after the break."""
-    out: list[dict[str, Any]] = []
+    "seen"}`` (readable values; the ``table_reconciled`` event's ``differences``). The dice are not compared:
+    players may pick them up after the break."""
+    out: list[JSONObject] = []
     for seat, (e, s) in enumerate(zip(expected.seats, seen.seats)):
         for zone in ZONES:
-            a, b = getattr(e, zone), getattr(s, zone)
-            if _comparable(zone, a) != _comparable(zone, b):
-                out.append({"seat": seat, "zone": zone, "expected": _text(zone, a), "seen": _text(zone, b)})
+            if _comparable(zone, e) != _comparable(zone, s):
+                out.append({"seat": seat, "zone": zone, "expected": _TEXT[zone](e), "seen": _TEXT[zone](s)})
     return out
 
 
-def describe(diffs: list[dict[str, Any]]) -> str:
+def describe(diffs: Sequence[Mapping[str, JSONValue]]) -> str:
     """One line for the operator/judge: ``South pond: expected 1m 9p, seen 1m``; ..."""
     parts = []
     for d in diffs:
-        who = SEAT_NAMES[d["seat"]] if 0 <= d["seat"] < 4 else f"seat {d['seat']}"
-        parts.append(f"{who} {d['zone'].replace('_', ' ')}: expected {d['expected']}, seen {d['seen']}")
+        seat = as_int(d["seat"])
+        who = SEAT_NAMES[seat] if 0 <= seat < 4 else f"seat {seat}"
+        parts.append(f"{who} {str(d['zone']).replace('_', ' ')}: expected {d['expected']}, seen {d['seen']}")
     return "; ".join(parts)
 
 
@@ -121,14 +140,14 @@ class LatestFrame:
     camera however slow it is; frames replaced before anyone took them are ``dropped``. A source's error (or
     its end) is raised (returned as None) by the ``read`` after the frames before it."""
 
-    def __init__(self, source: Any, name: str = "camera", timeout_s: float = 2.0):
+    def __init__(self, source: FrameSource, name: str = "camera", timeout_s: float = 2.0):
         self.source = source
         self.timeout_s = timeout_s  # read() gives None when no frame came in this long
         self.captured = 0
         self.taken = 0
         self.dropped = 0
         self._cond = threading.Condition()
-        self._frame: Any = None
+        self._frame: Frame | None = None
         self._error: BaseException | None = None
         self._ended = False
         self._stop = threading.Event()
@@ -155,7 +174,7 @@ class LatestFrame:
                 self.captured += 1
                 self._cond.notify_all()
 
-    def read(self) -> Any:
+    def read(self) -> Frame | None:
         with self._cond:
             self._cond.wait_for(lambda: self._frame is not None or self._error is not None or self._ended,
                                 self.timeout_s)
@@ -175,7 +194,7 @@ class LatestFrame:
             self._thread.join(timeout=1.0)
 
 
-def is_live(source: Any) -> bool:
+def is_live(source: FrameSource) -> bool:
     """A source that films at its own pace (a camera), not one that renders or replays on demand."""
     live = getattr(source, "live", None)
     if live is not None:
@@ -188,11 +207,11 @@ def is_live(source: Any) -> bool:
 class TableCamera:
     """A frame source + calibration + vision pipeline answering "what is on the table" and "the dice"."""
 
-    def __init__(self, source: Any, profile: str, styles: list[str], *, n_seats: int = 4,
-                 calibration: Any = None, sync: Callable[[], None] | None = None, max_frames: int = 5,
-                 world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6,
-                 tilesets: list[Any] | None = None):
-        self.source = LatestFrame(source, spec or "camera") if is_live(source) else source
+    def __init__(self, source: FrameSource, profile: str, styles: Sequence[str], *, n_seats: int = 4,
+                 calibration: Calibration | None = None, sync: Callable[[], None] | None = None,
+                 max_frames: int = 5, world: SimulatedTable | None = None, spec: str = "", dice_tries: int = 6,
+                 tilesets: Sequence[TileSet] | None = None):
+        self.source: FrameSource = LatestFrame(source, spec or "camera") if is_live(source) else source
         self.profile = profile
         self.styles = list(styles)
         self.tilesets = list(tilesets or [])  # the table's enrolled sets (else the styles' enrolled sets)
@@ -203,7 +222,7 @@ class TableCamera:
         self.world = world  # the simulated table (embedded default) or None for a real camera
         self.spec = spec
         self._sync = sync
-        self._pipe: Any = None
+        self._pipe: VisionPipeline | None = None
         self._lock = threading.Lock()
         log.info("camera %s opened (%s)", spec or "source",
                  "calibration from file" if calibration is not None else "calibrated on the first frame")
@@ -213,7 +232,7 @@ class TableCamera:
         if self._sync is not None:
             self._sync()
 
-    def _frame(self) -> Any:
+    def _frame(self) -> Frame:
         t0 = time.perf_counter()
         try:
             f = self.source.read()
@@ -228,13 +247,13 @@ class TableCamera:
             log.warning("slow frame from camera %s: %.0f ms", self.spec or "source", took * 1000)
         return f
 
-    def next_frame(self) -> Any:
+    def next_frame(self) -> Frame:
         """The camera's next frame (``image``, ``t_mono``, ``t_wall``): the referee's live feed reads them one
         by one. Raises :class:`CameraError`."""
         with self._lock:
             return self._frame()
 
-    def _pipeline(self, frame: Any) -> Any:
+    def _pipeline(self, frame: Frame) -> VisionPipeline:
         if self._pipe is None:
             from vision.calibration import CalibrationError, calibrate
             from vision.pipeline import VisionPipeline
@@ -255,11 +274,11 @@ class TableCamera:
                      ", ".join(self.styles), size[0], size[1])
         return self._pipe
 
-    def _process(self) -> Any:
+    def _process(self) -> FrameResult:
         f = self._frame()
         return self._pipeline(f).process(f.image, t_mono=f.t_mono, t_wall=f.t_wall, full=True)
 
-    def look(self) -> tuple[Any, Any, Any, float]:
+    def look(self) -> tuple[Image, FrameResult, Calibration, float]:
         """One frame and its full reading, for the web page's camera view: ``(image, FrameResult,
         calibration, px_per_mm)`` (the found tiles' outlines map to the frame through the calibration).
         Raises :class:`CameraError`."""
@@ -307,9 +326,8 @@ class TableCamera:
             return None
 
     def close(self) -> None:
-        stop = getattr(self._pipe, "close", None)  # the pipeline's zone threads, where it has them
-        if stop is not None:
-            stop()
+        if self._pipe is not None:  # the pipeline's zone threads
+            self._pipe.close()
         try:
             self.source.close()
         except Exception:  # closing a broken camera must not hide the reason it broke
@@ -335,7 +353,7 @@ class SimulatedTable:
         self._record_dice: tuple[int, ...] = ()
         self.moves: list[Callable[[Scene], Scene]] = []
 
-    def set_record(self, game_events: list[Any], record_dice: tuple[int, ...] = ()) -> None:
+    def set_record(self, game_events: Sequence[Event], record_dice: tuple[int, ...] = ()) -> None:
         from vision.scene_game import scenes_from_events
 
         self._tiles = scenes_from_events(self.profile, game_events)[-1] if game_events else \
@@ -349,7 +367,7 @@ class SimulatedTable:
             sc = move(sc)
         return sc
 
-    def frames(self, style: str, seed: int = 0, clock: Callable[[], float] = time.monotonic) -> Iterator[Any]:
+    def frames(self, style: str, seed: int = 0, clock: Callable[[], float] = time.monotonic) -> Iterator[SeqFrame]:
         """Rendered frames of the table as it is at each read (one camera pose and felt throughout)."""
         import numpy as np
 
@@ -382,23 +400,23 @@ def move_pond_tile(from_seat: int, to_seat: int) -> Callable[[Scene], Scene]:
     return move
 
 
-def open_table_camera(cfg: Any, *, backend: Any = None,
-                      record: Callable[[], tuple[list[Any], tuple[int, ...]]] | None = None) -> TableCamera:
+def open_table_camera(cfg: Config, *, backend: TableBackend | None = None,
+                      record: Record | None = None) -> TableCamera:
     """The table camera from the configuration (``camera.*``). ``synthetic``: the simulated table of the
     emulated rig (dice from ``backend.physical_dice()``, tiles from ``record()`` = (game events of the hand,
     dice recorded)); anything else goes through :func:`vision.camera.open_source`. Raises
     :class:`CameraError` with one line for the operator."""
-    spec = cfg["camera.source"]
-    profile, players, styles = cfg["table.profile"], cfg["table.players"], list(cfg["camera.styles"])
+    spec = cfg.camera.source
+    profile, players, styles = cfg.table.profile, cfg.table.players, list(cfg.camera.styles)
     tilesets = _tilesets(cfg)
     cal = None
-    if cfg["camera.calibration"]:
+    if cfg.camera.calibration:
         from vision.calibration import Calibration
 
         try:
-            cal = Calibration.load(cfg["camera.calibration"])
+            cal = Calibration.load(cfg.camera.calibration)
         except (OSError, ValueError, KeyError) as exc:
-            raise CameraError(f"camera.calibration {cfg['camera.calibration']!r}: cannot read it ({exc})") from None
+            raise CameraError(f"camera.calibration {cfg.camera.calibration!r}: cannot read it ({exc})") from None
     if spec == "synthetic":
         from vision.camera import SyntheticSource
 
@@ -413,18 +431,18 @@ def open_table_camera(cfg: Any, *, backend: Any = None,
     from vision.camera import open_source
 
     try:
-        source = open_source(spec, profile, size=(cfg["camera.width"], cfg["camera.height"]))
+        source = open_source(spec, profile, size=(cfg.camera.width, cfg.camera.height))
     except Exception as exc:  # whatever a camera library raises (ImportError, ValueError, RuntimeError...): one line
         why = str(exc) if isinstance(exc, OSError) and str(exc) else f"{type(exc).__name__}: {exc}"
         raise CameraError(f"camera {spec!r}: cannot open it: {why}") from None
     return TableCamera(source, profile, styles, n_seats=players, calibration=cal, spec=spec, tilesets=tilesets)
 
 
-def _tilesets(cfg: Any) -> list[Any]:
+def _tilesets(cfg: Config) -> list[TileSet]:
     """The enrolled tile sets named by ``camera.tilesets`` (vision III); one line for a file that is not one."""
     from vision.tileset import TileSet, TileSetError
 
     try:
-        return [TileSet.load(p) for p in cfg["camera.tilesets"]]
+        return [TileSet.load(p) for p in cfg.camera.tilesets]
     except TileSetError as exc:
         raise CameraError(f"camera.tilesets: {exc}") from None

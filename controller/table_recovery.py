@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from controller.backends import BackendFault
 from controller.play_source import PlaySource, PlayTable
 from controller.table_machine import S, TableMachine
-from rules.events import DeviceFault, DiceRolled, Event, HandStarted, TableReconciled, TableStateChanged
+from rules.events import (
+    DeviceFault,
+    DiceRolled,
+    Event,
+    HandStarted,
+    TableReconciled,
+    TableStateChanged,
+    as_int,
+)
 
 if TYPE_CHECKING:
     from controller.backends import TableBackend
@@ -56,7 +64,7 @@ def read_back(store: EventStore, table_id: str) -> StoredTable:
     done = store.results()
     dealer = None
     if done:  # the deal passes as the last recorded hand said
-        dealer = done[-1][1].get("next_dealer", done[-1][1].get("dealer", 0))
+        dealer = as_int(done[-1][1].get("next_dealer", done[-1][1].get("dealer", 0)))
     started, played = store.hand_count(), sum(1 for _, r in done if r.get("status") == "played")
     device_seq = store.next_seq(f"{table_id}/table")
     unfinished = store.unfinished_hands()

@@ -16,12 +16,13 @@ The safety contract every back-end keeps (tests/controller/test_motor_safety.py 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rules.events import DeviceEvent, ShuffleProgress
 
 Listener = Callable[[DeviceEvent], None]
 Progress = Callable[[ShuffleProgress], None]
+#: what a board reports of itself at start and after a recover, for the log: ``{"firmware": "1.2.0", "lifts": 4}``
+BoardInfo = dict[str, str | int]
 
 
 class BackendFault(Exception):
@@ -51,7 +52,7 @@ class TableBackend:
         for fn in list(self._listeners):
             fn(ev)
 
-    async def start(self) -> dict[str, Any]:  # returns capabilities
+    async def start(self) -> BoardInfo:  # returns capabilities
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -87,7 +88,7 @@ class TableBackend:
         deliver the stop is reported as a ``DeviceFault`` to the listeners (code ``estop_failed``)."""
         raise NotImplementedError
 
-    async def recover(self) -> dict[str, Any]:
+    async def recover(self) -> BoardInfo:
         """Clear a stop before the table moves again; returns what the board reports (for the log).
         Raises :class:`BackendFault` when the table may not move yet (the operator must act)."""
         raise NotImplementedError

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gpiozero import DigitalInputDevice
 
 
 class EdgeBridge:
@@ -18,7 +21,7 @@ class EdgeBridge:
         self._waiters: set[asyncio.Event] = set()
         self.edges = 0  # edges seen (tests, diagnostics)
 
-    def watch(self, devices: Iterable[Any], then: Callable[[], None] | None = None) -> None:
+    def watch(self, devices: Iterable[DigitalInputDevice], then: Callable[[], None] | None = None) -> None:
         """Wake the waiters at every edge of ``devices`` (after calling ``then`` on gpiozero's thread)."""
         def cb() -> None:
             if then is not None:

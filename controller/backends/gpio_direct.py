@@ -15,20 +15,26 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from gpiozero import DigitalInputDevice, OutputDevice
 
-from controller.backends import BackendFault, Progress, TableBackend
+from controller.backends import BackendFault, BoardInfo, Progress, TableBackend
 from controller.backends.edges import EdgeBridge
 from firmware_bridge.timings import Timings
 from rules.events import DeviceDone, ShuffleProgress
 
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+    from gpiozero.pins.mock import MockFactory
+
 log = logging.getLogger("mahjong_table.gpio")
 
-# Default pin map on the expander chip (configuration can override).
-DEFAULT_PINS: dict[str, int | list[int]] = {
+# Default pin map on the expander chip (configuration can override): a pin, or one per side.
+PinMap = Mapping[str, int | list[int] | tuple[int, ...]]
+DEFAULT_PINS: dict[str, int | list[int] | tuple[int, ...]] = {
     "shuffle_motor": 0,  # turntable + magnet ring + stacking head drivetrain
     "chain_motor": 1,
     "pusher": 2,
@@ -58,22 +64,26 @@ class GpioBackend(TableBackend):
 
     name = "gpio"
 
-    def __init__(self, pin_factory, pins: dict | None = None, time_scale: float = 1.0,
+    def __init__(self, pin_factory: Factory | None, pins: PinMap | None = None, time_scale: float = 1.0,
                  timings: Timings | None = None):
         super().__init__()
         self.pins = {**DEFAULT_PINS, **(pins or {})}
         self.scale = float(time_scale)
         self.t = timings or Timings()
         f = pin_factory
-        p = self.pins
-        self.out = {name: OutputDevice(p[name], pin_factory=f, initial_value=False) for name in OUTPUTS}
-        self.lift_up = [DigitalInputDevice(x, pull_up=True, pin_factory=f) for x in p["lift_up_switch"]]
-        self.lift_down = DigitalInputDevice(p["lift_down_switch"], pull_up=True, pin_factory=f)
-        self.centre_up_sw = DigitalInputDevice(p["centre_up_switch"], pull_up=True, pin_factory=f)
-        self.centre_down_sw = DigitalInputDevice(p["centre_down_switch"], pull_up=True, pin_factory=f)
-        self.chain_zero = DigitalInputDevice(p["chain_zero"], pull_up=True, pin_factory=f)
-        self.counters = [DigitalInputDevice(x, pull_up=True, pin_factory=f) for x in p["stack_counter"]]
-        self.lid = DigitalInputDevice(p["lid"], pull_up=True, pin_factory=f)
+        one, per_side = self._pin, self._pins
+
+        def switch(pin: int) -> DigitalInputDevice:
+            return DigitalInputDevice(pin, pull_up=True, pin_factory=f)
+
+        self.out = {name: OutputDevice(one(name), pin_factory=f, initial_value=False) for name in OUTPUTS}
+        self.lift_up = [switch(x) for x in per_side("lift_up_switch")]
+        self.lift_down = switch(one("lift_down_switch"))
+        self.centre_up_sw = switch(one("centre_up_switch"))
+        self.centre_down_sw = switch(one("centre_down_switch"))
+        self.chain_zero = switch(one("chain_zero"))
+        self.counters = [switch(x) for x in per_side("stack_counter")]
+        self.lid = switch(one("lid"))
         self._lock = threading.Lock()
         self._built = [0, 0, 0, 0]
         self._last_zero = 0.0
@@ -81,14 +91,39 @@ class GpioBackend(TableBackend):
         self.edges = EdgeBridge()
         self.edges.watch([*self.lift_up, self.lift_down, self.centre_up_sw, self.centre_down_sw])
         for side, c in enumerate(self.counters):  # one pulse per stack: counted on its leading edge
-            c.when_activated = lambda side=side: (self._stack(side), self.edges.edge())
-        self.chain_zero.when_activated = lambda: (self._zero(), self.edges.edge())
+            c.when_activated = self._on_stack(side)
+        self.chain_zero.when_activated = self._on_zero
         self.edges.watch([self.lid], then=self._lid_changed)
         self.stacks: tuple[int, ...] = (17, 17, 17, 17)
         self.tile_count = 136
         self.twin: GpioTableSim | None = None  # the emulator twin on mock pins (its dice for the simulated camera)
 
+    def _pin(self, name: str) -> int:
+        """The one pin of ``name`` in the pin map (a list there: TypeError, as gpiozero would raise)."""
+        p = self.pins[name]
+        if isinstance(p, list | tuple):
+            raise TypeError(f"pin map {name!r}: one pin expected, not {p!r}")
+        return p
+
+    def _pins(self, name: str) -> Sequence[int]:
+        """The pins of ``name``, one per side (one pin there: TypeError, as iterating it would raise)."""
+        p = self.pins[name]
+        if not isinstance(p, list | tuple):
+            raise TypeError(f"pin map {name!r}: one pin per side expected, not {p!r}")
+        return p
+
     # --- sensor callbacks (gpiozero's thread) -------------------------------------------------------------
+    def _on_stack(self, side: int) -> Callable[[], None]:
+        def counted() -> None:
+            self._stack(side)
+            self.edges.edge()
+
+        return counted
+
+    def _on_zero(self) -> None:
+        self._zero()
+        self.edges.edge()
+
     def _stack(self, side: int) -> None:
         with self._lock:
             self._built[side] += 1
@@ -134,7 +169,8 @@ class GpioBackend(TableBackend):
         finally:
             self._all_off()
 
-    async def _until(self, cond, timeout_s: float, op: str, on_timeout) -> None:
+    async def _until(self, cond: Callable[[], bool], timeout_s: float, op: str,
+                     on_timeout: Callable[[], BackendFault]) -> None:
         """Until ``cond()`` (re-checked at every switch edge); the lid opening or the time-out is a fault."""
         if not await self.edges.wait(lambda: self._check_lid(op) or cond(), self._limit(timeout_s)):
             raise on_timeout()
@@ -150,7 +186,7 @@ class GpioBackend(TableBackend):
         return self.twin.dice_values if self.twin is not None else None
 
     # --- the interface ------------------------------------------------------------------------------------
-    async def start(self) -> dict:
+    async def start(self) -> BoardInfo:
         self._all_off()
         return {"backend": "gpio", "lifts": 4}
 
@@ -274,7 +310,7 @@ class GpioBackend(TableBackend):
             raise BackendFault("estop_failed", "none", "emergency stop failed: outputs still on: "
                                + ", ".join(sorted(still)) + " (cut the table's power)")
 
-    async def recover(self) -> dict:
+    async def recover(self) -> BoardInfo:
         self._all_off()
         self._check_lid("resume")
         return {"lid": "closed", "walls": "down" if self.lift_down.is_active else "up or between"}
@@ -283,8 +319,8 @@ class GpioBackend(TableBackend):
 class GpioTableSim:
     """The mechanics behind :class:`GpioBackend` on mock pins: an emulator twin with fault injection."""
 
-    def __init__(self, factory, pins: dict | None = None, time_scale: float = 1.0, timings: Timings | None = None,
-                 tile_count: int = 136, seed: int = 0):
+    def __init__(self, factory: MockFactory, pins: PinMap | None = None, time_scale: float = 1.0,
+                 timings: Timings | None = None, tile_count: int = 136, seed: int = 0):
         self.f = factory
         self.p = {**DEFAULT_PINS, **(pins or {})}
         self.scale = float(time_scale)
@@ -310,15 +346,26 @@ class GpioTableSim:
         self._set("lid", False)
 
     # pins: inputs are pull-up, active low
+    def _pin(self, name: str, idx: int | None = None) -> int:
+        """The pin of ``name`` (``idx``: the side's, of a pin per side)."""
+        p = self.p[name]
+        if isinstance(p, list | tuple):
+            if idx is None:
+                raise TypeError(f"pin map {name!r}: one pin per side, give the side")
+            return p[idx]
+        if idx is not None:
+            raise TypeError(f"pin map {name!r}: one pin, not one per side")
+        return p
+
     def _set(self, name: str, active: bool, idx: int | None = None) -> None:
-        pin = self.p[name][idx] if idx is not None else self.p[name]
+        pin = self._pin(name, idx)
         if active:
             self.f.pin(pin).drive_low()
         else:
             self.f.pin(pin).drive_high()
 
     def _on(self, name: str) -> bool:
-        return bool(self.f.pin(self.p[name]).state)
+        return bool(self.f.pin(self._pin(name)).state)
 
     def start(self) -> GpioTableSim:
         self._running = True
@@ -341,7 +388,7 @@ class GpioTableSim:
         self._set("centre_down_switch", self.centre_pos <= 0.0)
 
     def _watch_dice(self) -> None:
-        pin = self.f.pin(self.p["dice_motor"])
+        pin = self.f.pin(self._pin("dice_motor"))
         offs = sum(1 for st in list(pin.states)[1:] if not st.state)
         if pin.state:
             self.dice_values = None  # tumbling

@@ -9,10 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, TypeVar
 
-from controller.backends import BackendFault, Progress, TableBackend
+from controller.backends import BackendFault, BoardInfo, Progress, TableBackend
 from rules.events import DeviceFault
+
+if TYPE_CHECKING:  # imported where used: the emulator and the link load only when a table starts
+    from firmware_bridge.bridge import Bridge
+    from firmware_bridge.emulator.mcu import McuEmulator
+    from firmware_bridge.errors import CommandRejected
+    from firmware_bridge.link import LinkConfig, Reply
+
+T = TypeVar("T")
 
 NO_SEAT = 0xFF
 log = logging.getLogger("mahjong_table.mcu")
@@ -28,11 +38,11 @@ class McuBackend(TableBackend):
         self.time_scale = time_scale
         self.baud = baud
         self.estop_timeout = estop_timeout
-        self.emulator = None
+        self.emulator: McuEmulator | None = None
         self._seed = emulator_seed
-        self.bridge = None
+        self.bridge: Bridge | None = None
 
-    def link_config(self):
+    def link_config(self) -> LinkConfig:
         """The link settings for ``serial.baud``: the retransmission time-out grows with a slow line (a
         74-byte frame takes 77 ms at 9600 baud), so a slow link is not mistaken for a lost frame."""
         from firmware_bridge.framing import MAX_ENCODED
@@ -41,7 +51,7 @@ class McuBackend(TableBackend):
         frame_s = (MAX_ENCODED + 1) * 10 / self.baud
         return LinkConfig(baudrate=self.baud, ack_timeout=max(0.05, 3 * frame_s))
 
-    async def start(self) -> dict[str, Any]:
+    async def start(self) -> BoardInfo:
         from firmware_bridge.bridge import Bridge
         from firmware_bridge.errors import LinkError
 
@@ -49,12 +59,12 @@ class McuBackend(TableBackend):
         if url == "emulator":
             from firmware_bridge.emulator.mcu import McuEmulator
 
-            self.emulator = McuEmulator(time_scale=self.time_scale, seed=self._seed).start()
-            url = self.emulator.url
-        self.bridge = Bridge(url, self.link_config())
-        self.bridge.add_listener(self._emit)
+            emulator = self.emulator = McuEmulator(time_scale=self.time_scale, seed=self._seed).start()
+            url = emulator.url
+        bridge = self.bridge = Bridge(url, self.link_config())
+        bridge.add_listener(self._emit)
         try:
-            hello = await self.bridge.start()
+            hello = await bridge.start()
         except LinkError as exc:
             raise BackendFault("not_connected", "link", str(exc)) from None
         return {"firmware": f"{hello.fw_major}.{hello.fw_minor}.{hello.fw_patch}", "protocol": hello.protocol_version,
@@ -66,7 +76,13 @@ class McuBackend(TableBackend):
         if self.emulator is not None:
             self.emulator.stop()
 
-    async def _guard(self, coro):
+    def _link(self) -> Bridge:
+        """The bridge of a started back-end."""
+        if self.bridge is None:
+            raise BackendFault("not_connected", "link", "the table is not connected (the back-end was not started)")
+        return self.bridge
+
+    async def _guard(self, coro: Awaitable[T]) -> T:
         from firmware_bridge.errors import CommandRejected, LinkError, TableFault
 
         try:
@@ -78,7 +94,7 @@ class McuBackend(TableBackend):
         except LinkError as exc:
             raise BackendFault("link", "link", str(exc)) from None
 
-    async def _motion(self, coro, op: str) -> None:
+    async def _motion(self, coro: Awaitable[None], op: str) -> None:
         """A motor operation: the ESTOP goes out at once unless the MCU itself ended or refused it."""
         from firmware_bridge.errors import CommandRejected, LinkError, TableFault
 
@@ -98,13 +114,13 @@ class McuBackend(TableBackend):
             if not settled:  # cancelled, link lost, or a bug: stop the motors now
                 self.halt(f"{op} ended without the table's DONE")
 
-    async def _why_rejected(self, exc) -> BackendFault:
+    async def _why_rejected(self, exc: CommandRejected) -> BackendFault:
         """A refused command: name the standing condition (lid, e-stop, a part's fault) from the status."""
         from firmware_bridge.errors import LinkError, describe_fault
         from firmware_bridge.messages import FaultCode, Part, Result, TableStatus, code_name
 
         try:
-            st = await self.bridge.status()
+            st = await self._link().status()
         except LinkError:
             st = None
         if exc.result == Result.ESTOPPED or (st is not None and st.flags & TableStatus.ESTOPPED):
@@ -118,26 +134,26 @@ class McuBackend(TableBackend):
         return BackendFault(code_name(Result, exc.result), "none", str(exc))
 
     async def configure(self, tile_count: int, stacks: tuple[int, ...], tile_set: int = 0) -> None:
-        await self._guard(self.bridge.configure(tile_count, stacks, tile_set))
+        await self._guard(self._link().configure(tile_count, stacks, tile_set))
 
     async def collect(self) -> None:
-        await self._motion(self.bridge.collect(), "collect")
+        await self._motion(self._link().collect(), "collect")
 
     async def shuffle(self, progress: Progress | None = None) -> None:
-        await self._motion(self.bridge.shuffle(progress=progress), "shuffle")
+        await self._motion(self._link().shuffle(progress=progress), "shuffle")
 
     async def raise_walls(self) -> None:
-        await self._motion(self.bridge.raise_walls(), "raise")
+        await self._motion(self._link().raise_walls(), "raise")
 
     async def lower_walls(self) -> None:
-        await self._motion(self.bridge.lower_walls(), "lower")
+        await self._motion(self._link().lower_walls(), "lower")
 
     async def dice(self, pulse_ms: int = 600) -> None:
-        await self._motion(self.bridge.dice(pulse_ms), "dice")
+        await self._motion(self._link().dice(pulse_ms), "dice")
 
     async def indicators(self, turn: int | None, dealer: int | None) -> None:
         await self._guard(
-            self.bridge.indicators(turn=NO_SEAT if turn is None else turn, dealer=NO_SEAT if dealer is None else dealer)
+            self._link().indicators(turn=NO_SEAT if turn is None else turn, dealer=NO_SEAT if dealer is None else dealer)
         )
 
     def halt(self, reason: str = "") -> None:
@@ -153,7 +169,7 @@ class McuBackend(TableBackend):
             return
         log.info("ESTOP sent: %s", reason or "halt")
 
-        def done(f) -> None:  # on the link's thread
+        def done(f: Future[Reply]) -> None:  # on the link's thread
             exc = f.exception()
             if exc is not None:
                 self._stop_failed(reason, exc)
@@ -181,18 +197,19 @@ class McuBackend(TableBackend):
         except LinkError as exc:
             raise BackendFault("estop_failed", "link", f"emergency stop not confirmed by the table: {exc}") from None
 
-    async def recover(self) -> dict[str, Any]:
+    async def recover(self) -> BoardInfo:
         """Reset the MCU (clears the e-stop latch; the bridge re-handshakes and re-applies the configuration
         and indicators), then re-read the status: the table may move only with the lid closed."""
         from firmware_bridge.errors import LinkError
         from firmware_bridge.messages import TableStatus
 
+        bridge = self._link()
         try:
-            st = await self.bridge.status()
+            st = await bridge.status()
             if st.flags & TableStatus.ESTOPPED:
-                await self.bridge.reset()
+                await bridge.reset()
                 log.info("MCU reset to clear the emergency stop; session re-established")
-            st = await self.bridge.status()
+            st = await bridge.status()
         except LinkError as exc:
             raise BackendFault("link", "link", f"cannot reach the table to resume: {exc}") from None
         if st.flags & TableStatus.ESTOPPED:

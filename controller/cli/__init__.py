@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 # The sub-command modules, in the order ``--help`` lists them.
 COMMAND_MODULES = (
@@ -43,7 +44,7 @@ class CliError(Exception):
 class Parser(argparse.ArgumentParser):
     """argparse, with a usage error on one line (exit code 2) instead of the usage block and the error."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         # one prefix for every bad input (README "Exit codes"): the sub-command named after it
         command = self.prog.removeprefix("mahjong-table").strip()
         self.exit(2, f"mahjong-table: error: {command + ': ' if command else ''}{message} (see '{self.prog} --help')\n")

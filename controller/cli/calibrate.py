@@ -13,11 +13,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller.cli.inputs import input_file, int_in, output_file, read_with
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = subparsers.add_parser("calibrate", help="camera calibration (ArUco markers) and the marker sheet",
                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sheet", type=Path, help="write the marker sheet to print (.pdf or .png)")
@@ -74,7 +78,7 @@ def handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def _intrinsics_json(p: Path) -> tuple:
+def _intrinsics_json(p: Path) -> tuple[npt.ArrayLike, npt.ArrayLike]:
     d = json.loads(p.read_text())
     if not isinstance(d, dict):
         raise ValueError("expected a JSON object with camera_matrix and dist_coeffs")

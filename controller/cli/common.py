@@ -65,6 +65,15 @@ def add_profile(parser: argparse.ArgumentParser, *, default: str | None = None, 
                         **({"metavar": "PROFILE"} if any_name else {"choices": PROFILES}))
 
 
+def print_help(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """A ``func`` for a command given without its sub-command: ``parser``'s help, exit code 0."""
+    def run(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 0
+
+    return run
+
+
 def positive_int(text: str) -> int:
     """An argparse ``type``: a whole number of at least 1."""
     try:

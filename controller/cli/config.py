@@ -12,7 +12,7 @@ import argparse
 from controller.cli import CliError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser("config", help="check, show or write an example of the service configuration",
                         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     csub = ap.add_subparsers(dest="config_cmd", metavar="ACTION", required=True)
@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     if cfg is not None and args.config_cmd == "check" and not args.no_hardware:
         from controller import device_check
 
-        p = Path(cfg.source) if path is not None else None
-        problems = [f"{where(p, key, cfg.lines) if p else 'defaults'}: {key}: {why}"
+        src = Path(cfg.source) if path is not None else None
+        problems = [f"{where(src, key, cfg.lines) if src else 'defaults'}: {key}: {why}"
                     for key, why in device_check.problems(cfg)]
     if problems:
         for line in problems:

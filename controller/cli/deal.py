@@ -11,7 +11,7 @@ from controller.cli.inputs import int_in
 WIND = "ESWN"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser(
         "deal", help="show the wall, the break and the starting hands for given dice",
         description="Break the wall with the given dice and deal, as the profile prescribes. Without --seed the "
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dora indicator: {pos(ind)}" + (f" = {seq[ind]}" if seq is not None else ""))
     if seq is not None:
         print("wall in draw order (L1 top/bottom, L2 ...):")
-        body = [f"{seq[i]}{seq[i + 1]}" for i in range(0, len(seq), 2)]
-        for i in range(0, len(body), 18):
-            print("  " + " ".join(body[i:i + 18]))
+        pairs = [f"{seq[i]}{seq[i + 1]}" for i in range(0, len(seq), 2)]
+        for i in range(0, len(pairs), 18):
+            print("  " + " ".join(pairs[i:i + 18]))
     return 0

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from rules.events import JSONValue
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,7 +24,8 @@ def run(args: argparse.Namespace) -> int:
     print("mahjong-table demo — example hands under each profile\n")
     for name in registry.names():
         for ex in registry.get(name).examples:  # each rule set's own real wins (rules.game.table_data.Example)
-            res = score_object(name, {"hand": ex.hand, **ex.context})
+            context = cast("Mapping[str, JSONValue]", ex.context)  # an Example's context is JSON values (rules: object)
+            res = score_object(name, {"hand": ex.hand, **context})
             if not res.get("ok"):
                 print(f"[{name}] {ex.hand}: {res['error']}\n")
                 continue

@@ -5,9 +5,15 @@ Type commands on stdin to inject faults (``help`` lists them). Ctrl-C stops it.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, NoReturn
 
 from controller.cli import CliError
 from controller.cli.inputs import float_in, int_in
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from firmware_bridge.emulator import McuEmulator
 
 HELP = """fault injection commands:
   jam LIFT [off]        a side lift (0-3, 4 = centre) never reaches its limit switch
@@ -25,7 +31,7 @@ HELP = """fault injection commands:
   quit"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "emulator",
         help="run an emulated table MCU on a pty or TCP port, with fault injection",
@@ -49,7 +55,7 @@ def _stop_on_sigterm() -> None:
     """SIGTERM (systemctl stop, kill) ends the emulator like Ctrl-C: its pty folder is removed on the way out."""
     import signal
 
-    def stop(signum, frame):  # noqa: ARG001
+    def stop(signum: int, frame: FrameType | None) -> NoReturn:  # noqa: ARG001
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
@@ -86,7 +92,7 @@ def handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def inject_fault(emu, words: list[str]) -> str:
+def inject_fault(emu: McuEmulator, words: list[str]) -> str:
     from firmware_bridge.messages import Button, Part
 
     cmd, rest = words[0], words[1:]

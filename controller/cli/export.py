@@ -16,7 +16,7 @@ import sys
 from controller.cli import CliError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser("export", help="a refereed hand's record: event log (JSON lines), tenhou.net/6 or mjai",
                         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("hand_id", nargs="?", default=None, help="the hand (see 'mahjong-table serve' or the web page)")

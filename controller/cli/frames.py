@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from controller.cli import CliError
 
+Image = npt.NDArray[np.uint8]  # an 8-bit BGR frame (OpenCV's loose MatLike is cast to it where read)
+
 
 def one_frame(image: str | None = None, camera: str | None = None, synthetic: bool = False,
-              style: str | None = None) -> np.ndarray:
+              style: str | None = None) -> Image:
     """The BGR frame the command was given (``--image``, ``--camera`` or ``--synthetic``); a clear
     :class:`CliError` when there is none or it cannot be read."""
     import cv2
@@ -20,7 +24,7 @@ def one_frame(image: str | None = None, camera: str | None = None, synthetic: bo
         img = cv2.imread(str(image), cv2.IMREAD_COLOR)
         if img is None:
             raise CliError(f"cannot read image {image}")
-        return img
+        return cast(Image, img)
     if camera:
         from vision.camera import open_source
 

@@ -3,14 +3,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from controller.cli import CliError
 from controller.cli.common import add_profile
 
+if TYPE_CHECKING:
+    from rules.notation import Hand
+    from rules.profiles.base import Profile
+
 DEFAULT_PROFILE = "basic"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name, helptext in (
         ("waits", "list the tiles that complete a 13-tile hand"),
         ("shanten", "tiles away from tenpai (0 = tenpai, -1 = complete)"),
@@ -22,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ap.set_defaults(func=run, question=name)
 
 
-def _load(args: argparse.Namespace):
+def _load(args: argparse.Namespace) -> tuple[Profile, Hand]:
     from rules.notation import ParseError, parse_hand
     from rules.profiles import registry
 

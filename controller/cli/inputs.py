@@ -10,7 +10,7 @@ import math
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from controller.cli import CliError
 
@@ -89,7 +89,7 @@ def output_file(path: str | Path, what: str, suffixes: tuple[str, ...] = ()) -> 
     return p
 
 
-def write_with(writer: Callable[[Path], Any], path: str | Path, what: str, suffixes: tuple[str, ...] = ()) -> None:
+def write_with(writer: Callable[[Path], object], path: str | Path, what: str, suffixes: tuple[str, ...] = ()) -> None:
     p = output_file(path, what, suffixes)
     try:
         ok = writer(p)

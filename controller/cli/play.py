@@ -3,15 +3,20 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from controller.cli import CliError
 from controller.cli.common import add_profile
 from controller.cli.inputs import int_in
 
+if TYPE_CHECKING:
+    from rules.events import Event
+
 WIND = "ESWN"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser(
         "play", help="let seeded bots play hands and print the event log and settlements",
         description="Seeded bots play hands through the rules engine (full information). Each hand's events "
@@ -28,57 +33,76 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.set_defaults(func=run)
 
 
-def describe(ev, seats: dict[int, str]) -> str:
+def describe(ev: Event, seats: Mapping[int, str]) -> str:
     """One readable line for a game event."""
-    from rules.events import relative_source
+    from rules.events import (
+        Claimed,
+        Dealt,
+        DiceRolled,
+        Discarded,
+        DoraRevealed,
+        Drew,
+        ExhaustiveDraw,
+        FlowerDeclared,
+        HandEnded,
+        HandRevealed,
+        HandStarted,
+        MeldMade,
+        MissingSuitDeclared,
+        Settled,
+        Violation,
+        WallBroken,
+        Won,
+        as_seat,
+        relative_source,
+    )
 
-    t = ev.TYPE
-    d = ev.to_json()
-
-    def who(k):
+    def who(k: int | None) -> str:
         return seats.get(k, f"seat {k}") if k is not None else "-"
 
-    if t == "hand_started":
-        return f"hand {ev.hand_number} starts: {ev.profile}, dealer {who(ev.dealer)}, round wind {ev.round_wind}"
-    if t == "dice_rolled":
-        return f"{who(ev.seat)} throws {'+'.join(map(str, ev.values))}"
-    if t == "wall_broken":
-        return f"the wall of {who(ev.wall_side)} is broken after stack {ev.stack}"
-    if t == "dealt":
-        return f"{who(ev.seat)} is dealt {len(ev.tiles)}: {' '.join(ev.tiles)}"
-    if t == "drew":
-        return f"{who(ev.seat)} draws {ev.tile}" + (" (replacement)" if ev.source != "wall" else "")
-    if t == "discarded":
-        return f"{who(ev.seat)} discards {ev.tile}"
-    if t == "claimed":
-        return f"{who(ev.seat)} calls {ev.kind} on {ev.tile}"
-    if t == "meld_made":
-        src = f" from the {relative_source(ev.seat, ev.from_seat)}" if ev.from_seat is not None else ""
-        return f"{who(ev.seat)} makes {ev.kind} {' '.join(ev.tiles)}{src}"
-    if t == "won":
-        how = "self-drawn" if ev.from_seat is None else f"on {who(ev.from_seat)}'s discard"
-        shown = f" with hand {ev.slot + 1}: {ev.hand}" if ev.hand else ""  # mcr-siamese names the hand
-        return (f"{who(ev.seat)} declares a win on {ev.tile}{shown} "
-                f"({how}{', robbing the kong' if ev.robbing_kong else ''})")
-    if t == "hand_revealed":
-        return f"{who(ev.seat)} reveals {' '.join(ev.tiles)}" + (f" (winning {ev.winning})" if ev.winning else "")
-    if t == "flower_declared":
-        return f"{who(ev.seat)} declares flower {ev.tile}"
-    if t == "missing_suit_declared":
-        return f"{who(ev.seat)} declares the missing suit {ev.suit}"
-    if t == "exhaustive_draw":
-        return "exhaustive draw" + (f"; ready: {', '.join(who(s) for s in ev.tenpai)}" if ev.tenpai else "")
-    if t == "dora_revealed":
-        return f"dora indicator {ev.indicator} turned ({ev.kind})"
-    if t == "violation":
-        return f"VIOLATION {ev.code} by {who(ev.seat)} [{ev.rule}]: {ev.message}"
-    if t == "settled":
-        pays = "; ".join(f"{who(p['payer'])} pays {p['amount']} to {who(p['payee'])} ({p['reason']})"
-                         for p in ev.payments) or "no payments"
-        return f"settlement: {pays}"
-    if t == "hand_ended":
-        return f"hand over ({ev.reason}); next dealer {who(ev.next_dealer)}"
-    return f"{t} {json.dumps({k: v for k, v in d.items() if k not in ('type', 'v', 't_wall', 'hand_id')})}"
+    match ev:
+        case HandStarted():
+            return f"hand {ev.hand_number} starts: {ev.profile}, dealer {who(ev.dealer)}, round wind {ev.round_wind}"
+        case DiceRolled():
+            return f"{who(ev.seat)} throws {'+'.join(map(str, ev.values))}"
+        case WallBroken():
+            return f"the wall of {who(ev.wall_side)} is broken after stack {ev.stack}"
+        case Dealt():
+            return f"{who(ev.seat)} is dealt {len(ev.tiles)}: {' '.join(ev.tiles)}"
+        case Drew():
+            return f"{who(ev.seat)} draws {ev.tile}" + (" (replacement)" if ev.source != "wall" else "")
+        case Discarded():
+            return f"{who(ev.seat)} discards {ev.tile}"
+        case Claimed():
+            return f"{who(ev.seat)} calls {ev.kind} on {ev.tile}"
+        case MeldMade():
+            src = f" from the {relative_source(ev.seat, ev.from_seat)}" if ev.from_seat is not None else ""
+            return f"{who(ev.seat)} makes {ev.kind} {' '.join(ev.tiles)}{src}"
+        case Won():
+            how = "self-drawn" if ev.from_seat is None else f"on {who(ev.from_seat)}'s discard"
+            shown = f" with hand {ev.slot + 1}: {ev.hand}" if ev.hand else ""  # mcr-siamese names the hand
+            return (f"{who(ev.seat)} declares a win on {ev.tile}{shown} "
+                    f"({how}{', robbing the kong' if ev.robbing_kong else ''})")
+        case HandRevealed():
+            return f"{who(ev.seat)} reveals {' '.join(ev.tiles)}" + (f" (winning {ev.winning})" if ev.winning else "")
+        case FlowerDeclared():
+            return f"{who(ev.seat)} declares flower {ev.tile}"
+        case MissingSuitDeclared():
+            return f"{who(ev.seat)} declares the missing suit {ev.suit}"
+        case ExhaustiveDraw():
+            return "exhaustive draw" + (f"; ready: {', '.join(who(s) for s in ev.tenpai)}" if ev.tenpai else "")
+        case DoraRevealed():
+            return f"dora indicator {ev.indicator} turned ({ev.kind})"
+        case Violation():
+            return f"VIOLATION {ev.code} by {who(ev.seat)} [{ev.rule}]: {ev.message}"
+        case Settled():
+            pays = "; ".join(f"{who(as_seat(p['payer']))} pays {p['amount']} to {who(as_seat(p['payee']))} "
+                             f"({p['reason']})" for p in ev.payments) or "no payments"
+            return f"settlement: {pays}"
+        case HandEnded():
+            return f"hand over ({ev.reason}); next dealer {who(ev.next_dealer)}"
+    d = ev.to_json()
+    return f"{ev.TYPE} {json.dumps({k: v for k, v in d.items() if k not in ('type', 'v', 't_wall', 'hand_id')})}"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,17 +9,24 @@ every zone "occluded" and sticks invented — so it is refused with the distance
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from controller.cli import CliError
 from controller.cli.inputs import read_with
 
+if TYPE_CHECKING:
+    from controller.cli.frames import Image
+    from vision.calibration import Calibration
+
+Matrix = npt.NDArray[np.float64]
+
 POSE_TOLERANCE = 0.0075  # of the frame diagonal (14 px at 1080p, half a tile): how far a marker may sit from where the calibration says
 
 
-def _calibration(path: Path) -> Any:
+def _calibration(path: Path) -> Calibration:
     from vision.calibration import Calibration
 
     cal = Calibration.load(path)
@@ -37,11 +44,11 @@ def _calibration(path: Path) -> Any:
     return cal
 
 
-def load_calibration(path: str | Path) -> Any:
+def load_calibration(path: str | Path) -> Calibration:
     return read_with(_calibration, path, "calibration")
 
 
-def intrinsics(cm: Any, dc: Any) -> tuple[np.ndarray, np.ndarray]:
+def intrinsics(cm: npt.ArrayLike, dc: npt.ArrayLike | None) -> tuple[Matrix, Matrix]:
     """A lens model: a finite 3×3 camera matrix and 4, 5, 8, 12 or 14 distortion coefficients."""
     m = np.asarray(cm, np.float64)
     if m.shape != (3, 3) or not np.isfinite(m).all() or m[0, 0] <= 0 or m[1, 1] <= 0:
@@ -52,7 +59,7 @@ def intrinsics(cm: Any, dc: Any) -> tuple[np.ndarray, np.ndarray]:
     return m, d
 
 
-def check_pose(cal: Any, frame: np.ndarray, where: str) -> None:
+def check_pose(cal: Calibration, frame: Image, where: str) -> None:
     """Refuse a frame whose markers are not where ``cal`` says (CliError, one line)."""
     import cv2
 

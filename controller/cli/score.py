@@ -19,15 +19,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, cast
 
 from controller.cli import CliError
 from controller.cli.common import add_profile
 
+if TYPE_CHECKING:
+    from rules.events import JSONObject, JSONValue
+    from rules.profiles.base import Profile
+    from rules.scoring import ContextValue
+
 DEFAULT_PROFILE = "basic"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser(
         "score",
         help="score a winning hand (readable, --json, or --jsonl batches)",
@@ -51,7 +57,7 @@ JSON_KINDS: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "seat
                                            "suit": (str,), "str": (str,), "tiles": (list,)}
 
 
-def _json_type_error(profile, fields: dict[str, Any]) -> str | None:
+def _json_type_error(profile: Profile, fields: Mapping[str, JSONValue]) -> str | None:
     """A request line's context field of the wrong JSON type (``"self_drawn": "yes"``), or None."""
     kinds = {f.name: f.kind for f in profile.context_fields}
     for name, value in fields.items():
@@ -60,7 +66,7 @@ def _json_type_error(profile, fields: dict[str, Any]) -> str | None:
             continue
         wrong = not isinstance(value, want) or (bool not in want and isinstance(value, bool))
         if not wrong and want == (list,):
-            wrong = not all(isinstance(x, str) for x in value)
+            wrong = not isinstance(value, list) or not all(isinstance(x, str) for x in value)
         if wrong:
             shown = {"bool": "true or false", "int": "a whole number", "seat": "a seat number 0..3",
                      "tiles": "a list of tiles"}.get(kinds[name], f"a {kinds[name]} string")
@@ -68,7 +74,7 @@ def _json_type_error(profile, fields: dict[str, Any]) -> str | None:
     return None
 
 
-def score_object(profile_name: str, fields: dict[str, Any], *, from_json: bool = False) -> dict[str, Any]:
+def score_object(profile_name: str, fields: Mapping[str, JSONValue], *, from_json: bool = False) -> JSONObject:
     """Score one request (``{"hand": ..., context...}``); always returns a result object, never raises.
     ``ok`` is false for bad input: not the notation, impossible tiles (five copies of one, a tile outside the
     profile's set), a field of the wrong type (``from_json``: JSON types are checked, booleans are booleans)."""
@@ -76,7 +82,7 @@ def score_object(profile_name: str, fields: dict[str, Any], *, from_json: bool =
     from rules.profiles import registry
     from rules.scoring import ContextError
 
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     fields = dict(fields)
     if "id" in fields:
         out["id"] = fields.pop("id")
@@ -100,8 +106,8 @@ def score_object(profile_name: str, fields: dict[str, Any], *, from_json: bool =
         bad = _json_type_error(profile, fields)
         if bad:
             return {**out, "ok": False, "error": bad}
-    try:
-        ctx = profile.context(fields)
+    try:  # (context() coerces each value, ContextField.coerce taking any object: JSON's lists and floats too)
+        ctx = profile.context(cast("Mapping[str, ContextValue]", fields))
     except ContextError as exc:
         return {**out, "ok": False, "error": str(exc)}
     # A hand nobody can hold is bad input (ok: false), as for waits and shanten: more than four copies of a
@@ -119,7 +125,7 @@ def score_object(profile_name: str, fields: dict[str, Any], *, from_json: bool =
     return {**out, "hand": format_hand(hand), "profile": profile.name, **result}
 
 
-def _profile_or_error(name: str):
+def _profile_or_error(name: str) -> Profile:
     from rules.profiles import registry
 
     try:
@@ -128,7 +134,7 @@ def _profile_or_error(name: str):
         raise CliError(str(exc)) from None
 
 
-def _context_parser(profile) -> argparse.ArgumentParser:
+def _context_parser(profile: Profile) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=f"mahjong-table score --profile {profile.name}", add_help=False)
     for f in profile.context_fields:
         flag = "--" + f.name.replace("_", "-")
@@ -139,7 +145,7 @@ def _context_parser(profile) -> argparse.ArgumentParser:
     return ap
 
 
-def _context_from_flags(profile, extra: list[str]) -> dict[str, Any]:
+def _context_from_flags(profile: Profile, extra: list[str]) -> dict[str, str]:
     ap = _context_parser(profile)
     try:
         ns, unknown = ap.parse_known_args(extra)
@@ -150,7 +156,7 @@ def _context_from_flags(profile, extra: list[str]) -> dict[str, Any]:
             f"unknown option(s) for profile {profile.name}: {' '.join(unknown)} "
             f"(see: mahjong-table score --profile {profile.name} --fields)"
         )
-    return {k: v for k, v in vars(ns).items() if v is not None}
+    return {k: str(v) for k, v in vars(ns).items() if v is not None}  # (flags' values are strings)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -173,17 +179,17 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(res, ensure_ascii=False))
         return 2 if not res.get("ok") else 0 if res.get("valid") else 1
     if not res.get("ok"):
-        raise CliError(res["error"])
+        raise CliError(str(res["error"]))
     print(render(res))
     return 0 if res.get("valid") else 1
 
 
-def jsonl_answer(profile_name: str, line: str, lineno: int) -> dict[str, Any]:
+def jsonl_answer(profile_name: str, line: str, lineno: int) -> JSONObject:
     """The answer to one ``--jsonl`` line: exactly one object for every line, blank and broken ones too."""
     if not line.strip():
         return {"ok": False, "error": f"line {lineno}: empty line (expected a JSON object)"}
     try:
-        obj = json.loads(line)
+        obj: JSONValue = json.loads(line)
     except (json.JSONDecodeError, RecursionError) as exc:
         why = f"{exc.msg} at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
         return {"ok": False, "error": f"line {lineno}: bad JSON: {why}"}
@@ -211,7 +217,7 @@ def _run_jsonl(profile_name: str) -> int:
         out.flush()
 
 
-def one_line(obj: Any) -> str:
+def one_line(obj: JSONValue) -> str:
     """JSON on one line for every reader: the characters some split lines at (NEL, LS, PS) are escaped."""
     text = json.dumps(obj, ensure_ascii=False)
     for ch in ("\u0085", "\u2028", "\u2029"):
@@ -219,14 +225,19 @@ def one_line(obj: Any) -> str:
     return text
 
 
-def render(res: dict[str, Any]) -> str:
+def _objects(v: JSONValue) -> list[Mapping[str, JSONValue]]:
+    """The JSON objects of a list (``fans``)."""
+    return [x for x in v if isinstance(x, Mapping)] if isinstance(v, Sequence) and not isinstance(v, str) else []
+
+
+def render(res: Mapping[str, JSONValue]) -> str:
     """A readable breakdown of a result object."""
     lines = [f"{res['hand']}    [{res['profile']}]"]
     if not res["valid"]:
         lines.append(f"not a win: {res.get('reason', '')}")
         return "\n".join(lines)
-    fans = res.get("fans", [])
-    width = max((len(f["name"]) for f in fans), default=10)
+    fans = _objects(res.get("fans", []))
+    width = max((len(str(f["name"])) for f in fans), default=10)
     for f in fans:
         count = f" x{f['count']}" if f.get("count", 1) != 1 else ""
         lines.append(f"  {f['name']:<{width}}  {f['value']:>3}{count}")
@@ -235,7 +246,8 @@ def render(res: dict[str, Any]) -> str:
     for k, v in res.items():
         if k not in skip and not isinstance(v, list | dict):
             lines.append(f"  {k}: {v}")
-    pts = res.get("points", {})
+    points = res.get("points", {})
+    pts: Mapping[str, JSONValue] = points if isinstance(points, Mapping) else {}
     rest = ", ".join(f"{k} {v}" for k, v in pts.items() if k != "total")
     lines.append(f"points: {pts.get('total', 0)}" + (f" ({rest})" if rest else ""))
     return "\n".join(lines)

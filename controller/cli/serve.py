@@ -7,13 +7,24 @@ re-read after a restart). ``--demo`` presses the buttons by itself so the table 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from controller.cli import CliError
 from controller.cli.common import add_profile, serve_web, stop_on_signals
 from controller.cli.inputs import int_in
 
+if TYPE_CHECKING:
+    from controller.backends import TableBackend
+    from controller.backends.gpio_direct import GpioTableSim
+    from controller.config import Config
+    from controller.devices import Panel
+    from controller.event_store import EventStore
+    from controller.locks import ExclusiveLock
+    from controller.play_sources import BotPlay
+    from controller.referee.session import RefereePlay
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser("serve", help="run the table service with its web page", description=__doc__,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", "-c", default=None, help="config file (default /etc/mahjong-table/config.toml "
@@ -35,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ap.set_defaults(func=run)
 
 
-def build(cfg, *, demo: bool):
+def build(cfg: Config, *, demo: bool) -> tuple[Panel, TableBackend, EventStore, GpioTableSim | None]:
     """The service's parts from a configuration (also used by hw_tests)."""
     from controller.backends.gpio_direct import GpioBackend, GpioTableSim
     from controller.backends.mcu import McuBackend
@@ -44,6 +55,7 @@ def build(cfg, *, demo: bool):
 
     panel = Panel(cfg.section("gpio"))
     sim = None
+    backend: TableBackend
     if cfg.table.backend == "mcu":
         backend = McuBackend(cfg.serial.port, time_scale=cfg.serial.time_scale, baud=cfg.serial.baud)
     else:
@@ -53,20 +65,21 @@ def build(cfg, *, demo: bool):
 
             factory = MockFactory()
             sim = GpioTableSim(factory, time_scale=cfg.serial.time_scale).start()
-        backend = GpioBackend(factory, time_scale=cfg.serial.time_scale if sim else 1.0)
-        backend.twin = sim  # the twin's dice are what the simulated camera sees
+        gpio = GpioBackend(factory, time_scale=cfg.serial.time_scale if sim else 1.0)
+        gpio.twin = sim  # the twin's dice are what the simulated camera sees
+        backend = gpio
     store = EventStore(cfg.store.path)
     return panel, backend, store, sim
 
 
-def take_locks(cfg) -> list:
+def take_locks(cfg: Config) -> list[ExclusiveLock]:
     """One service per store and per serial port (controller.locks); raises CliError naming the holder."""
     from pathlib import Path
 
     from controller.locks import LockHeld, port_lock, store_lock
 
-    held = []
-    locks = [store_lock(cfg.store.path)]
+    held: list[ExclusiveLock] = []
+    locks: list[ExclusiveLock | None] = [store_lock(cfg.store.path)]
     if cfg.table.backend == "mcu":
         locks.append(port_lock(cfg.serial.port))
     try:
@@ -119,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     except (GPIOZeroError, ImportError, OSError) as exc:  # a pin factory this machine lacks, a busy pin
         raise CliError(f"GPIO ({cfg.gpio.pin_factory}): {exc}") from None
-    play = None
+    play: BotPlay | RefereePlay | None = None
     if args.demo:  # bots play at the emulated table; the referee follows them like any hand
         from controller.play_sources import BotPlay
 

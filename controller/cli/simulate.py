@@ -28,15 +28,22 @@ import json
 import os
 import sys
 import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NoReturn
 
 from controller.cli import CliError
 from controller.cli.inputs import float_in
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+    from controller.referee.sim.harness import TableSummary
 
 COLUMNS = ("table", "hands", "events", "frames", "questions", "injected", "flagged", "missed", "false",
            "mismatches", "seconds")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser("simulate", help="play hands through the whole stack and check the referee against the "
                         "bots' truth", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--profile", "-p", action="append", required=True, metavar="TABLE",
@@ -109,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
 class _Bar:
     def __init__(self, total: int, quiet: bool):
-        self.bar = None
+        self.bar: tqdm[NoReturn] | None = None
         if not quiet:
             from tqdm import tqdm
 
@@ -128,7 +135,7 @@ def _progress(total: int, quiet: bool) -> _Bar:
     return _Bar(total, quiet)
 
 
-def _table(summary: dict, seconds: float, verbose: bool = False) -> None:
+def _table(summary: Mapping[str, TableSummary], seconds: float, verbose: bool = False) -> None:
     rows = []
     for s in summary.values():
         rows.append((s.table, s.hands, s.events, s.frames, f"{s.questions} ({s.questions_planned} unreadable)",

@@ -7,14 +7,20 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from controller.cli import CliError
 
+if TYPE_CHECKING:
+    from firmware_bridge.bridge import Bridge
+    from firmware_bridge.messages import TableStatus
+    from rules.events import ShuffleProgress
+
 ACTIONS = ("status", "shuffle", "collect", "raise", "lower", "dice", "estop", "reset")
-DEFAULT_STACKS = {108: (14, 13, 14, 13), 136: (17, 17, 17, 17), 144: (18, 18, 18, 18), 148: (19, 18, 19, 18)}
+DEFAULT_STACKS: dict[int, tuple[int, ...]] = {108: (14, 13, 14, 13), 136: (17, 17, 17, 17), 144: (18, 18, 18, 18), 148: (19, 18, 19, 18)}
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "table",
         help="technician commands against the table's MCU (status, shuffle, raise, dice, estop)",
@@ -144,23 +150,24 @@ async def _run(args: argparse.Namespace, url: str, stacks: tuple[int, ...]) -> i
         await b.close()
 
 
-async def _shuffle_with_bar(b, total: int) -> None:
+async def _shuffle_with_bar(b: Bridge, total: int) -> None:
     from tqdm import tqdm
 
     with tqdm(total=total, unit="stack", desc="shuffle", leave=True) as bar:
-        def progress(ev) -> None:
+        def progress(ev: ShuffleProgress) -> None:
             bar.update(sum(ev.stacks_built) - bar.n)
 
         await b.shuffle(progress=progress)
     print("walls built: " + ", ".join(str(n) for n in b.view.built) + " stacks per side")
 
 
-def _print_status(b, s, as_json: bool) -> None:
+def _print_status(b: Bridge, s: TableStatus, as_json: bool) -> None:
     import json
 
     from firmware_bridge.messages import NO_SEAT, FaultCode, Op, Part, TableStatus, code_name
 
     h = b.hello
+    assert h is not None  # (the bridge started: its handshake's hello is known)
     busy = [code_name(Op, op) for op in Op if op and s.busy & (1 << (op - 1))]
     lifts = ["up" if s.lifts >> i & 1 else "down" for i in range(5)]
     flags = {"configured": bool(s.flags & TableStatus.CONFIGURED), "estop_latched": bool(s.flags & TableStatus.ESTOPPED),

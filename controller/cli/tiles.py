@@ -27,10 +27,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from controller.cli.common import add_profile, print_help
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from vision.tile_classifier import TileClassifier
+    from vision.tileset import TileSet
+
+    Image = npt.NDArray[np.uint8]  # a BGR photo or crop
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = subparsers.add_parser("tiles", help="tile classifier: enroll a tile set, classify tile photos",
                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="tiles_command", metavar="SUBCOMMAND")
@@ -51,9 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          "'tiles guide --whole-set'); each frame's page is told from the frame")
     en.add_argument("--pages", type=page_list, default=None, metavar="1,2,3",
                     help="with --whole-set: the page of each --layout frame, in order (instead of telling it)")
-    en.add_argument("--profile", default=None,
-                    help="with --whole-set: the faces the set must hold are this rule set's (default: every suit, "
-                         "honour and the back; red fives, jokers and flowers where laid)")
+    add_profile(en, help="with --whole-set: the faces the set must hold are this rule set's (default: every suit, "
+                "honour and the back; red fives, jokers and flowers where laid)")
     en.add_argument("--accept-missing", action="store_true",
                     help="with --whole-set: write the set although expected faces have no crop")
     en.add_argument("--accept-doubtful", action="store_true",
@@ -73,10 +85,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cl.add_argument("--best", action="store_true", help="add the best guess as a fourth column to 'unknown' lines")
     cl.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     cl.set_defaults(func=classify_handler)
-    ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
+    ap.set_defaults(func=print_help(ap))
 
 
-def _load_classifier(model: Path | None):
+def _load_classifier(model: Path | None) -> TileClassifier:
     from controller.cli.inputs import read_with
     from vision.tile_classifier import TileClassifier
 
@@ -105,7 +117,7 @@ def enroll_handler(args: argparse.Namespace) -> int:
         from controller.cli.tiles_whole_set import enroll_whole_set
 
         return enroll_whole_set(args, _load_classifier(args.model))
-    examples: dict = {}
+    examples: dict[str, list[Image]] = {}
     try:
         if args.layout:
             for photo in args.layout:
@@ -122,7 +134,7 @@ def enroll_handler(args: argparse.Namespace) -> int:
     name = args.name or source.resolve().stem
     output_file(args.out, "tile set")
 
-    def bar(items):
+    def bar(items: Iterable[str]) -> Iterable[str]:
         return tqdm(items, desc="enrolling", unit="class", file=sys.stderr)
 
     try:
@@ -137,7 +149,7 @@ def enroll_handler(args: argparse.Namespace) -> int:
     return save_and_report(tileset, args.out, clf)
 
 
-def _layout_crops(photo):
+def _layout_crops(photo: Image) -> dict[str, Image]:
     """Crops per label from a layout photo: a frame of the table's camera (markers in view) is rectified and
     cut as the table pipeline cuts tiles; any other photo is read as a plain overhead photo."""
     from vision.calibration import CalibrationError, calibrate
@@ -150,7 +162,7 @@ def _layout_crops(photo):
     return read_table_layout(photo, cal)
 
 
-def load_tilesets(paths: list[Path]) -> list:
+def load_tilesets(paths: list[Path]) -> list[TileSet]:
     """The tile sets named on a command line; one clear line (exit 2) for a missing, corrupt or empty file."""
     from controller.cli.inputs import read_with
     from vision.tileset import TileSet

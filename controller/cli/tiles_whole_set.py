@@ -73,7 +73,7 @@ def _required_pages(expected: tuple[str, ...]) -> list[Any]:
 
 
 def enroll_whole_set(args: argparse.Namespace, clf: Any) -> int:
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
 
     from controller.cli.inputs import output_file
     from vision.enrollment import enroll

@@ -20,15 +20,21 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
-from controller.cli.common import add_profile
+from controller.cli.common import add_profile, print_help
 from controller.cli.inputs import float_in, int_in
+
+if TYPE_CHECKING:
+    from controller.cli.frames import Image
+    from vision.scene_render import Truth
+    from vision.tileset import TileSet
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 SEED = int_in(0, 2**32 - 1)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = subparsers.add_parser("vision", help="overhead camera: selftest, render scenes, read tables",
                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="vision_command", metavar="SUBCOMMAND")
@@ -73,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "one process holds a camera)")
     gb.add_argument("--out", type=Path, required=True, help="image to write (.png keeps every pixel)")
     gb.set_defaults(func=grab_handler)
-    ap.set_defaults(func=lambda args: (ap.print_help(), 0)[1])
+    ap.set_defaults(func=print_help(ap))
 
 
 def _source_args(p: argparse.ArgumentParser) -> None:
@@ -200,7 +206,7 @@ def _render_page(args: argparse.Namespace) -> int:
     return 0
 
 
-def _truth_json(truth) -> dict:
+def _truth_json(truth: Truth) -> dict[str, object]:
     import dataclasses
 
     return {
@@ -240,9 +246,10 @@ def read_handler(args: argparse.Namespace) -> int:
 
     cal = load_calibration(args.calibration) if args.calibration else None
     for p in args.images:
-        img = cv2.imread(str(input_file(p, "image")), cv2.IMREAD_COLOR)
-        if img is None:
+        raw = cv2.imread(str(input_file(p, "image")), cv2.IMREAD_COLOR)
+        if raw is None:
             raise CliError(f"cannot read image {p}")
+        img = cast("Image", raw)
         if cal is not None:
             check_pose(cal, img, str(p))  # a frame from another pose is refused, never misread
         try:
@@ -254,7 +261,7 @@ def read_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_synthetic(args: argparse.Namespace, sets: list) -> int:
+def _read_synthetic(args: argparse.Namespace, sets: list[TileSet]) -> int:
     from vision.calibration import calibrate
     from vision.camera import SyntheticSource
     from vision.pipeline import VisionPipeline

@@ -15,7 +15,7 @@ from pathlib import Path
 from controller.cli import CliError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser("web", help="the web page's judge PIN (stored hashed in the config)", description=__doc__,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     wsub = ap.add_subparsers(dest="web_cmd", metavar="ACTION", required=True)

@@ -1,0 +1,19 @@
+# gpiozero.pins.mock: pins with no hardware behind them (tests, make run, the GPIO back-end's emulator twin)
+from typing import NamedTuple
+
+from gpiozero.pins.pi import PiFactory, PiPin
+
+class PinState(NamedTuple):
+    timestamp: float
+    state: int
+
+class MockPin(PiPin):
+    states: list[PinState]
+    def drive_high(self) -> None: ...
+    def drive_low(self) -> None: ...
+    def clear_states(self) -> None: ...
+
+class MockFactory(PiFactory):
+    def __init__(self, revision: str | None = ..., pin_class: type[MockPin] | None = ...) -> None: ...
+    def pin(self, name: int | str, pin_class: type[MockPin] | None = ...) -> MockPin: ...
+    def reset(self) -> None: ...

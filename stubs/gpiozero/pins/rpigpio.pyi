@@ -1,0 +1,3 @@
+from gpiozero.pins.local import LocalPiFactory
+
+class RPiGPIOFactory(LocalPiFactory): ...
