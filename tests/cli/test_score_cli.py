@@ -118,3 +118,12 @@ def test_console_script_runs_as_a_process():
     )
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["valid"] is True
+
+
+@pytest.mark.parametrize("indicator", ["x", "1f", "j"])
+def test_a_dora_indicator_that_is_no_tile_of_the_set_is_answered_not_a_traceback(capsys, indicator):
+    """004 plays 136 tiles: an unknown tile, a flower or a joker is never an indicator (it raised IndexError)."""
+    rc, out, err = run_cli(["score", "-p", "riichi-ema2016", "23456m67888p234s+1m", "--self-drawn",
+                            "--dora-indicators", f"1p,{indicator}"], capsys=capsys)
+    assert rc == 1 and "Traceback" not in err
+    assert f'"{indicator}" cannot be a dora indicator' in out

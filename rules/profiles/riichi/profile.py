@@ -296,6 +296,8 @@ def _context_error(info: HandInfo) -> str | None:
             if not isinstance(t, Tile):
                 raise TypeError(f"an indicator that is not a tile: {t!r} (not from Profile.context?)")
             k = t if t < 34 else t.kind
+            if not 0 <= k < 34:  # a flower, a joker or an unknown tile is never an indicator (004: 136 tiles)
+                return f'"{t}" cannot be a dora indicator: the indicators are tiles of the set (1m..9s, 1z..7z, red fives)'
             seen[k] += 1
             if seen[k] > 4:
                 return f'{seen[k]} copies of "{KINDS[k]}" among the hand and the indicators (a set has four)'
