@@ -150,7 +150,8 @@ def penalties(db: HallDB, profile: Any, session: int | None = None,
             result = h["body"].get("result", {})
             at = by_position(hand_chairs(h, ts.players), max(len(h["deltas"]), 1))
             for v in result.get("violations") or []:
-                seat = int(v.get("seat", -1))
+                found = v.get("seat", -1)
+                seat = -1 if found is None else int(found)  # None: a verdict about nobody (a refused correction)
                 if seat in at:
                     delta = h["deltas"][seat] if seat < len(h["deltas"]) else 0
                     lines.append(PenaltyLine(s, t, str(v.get("code", "violation")), at[seat], -int(delta),
