@@ -17,7 +17,7 @@ apart (``/api/replay/<hand>/tenhou6``), because its deal is reconstructed from w
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Protocol
 
 from rules.events import Event, HandStarted, QuestionAnswered
 from rules.game.table_data import TENHOU6
@@ -28,6 +28,14 @@ LIVE_ONLY = ("claim", "events")
 
 class ReplayError(ValueError):
     """No refereed record of that hand."""
+
+
+class Record(Protocol):
+    """Where a hand's streams are read from: an :class:`~controller.event_store.EventStore`, or
+    :class:`Streams` (the hall's messages)."""
+
+    def events(self, stream: str, /) -> list[Event]: ...
+    def count(self, stream: str, /) -> int: ...
 
 
 class Streams:
@@ -44,7 +52,7 @@ class Streams:
         return len(self.streams.get(stream, []))
 
 
-def latest_record(store: Any, hand_id: str) -> list[Event]:
+def latest_record(store: Record, hand_id: str) -> list[Event]:
     """The hand's record at its latest revision (empty: none)."""
     from controller.referee.session import record_stream
 
@@ -66,7 +74,7 @@ def merged(record: Sequence[Event], answers: Iterable[Event]) -> list[Event]:
     return out
 
 
-def replay_events(store: Any, hand_id: str) -> tuple[str, list[Event]]:
+def replay_events(store: Record, hand_id: str) -> tuple[str, list[Event]]:
     """(the profile, the events the replay plays in order): the latest record, the referee's events of the
     revisions before it, the answers to its questions."""
     from controller.web.public import PLAYED
@@ -83,7 +91,7 @@ def replay_events(store: Any, hand_id: str) -> tuple[str, list[Event]]:
     return start.profile, merged(record, [*earlier, *answers])
 
 
-def replay(store: Any, hand_id: str) -> dict[str, Any]:
+def replay(store: Record, hand_id: str) -> dict[str, object]:
     """The replay of ``hand_id`` from ``store`` (an :class:`~controller.event_store.EventStore` or
     :class:`Streams`): ``{"hand_id", "profile", "steps": [{"i", "at", "what", "view"}], "tenhou6": bool}`` —
     ``at``: how many of :func:`replay_events` the step has played."""
@@ -91,14 +99,14 @@ def replay(store: Any, hand_id: str) -> dict[str, Any]:
 
     profile, events = replay_events(store, hand_id)
     hand = PublicHand(profile, hand_id)
-    steps: list[dict[str, Any]] = []
+    steps: list[dict[str, object]] = []
     seen = (0, 0, 0)
     for at, ev in enumerate(events, 1):
         hand.feed(ev, 0.0)
         now = (len(hand.events), len(hand.notices), len(hand.violations))
         if now == seen:
             continue  # nothing shown changed (a claim's timing, an event the public does not see)
-        what: dict[str, Any]
+        what: dict[str, object]
         if now[2] > seen[2]:
             what = {"type": "violation", **hand.violations[-1]}
         elif now[1] > seen[1]:
@@ -118,7 +126,7 @@ def _key(e: Event) -> str:
     return json.dumps(e.to_json(), sort_keys=True, default=str)
 
 
-def tenhou6(store: Any, hand_id: str) -> dict[str, Any]:
+def tenhou6(store: Record, hand_id: str) -> dict[str, object]:
     """The hand as tenhou.net/6 JSON (riichi only: :class:`ReplayError` otherwise)."""
     from controller.referee.export import ExportError, lines
 

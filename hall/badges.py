@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
 
 DPI = 150
 A4 = (round(210 / 25.4 * DPI), round(297 / 25.4 * DPI))  # 1240 x 1754 px
@@ -38,7 +41,7 @@ def qr(text: str, module_px: int = 8, quiet: int = 4) -> np.ndarray:
     return cv2.copyMakeBorder(img, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
 
 
-def badge(player: str, name: str, size: tuple[int, int] = (A4[0] // COLS, A4[1] // ROWS)) -> Any:
+def badge(player: str, name: str, size: tuple[int, int] = (A4[0] // COLS, A4[1] // ROWS)) -> PILImage.Image:
     """One badge (a Pillow image): the QR code of the player's id, the name and the id under it."""
     from PIL import Image, ImageDraw, ImageFont
 
@@ -49,8 +52,8 @@ def badge(player: str, name: str, size: tuple[int, int] = (A4[0] // COLS, A4[1] 
     code = code.resize((side, side), Image.Resampling.NEAREST)
     img.paste(code, ((w - side) // 2, 10))
     draw = ImageDraw.Draw(img)
-    font: Any
-    small: Any
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont
+    small: ImageFont.FreeTypeFont | ImageFont.ImageFont
     try:
         font = ImageFont.truetype("DejaVuSans.ttf", 30)
         small = ImageFont.truetype("DejaVuSans.ttf", 20)
@@ -63,7 +66,7 @@ def badge(player: str, name: str, size: tuple[int, int] = (A4[0] // COLS, A4[1] 
     return img
 
 
-def sheets(players: Sequence[tuple[str, str]]) -> list[Any]:
+def sheets(players: Sequence[tuple[str, str]]) -> list[PILImage.Image]:
     """A4 sheets of badges, ``COLS x ROWS`` a sheet, for ``(id, name)`` in order."""
     from PIL import Image
 
@@ -117,9 +120,11 @@ def read(frame: np.ndarray) -> list[Badge]:
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
     det = cv2.QRCodeDetector()
-    ok, texts, points, _ = det.detectAndDecodeMulti(grey)
+    ok, texts, found, _ = det.detectAndDecodeMulti(grey)
+    points = cast("np.ndarray | None", found)  # None when no code is found (OpenCV's stubs say never)
     if not ok or points is None:
-        ok, points = det.detectMulti(grey)
+        ok, found = det.detectMulti(grey)
+        points = cast("np.ndarray | None", found)
         texts = [""] * (len(points) if ok and points is not None else 0)
     if points is None:
         return []

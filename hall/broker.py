@@ -46,7 +46,7 @@ def _die_with_parent() -> None:
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as s:
         s.bind((host, 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,12 @@ class Mosquitto:
         self.password_file = password_file
         self.acl_file = acl_file
         self.tls = tls
-        self.binary = binary or find_mosquitto()
-        if self.binary is None:
+        found = binary or find_mosquitto()
+        if found is None:
             raise BrokerError("mosquitto is not installed (Debian: apt-get install mosquitto), "
                               "or point the hall at a running broker with --broker mqtt://HOST:PORT")
-        self.proc: subprocess.Popen | None = None
+        self.binary: str = found
+        self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:

@@ -12,11 +12,16 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
-from hall.messages import OutboxMessage
+from hall.messages import OutboxMessage, ResultBody, TableStatus
+from rules.events import JSONValue
+
+# A row as sqlite3 returns it: its columns' types are the schema's (the database edge, as decoded JSON is one)
+Row = tuple[Any, ...]
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -89,8 +94,24 @@ class HallDBError(RuntimeError):
     pass
 
 
+class HallResult(TypedDict):
+    """A hand's result as the hall holds it (:meth:`HallDB.results`): the table's, a director's correction of its
+    deltas applied (``corrected``)."""
+
+    table: str
+    hand: str
+    session: int | None
+    players: list[str]  # as seated when the hand started (the result's own ``seats``: by chair)
+    status: str
+    deltas: list[int]  # by seat position (a table of two: seats 0 and 2)
+    corrected: bool
+    body: ResultBody
+    t_table: float
+    received: float
+
+
 def _version(db: sqlite3.Connection) -> int:
-    return db.execute("PRAGMA user_version").fetchone()[0]
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
 def migrate(db: sqlite3.Connection, upto: int = SCHEMA_VERSION) -> int:
@@ -135,7 +156,7 @@ class HallDB:
             self.db.close()
 
     @contextmanager
-    def tx(self):
+    def tx(self) -> Iterator[sqlite3.Connection]:
         with self.lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -146,16 +167,36 @@ class HallDB:
                 raise
             self.changes += 1
 
-    def q(self, sql: str, args: tuple = ()) -> list[tuple]:
+    def q(self, sql: str, args: tuple[object, ...] = ()) -> list[Row]:
         with self.lock:
             return self.db.execute(sql, args).fetchall()
 
     # --- meta -------------------------------------------------------------------------------------------
-    def get_meta(self, key: str, default: Any = None) -> Any:
+    def get_meta(self, key: str, default: JSONValue = None) -> JSONValue:
         rows = self.q("SELECT value FROM meta WHERE key=?", (key,))
-        return json.loads(rows[0][0]) if rows else default
+        value: JSONValue = json.loads(rows[0][0]) if rows else default
+        return value
 
-    def set_meta(self, key: str, value: Any) -> None:
+    def meta_text(self, key: str, default: str) -> str:
+        """A text the hall keeps (the profile, the tournament's name); ``default`` when unset."""
+        v = self.get_meta(key, default)
+        return v if isinstance(v, str) else default
+
+    def meta_int(self, key: str, default: int) -> int:
+        v = self.get_meta(key, default)
+        return int(v) if isinstance(v, int | float | str) else default
+
+    def meta_list(self, key: str) -> list[str]:
+        """A list of ids the hall keeps (its tables); empty when unset."""
+        v = self.get_meta(key)
+        return [str(x) for x in v] if isinstance(v, list | tuple) else []
+
+    def meta_map(self, key: str) -> dict[str, str]:
+        """A mapping of players to a text the hall keeps (regions, teams); empty when unset."""
+        v = self.get_meta(key)
+        return {str(k): str(x) for k, x in v.items()} if isinstance(v, Mapping) else {}
+
+    def set_meta(self, key: str, value: object) -> None:
         with self.tx() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
 
@@ -166,13 +207,14 @@ class HallDB:
                          (table, m.hand, m.seq, m.kind, json.dumps(m.body, sort_keys=True), m.t_wall, now))
         if cur.rowcount == 0:
             return False
-        self._seen(db, table, now, m.body.get("profile"))
+        body = m.result_body()  # a result names the table's profile (another kind of message: no profile)
+        self._seen(db, table, now, body.get("profile"))
         if m.kind == "result":
-            r = m.body.get("result") or {}
-            players = m.body.get("players") or []
+            r = body.get("result") or {}
+            players = body.get("players") or []
             deltas = r.get("deltas") or []
             db.execute("INSERT OR IGNORE INTO results VALUES (?,?,?,?,?,?,?,?,?)",
-                       (table, m.hand, m.body.get("session"), json.dumps(players), str(r.get("status", "played")),
+                       (table, m.hand, body.get("session"), json.dumps(players), str(r.get("status", "played")),
                         json.dumps(deltas), json.dumps(m.body, sort_keys=True), m.t_wall, now))
         return True
 
@@ -181,19 +223,19 @@ class HallDB:
                    "UPDATE SET last_seen=excluded.last_seen, profile=COALESCE(excluded.profile, tables.profile)",
                    (table, profile, now, now))
 
-    def table_status(self, table: str, status: dict[str, Any], now: float) -> None:
+    def table_status(self, table: str, status: TableStatus, now: float) -> None:
         with self.tx() as db:
             self._seen(db, table, now, status.get("profile"))
             db.execute("UPDATE tables SET status=? WHERE id=?", (json.dumps(status, sort_keys=True), table))
 
     # --- reading ----------------------------------------------------------------------------------------
-    def results(self, session: int | None = None) -> list[dict[str, Any]]:
+    def results(self, session: int | None = None) -> list[HallResult]:
         sql = ("SELECT r.table_id, r.hand, r.session, r.players, r.status, r.deltas, r.body, r.t_table, r.received, "
                "(SELECT c.deltas FROM corrections c WHERE c.table_id=r.table_id AND c.hand=r.hand "
                "ORDER BY c.id DESC LIMIT 1) FROM results r")
         rows = self.q(sql + (" WHERE r.session=?" if session is not None else "") + " ORDER BY r.t_table, r.hand",
                       (session,) if session is not None else ())
-        out = []
+        out: list[HallResult] = []
         for t, h, s, p, st, d, b, tt, rec, corr in rows:
             out.append({"table": t, "hand": h, "session": s, "players": json.loads(p), "status": st,
                         "deltas": json.loads(corr) if corr else json.loads(d), "corrected": corr is not None,
@@ -201,9 +243,9 @@ class HallDB:
         return out
 
     def count(self, table: str) -> int:
-        return self.q(f"SELECT COUNT(*) FROM {table}")[0][0]  # noqa: S608 - internal table names only
+        return int(self.q(f"SELECT COUNT(*) FROM {table}")[0][0])  # noqa: S608 - internal table names only
 
-    def audit(self, who: str, action: str, detail: dict[str, Any]) -> None:
+    def audit(self, who: str, action: str, detail: Mapping[str, object]) -> None:
         with self.tx() as db:
             db.execute("INSERT INTO audit (at, who, action, detail) VALUES (?,?,?,?)",
                        (time.time(), who, action, json.dumps(detail, sort_keys=True)))

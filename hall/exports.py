@@ -22,13 +22,16 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hall.db import HallDB
 from hall.judge_stream import penalty_taken
 from hall.registrations import PlayerInfo, player_info
 from hall.standings import Standings, TableSession, by_position, compute, hand_chairs, rank
 from rules.game.profile_api import Standing, TournamentStanding
+
+if TYPE_CHECKING:
+    from rules.game.protocols import RuleSet
 
 EMA_COLUMNS = ("Position", "EMA Number", "Last Name", "First Name", "Nationality", "Points", "Score")
 PORTAL_COLUMNS = ("place", "name", "scores", "games", "ema")
@@ -40,7 +43,7 @@ def _num(x: float) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
-def ranking(db: HallDB, profile: Any, session: int | None = None,
+def ranking(db: HallDB, profile: RuleSet, session: int | None = None,
             standings: Standings | None = None) -> list[TournamentStanding]:
     """The tournament ranking by the profile's hook — over every session, or sessions 1..``session``."""
     st = standings or compute(db, profile)
@@ -66,7 +69,7 @@ def _split_name(p: PlayerInfo | None, pid: str) -> tuple[str, str]:
     return (last, first) if first else (p.name, "")
 
 
-def ema_table(db: HallDB, profile: Any, session: int | None = None) -> str:
+def ema_table(db: HallDB, profile: RuleSet, session: int | None = None) -> str:
     info = player_info(db)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
@@ -79,7 +82,7 @@ def ema_table(db: HallDB, profile: Any, session: int | None = None) -> str:
     return out.getvalue()
 
 
-def portal_csv(db: HallDB, profile: Any, session: int | None = None, names: str = "full") -> str:
+def portal_csv(db: HallDB, profile: RuleSet, session: int | None = None, names: str = "full") -> str:
     """mahjong-portal's upload CSV; ``names="first_last"``: its EMA mode, first and last name apart."""
     info = player_info(db)
     out = io.StringIO()
@@ -130,7 +133,7 @@ def recorded_penalties(db: HallDB, session: int | None = None) -> list[tuple[int
                 + " ORDER BY session, id", (session,) if session else ())
 
 
-def penalties(db: HallDB, profile: Any, session: int | None = None,
+def penalties(db: HallDB, profile: RuleSet, session: int | None = None,
               standings: Standings | None = None) -> tuple[list[PenaltyLine], list[TableSum]]:
     st = standings or compute(db, profile)
     where: dict[tuple[int, str], str] = {}
@@ -150,7 +153,8 @@ def penalties(db: HallDB, profile: Any, session: int | None = None,
             result = h["body"].get("result", {})
             at = by_position(hand_chairs(h, ts.players), max(len(h["deltas"]), 1))
             for v in result.get("violations") or []:
-                seat = int(v.get("seat", -1))
+                found = v.get("seat", -1)
+                seat = -1 if found is None else int(found)  # None: a verdict about nobody (a refused correction)
                 if seat in at:
                     delta = h["deltas"][seat] if seat < len(h["deltas"]) else 0
                     lines.append(PenaltyLine(s, t, str(v.get("code", "violation")), at[seat], -int(delta),
@@ -180,7 +184,7 @@ def _console_lines(ts: TableSession) -> list[PenaltyLine]:
     return out
 
 
-def penalties_csv(db: HallDB, profile: Any, session: int | None = None) -> tuple[str, list[TableSum]]:
+def penalties_csv(db: HallDB, profile: RuleSet, session: int | None = None) -> tuple[str, list[TableSum]]:
     """The penalties list with one ``table`` line per table (its sum, ``amount``, must be 0)."""
     lines, sums = penalties(db, profile, session)
     names = {p: i.name for p, i in player_info(db).items()}

@@ -54,7 +54,8 @@ class Credentials:
 
 
 def make_client(client_id: str, url: str, creds: Credentials | None = None, *,
-                will: tuple[str, str] | None = None, manual_ack: bool = False) -> tuple[mqtt.Client, BrokerAddress]:
+                will: tuple[str, str | bytes] | None = None,
+                manual_ack: bool = False) -> tuple[mqtt.Client, BrokerAddress]:
     """A paho client with a persistent session, not yet connected (``connect_async`` + ``loop_start``)."""
     addr = parse_url(url)
     c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False,
@@ -73,6 +74,6 @@ def make_client(client_id: str, url: str, creds: Credentials | None = None, *,
     return c, addr
 
 
-def connect_error(reason) -> str:
+def connect_error(reason: object) -> str:
     """A readable line for a CONNACK refusal (bad credentials, not authorised)."""
     return str(reason)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import csv
 import html
 import io
-from typing import Any
 
 from hall.judge_stream import penalty_paid, penalty_taken
 from hall.standings import Standings, TableSession, credited
+
+Cell = str | int | float  # one cell of a protocol's table
 
 LABELS = {
     "en": {"protocol": "Score protocol", "session": "Session", "table": "Table", "hand": "Hand",
@@ -23,10 +24,10 @@ LABELS = {
 }
 
 
-def table_rows(ts: TableSession, start_score: int) -> tuple[list[str], list[list[Any]], dict[str, Any]]:
+def table_rows(ts: TableSession, start_score: int) -> tuple[list[str], list[list[Cell]], dict[str, list[Cell]]]:
     """(players, one row per hand: hand id and the points of each player, summary by player)."""
     index = ts.seat_of()  # a replaced player's hands are his seat's (004 Rules 5.8)
-    rows = []
+    rows: list[list[Cell]] = []
     for r in ts.hands:
         pts = [0] * len(ts.players)
         for player, d in credited(r, ts.players):
@@ -47,7 +48,7 @@ def table_rows(ts: TableSession, start_score: int) -> tuple[list[str], list[list
         what = f"{ev.get('code') or ev.get('reason', '')} ({ev.get('rule', '')}; {ev.get('judge', '')})"
         rows.append([what, *pts])
     by_player = {s.player: s for s in ts.standings}
-    summary = {
+    summary: dict[str, list[Cell]] = {
         "total": [ts.totals.get(i, start_score) - start_score for i in range(len(ts.players))],
         "penalty": [by_player[p].penalty if p in by_player else 0 for p in ts.players],
         "score": [by_player[p].total if p in by_player else "" for p in ts.players],
@@ -94,18 +95,18 @@ def table_html(ts: TableSession, start_score: int, tournament: str, names: dict[
     return _page(f"{L['protocol']} {ts.session}/{ts.table}", "".join(body), lang)
 
 
-def ranking_rows(st: Standings, names: dict[str, str]) -> tuple[list[str], list[list[Any]]]:
+def ranking_rows(st: Standings, names: dict[str, str]) -> tuple[list[str], list[list[Cell]]]:
     """The ranking, then the disqualified (rank ``DQ``, out of the ranking: hall/regulations.py)."""
     keys = sorted({k for r in st.ranking for k in r.detail})
     head = ["rank", "player", "name", "sessions", "table_points", "total", *keys]
-    rows = [[r.rank, r.player, names.get(r.player, ""), r.sessions, r.table_points, r.total,
+    rows: list[list[Cell]] = [[r.rank, r.player, names.get(r.player, ""), r.sessions, r.table_points, r.total,
              *[r.detail.get(k, "") for k in keys]] for r in st.ranking]
     rows += [["DQ", p, names.get(p, ""), len(st.records.get(p, [])), "", "", *["" for _ in keys]]
              for p in st.disqualified]
     return head, rows
 
 
-def team_rows(st: Standings) -> tuple[list[str], list[list[Any]]]:
+def team_rows(st: Standings) -> tuple[list[str], list[list[Cell]]]:
     """The team standings (000 line 188), when the players have teams."""
     return (["rank", "team", "members", "table_points", "total"],
             [[x.rank, x.team, " ".join(x.members), x.table_points, x.total] for x in st.teams])

@@ -20,10 +20,16 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hall.broker import BrokerTLS, broker_conf
 from hall.config import to_toml
 from hall.topics import Topics, check_id
+
+if TYPE_CHECKING:
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509 import GeneralName
 
 MOSQ_ITERATIONS = 101  # mosquitto_passwd's default for $7$ (PBKDF2-SHA512)
 # the pages' ports in a provisioned hall: HTTPS for everything, plain HTTP kept for the public view (its login
@@ -82,7 +88,8 @@ class _CA:
                      .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
                      .sign(self.key, hashes.SHA256()))
 
-    def issue(self, cn: str, *, server_names: tuple[str, ...] = (), client: bool = False):
+    def issue(self, cn: str, *, server_names: tuple[str, ...] = (),
+              client: bool = False) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
         x509 = self.x509
         key = self.ec.generate_private_key(self.ec.SECP256R1())
         now = dt.datetime.now(dt.UTC)
@@ -91,7 +98,7 @@ class _CA:
              .not_valid_before(now - dt.timedelta(minutes=5)).not_valid_after(now + dt.timedelta(days=self.days))
              .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True))
         if server_names:
-            alt: list = []
+            alt: list[GeneralName] = []
             for n in server_names:
                 try:
                     alt.append(x509.IPAddress(ipaddress.ip_address(n)))
@@ -105,11 +112,12 @@ class _CA:
         return key, b.sign(self.key, self.hashes.SHA256())
 
     @staticmethod
-    def pem(key=None, cert=None) -> bytes:
+    def pem(key: ec.EllipticCurvePrivateKey | None = None, cert: x509.Certificate | None = None) -> bytes:
         from cryptography.hazmat.primitives import serialization
 
         if cert is not None:
             return cert.public_bytes(serialization.Encoding.PEM)
+        assert key is not None, "a key or a certificate"
         return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                  serialization.NoEncryption())
 
@@ -142,7 +150,8 @@ def provision(out: str | Path, tables: int, *, hall_id: str = "hall", hall_host:
         ca = _CA(f"mahjong-table hall {hall_id} CA", days)
         _write(out / "ca" / "ca.crt", ca.pem(cert=ca.cert))
         _write(out / "ca" / "ca.key", ca.pem(key=ca.key), secret=True)
-        names = (hall_host, "localhost", "127.0.0.1") if hall_host in ("localhost", "127.0.0.1") else (hall_host,)
+        local = hall_host in ("localhost", "127.0.0.1")
+        names: tuple[str, ...] = (hall_host, "localhost", "127.0.0.1") if local else (hall_host,)
         key, cert = ca.issue(hall_host, server_names=names)
         _write(broker / "server.crt", ca.pem(cert=cert))
         _write(broker / "server.key", ca.pem(key=key), secret=True)

@@ -159,7 +159,7 @@ def _existing(db: HallDB, r: Registration) -> str | None:
         if arg is not None:
             rows = db.db.execute(sql, (arg,)).fetchall()
             if rows:
-                return rows[0][0]
+                return str(rows[0][0])
     return None
 
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from hall.db import HallDB
 from hall.judge_stream import JudgeMessage, judge_messages
+from hall.messages import JudgeBody
 
 SANCTIONS = ("table_points", "removal", "disqualification", "annulment", "dead_hand")
 
@@ -41,38 +42,79 @@ class Sanction:
     reason: str
 
 
+class SanctionRecord(TypedDict, total=False):
+    """A director's sanction as the audit log holds it (``hall/tournament.py``, ``sanction``)."""
+
+    kind: str
+    player: str
+    session: int | None
+    points: float
+    reason: str
+    at: float
+
+
+class AppealRecord(TypedDict, total=False):
+    """An appeal as the audit log holds it (``hall/tournament.py``, ``appeal``)."""
+
+    session: int
+    player: str
+    text: str
+    table: str | None
+    hand: str | None
+    at: float
+
+
+class DecisionRecord(TypedDict, total=False):
+    """The decision on an appeal as the audit log holds it (``decide_appeal``), with who recorded it."""
+
+    appeal: int
+    upheld: bool
+    decision: str
+    at: float
+    who: str
+
+
+class Appeal(AppealRecord, total=False):
+    """An appeal with its number, who recorded it and its decision (None while pending)."""
+
+    id: int
+    who: str
+    decision: DecisionRecord | None
+
+
 def sanctions(db: HallDB, judged: list[JudgeMessage] | None = None) -> list[Sanction]:
     """The director's sanctions (the audit log) and the judges' at the tables' consoles (their outboxes: the
     seat named by the players by chair of that moment); ids of the tables' are negative."""
     out = []
     for rid, at, who, detail in db.q("SELECT id, at, who, detail FROM audit WHERE action='sanction' ORDER BY id"):
-        d = json.loads(detail)
+        d: SanctionRecord = json.loads(detail)
         out.append(Sanction(rid, at, who, d["kind"], d["player"], d.get("session"), float(d.get("points") or 0),
                             d.get("reason", "")))
     for rid, (table, body) in enumerate(judge_messages(db) if judged is None else judged, start=1):
-        b = json.loads(body)
+        b: JudgeBody = json.loads(body)
         ev = b.get("event") or {}
         if ev.get("type") != "judge_action" or ev.get("action") != "sanction":
             continue
-        d = ev.get("detail") or {}
+        sd = ev.get("detail") or {}
         by_seat = b.get("seats") or b.get("players") or []
-        seat = int(d.get("seat", -1))
-        if d.get("kind") not in SANCTIONS or not 0 <= seat < len(by_seat):
+        seat = int(sd.get("seat", -1))
+        if sd.get("kind") not in SANCTIONS or not 0 <= seat < len(by_seat):
             continue
-        out.append(Sanction(-rid, float(ev.get("t_wall") or 0), f"{ev.get('judge', '')} at {table}", d["kind"],
-                            by_seat[seat], b.get("session"), float(d.get("points") or 0), str(d.get("reason", ""))))
+        out.append(Sanction(-rid, float(ev.get("t_wall") or 0), f"{ev.get('judge', '')} at {table}", sd["kind"],
+                            by_seat[seat], b.get("session"), float(sd.get("points") or 0), str(sd.get("reason", ""))))
     return out
 
 
-def appeals(db: HallDB) -> list[dict[str, Any]]:
+def appeals(db: HallDB) -> list[Appeal]:
     """Every appeal with its decision (None while pending), oldest first."""
-    decided: dict[int, dict[str, Any]] = {}
+    decided: dict[int, DecisionRecord] = {}
     for at, who, detail in db.q("SELECT at, who, detail FROM audit WHERE action='appeal_decision' ORDER BY id"):
-        d = json.loads(detail)
+        d: DecisionRecord = json.loads(detail)
         decided[int(d["appeal"])] = {"at": at, "who": who, **d}
-    out = []
+    out: list[Appeal] = []
     for rid, at, who, detail in db.q("SELECT id, at, who, detail FROM audit WHERE action='appeal' ORDER BY id"):
-        out.append({"id": rid, "at": at, "who": who, **json.loads(detail), "decision": decided.get(rid)})
+        a: AppealRecord = json.loads(detail)
+        out.append({"id": rid, "at": at, "who": who, **a, "decision": decided.get(rid)})
     return out
 
 

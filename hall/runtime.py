@@ -3,7 +3,6 @@ service, the tournament and its clock — what ``hall serve`` runs and ``hall si
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from hall.broker import BrokerTLS, Mosquitto
 from hall.config import HallConfig
@@ -58,5 +57,5 @@ class Hall:
     def __enter__(self) -> Hall:
         return self.start()
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from rules.game.protocols import RuleSet
 
 
+Met = Counter[tuple[str, str]]  # how often each pair of players (in name order) sat at one table
+
+
 class SeatingError(ValueError):
     pass
 
@@ -44,9 +47,9 @@ def table_sizes(n: int, allow_three: bool) -> list[int]:
     return [4] * ((n - 3 * threes) // 4) + [3] * threes
 
 
-def met(history: Iterable[Sequence[Sequence[str]]]) -> Counter:
+def met(history: Iterable[Sequence[Sequence[str]]]) -> Met:
     """How often each pair of players sat at one table in the sessions of ``history``."""
-    c: Counter = Counter()
+    c: Met = Counter()
     for session in history:
         for table in session:
             for a, b in itertools.combinations(sorted(table), 2):
@@ -287,7 +290,7 @@ def unmet_of(tables: Sequence[Sequence[str]], history: Iterable[Sequence[Sequenc
     return out
 
 
-def _table_cost(t: Sequence[str], seen: Counter, regions: Mapping[str, str], small_before: set[str],
+def _table_cost(t: Sequence[str], seen: Met, regions: Mapping[str, str], small_before: set[str],
                 rules: TableRules) -> int:
     cost = 0
     for a, b in itertools.combinations(t, 2):

@@ -17,12 +17,17 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 from hall.db import HallDB
-from hall.messages import Ack, Command, CommandAck, MessageError, OutboxMessage, decode_status
+from hall.messages import Ack, Command, CommandAck, CommandBody, MessageError, OutboxMessage, decode_status
 from hall.mqtt import Credentials, make_client
 from hall.topics import Topics
+
+Received = tuple[str, bytes, int, int]  # a message as paho delivered it: topic, payload, mid, qos
 
 log = logging.getLogger("mahjong_table.hall")
 
@@ -55,7 +60,7 @@ class HallService:
         self.batch = batch
         self.resend_commands_s = resend_commands_s
         self.listeners: list[Callable[[], None]] = []  # called after each committed batch (dashboard)
-        self._q: queue.Queue = queue.Queue()
+        self._q: queue.Queue[Received] = queue.Queue()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._ids = itertools.count()
@@ -87,7 +92,8 @@ class HallService:
         return False
 
     # --- MQTT (paho's thread) -----------------------------------------------------------------------------
-    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags, reason: ReasonCode,
+                    properties: Properties | None) -> None:
         if reason.is_failure:
             self.error = f"the broker refused the hall: {reason}"
             log.warning("%s", self.error)
@@ -96,10 +102,11 @@ class HallService:
         client.subscribe(self.topics.all_up, qos=1)
         self._resend_commands(0.0)
 
-    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+    def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: mqtt.DisconnectFlags,
+                       reason: ReasonCode, properties: Properties | None) -> None:
         self.connected = False
 
-    def _on_message(self, client, userdata, msg) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         self._q.put((msg.topic, bytes(msg.payload), msg.mid, msg.qos))
 
     # --- ingest (one thread, the database's only MQTT writer) ---------------------------------------------
@@ -121,7 +128,7 @@ class HallService:
                 log.exception("hall ingest failed; the batch is not acknowledged")
                 time.sleep(0.5)
 
-    def ingest_batch(self, batch: list[tuple[str, bytes, int, int]]) -> None:
+    def ingest_batch(self, batch: list[Received]) -> None:
         acks: dict[str, list[tuple[str, int]]] = {}
         results: list[float] = []
         now = time.time()
@@ -167,7 +174,7 @@ class HallService:
             fn()
 
     # --- commands to the tables ---------------------------------------------------------------------------
-    def send_command(self, table: str, kind: str, body: dict[str, Any] | None = None) -> str:
+    def send_command(self, table: str, kind: str, body: CommandBody | None = None) -> str:
         """Record a command for ``table`` and publish it; it is sent again until the table acknowledges."""
         cmd = Command(f"{int(time.time() * 1000):x}-{next(self._ids)}-{secrets.token_hex(3)}", kind, body or {})
         with self.db.tx() as db:
@@ -201,4 +208,4 @@ class HallService:
                     log.exception("hall ticker")
 
     def pending_commands(self) -> int:
-        return self.db.q("SELECT COUNT(*) FROM commands WHERE acked IS NULL")[0][0]
+        return int(self.db.q("SELECT COUNT(*) FROM commands WHERE acked IS NULL")[0][0])

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hall import regulations
-from hall.db import HallDB
+from hall.db import HallDB, HallResult
 from hall.judge_stream import JudgeMessage, judge_messages, penalty_paid, table_penalties
+from hall.messages import JudgeBody
 from hall.seating import TableRules
 from rules.game.profile_api import Standing, TournamentStanding
 from rules.wall import SEATS
+
+if TYPE_CHECKING:
+    from rules.game.protocols import RuleSet
 
 __all__ = ["Standings", "TableSession", "TeamStanding", "by_position", "compute", "credited", "hand_chairs",
            "penalty_paid", "rank", "seating", "substituted", "team_standings"]
@@ -29,13 +33,13 @@ class TableSession:
     session: int
     table: str
     players: list[str]  # by seat, as seated
-    hands: list[dict[str, Any]] = field(default_factory=list)  # results, in order
+    hands: list[HallResult] = field(default_factory=list)  # results, in order
     totals: dict[int, int] = field(default_factory=dict)  # by seat index
     penalties: dict[int, int] = field(default_factory=dict)
     late: dict[int, float] = field(default_factory=dict)
     leftover: int = 0
     standings: list[Standing] = field(default_factory=list)
-    table_penalties: list[dict[str, Any]] = field(default_factory=list)  # given at the table's console
+    table_penalties: list[JudgeBody] = field(default_factory=list)  # given at the table's console
     replaced: dict[str, int] = field(default_factory=dict)  # a player a substitute replaced -> the seat (5.8)
 
     def seat_of(self) -> dict[str, int]:
@@ -65,19 +69,20 @@ def team_standings(ranking: list[TournamentStanding], teams: dict[str, str]) -> 
     """000 line 188 (§2.4.3: «индивидуальный, командный или групповой» зачёт): a team's (or group's) line is the
     sum of its ranked members' table points, then of their points [Interp: the seed names team results without
     a rule; the individual ranking's own keys, summed]; equal teams share the rank."""
-    sums: dict[str, list[Any]] = {}
+    members: dict[str, list[str]] = {}
+    points: dict[str, float] = {}
+    totals: dict[str, int] = {}
     for r in ranking:
         team = teams.get(r.player)
         if team:
-            line = sums.setdefault(team, [[], 0.0, 0])
-            line[0].append(r.player)
-            line[1] += r.table_points
-            line[2] += r.total
-    order = sorted(sums, key=lambda k: (-sums[k][1], -sums[k][2], k))
+            members.setdefault(team, []).append(r.player)
+            points[team] = points.get(team, 0.0) + r.table_points
+            totals[team] = totals.get(team, 0) + r.total
+    order = sorted(members, key=lambda k: (-points[k], -totals[k], k))
     out: list[TeamStanding] = []
     for i, k in enumerate(order):
-        tied = out and (out[-1].table_points, out[-1].total) == (sums[k][1], sums[k][2])
-        out.append(TeamStanding(out[-1].rank if tied else i + 1, k, tuple(sums[k][0]), sums[k][1], sums[k][2]))
+        tied = out and (out[-1].table_points, out[-1].total) == (points[k], totals[k])
+        out.append(TeamStanding(out[-1].rank if tied else i + 1, k, tuple(members[k]), points[k], totals[k]))
     return out
 
 
@@ -112,24 +117,25 @@ def by_position(chairs: list[str], positions: int) -> dict[int, str]:
     return {seat: chairs[i] for i, seat in enumerate(seats) if i < len(chairs)}
 
 
-def hand_chairs(r: dict[str, Any], players: list[str]) -> list[str]:
+def hand_chairs(r: HallResult, players: list[str]) -> list[str]:
     """Who sat in which chair in a hall result ``r``: the result's own (simulated tables), the chairs the table's
     link recorded as the hand started (MCR: they change each round, 003 line 2168), else as seated."""
     chairs = (r["body"].get("result") or {}).get("seats") or r["body"].get("seats") or r["players"] or players
     return [str(p) for p in chairs]
 
 
-def credited(r: dict[str, Any], players: list[str]) -> list[tuple[str, int]]:
+def credited(r: HallResult, players: list[str]) -> list[tuple[str, int]]:
     """``(player, delta)`` of every position of result ``r`` that a player held (see :func:`by_position`)."""
     at = by_position(hand_chairs(r, players), len(r["deltas"]))
     return [(at[seat], int(d)) for seat, d in enumerate(r["deltas"]) if seat in at]
 
 
-def compute(db: HallDB, profile: Any) -> Standings:
+def compute(db: HallDB, profile: RuleSet) -> Standings:
     tables = _table_sessions(db, profile)
     held = substituted(db)
     for r in db.results():
-        ts = tables.get((r["session"], r["table"]))
+        session = r["session"]
+        ts = tables.get((session, r["table"])) if session is not None else None
         if ts is None or r["status"] != "played":
             continue  # a hand outside any seated session (a test hand before the start) does not count
         # the seat's points stay the seat's: a substitute brought in mid-session goes on with them, and the
@@ -167,11 +173,11 @@ def compute(db: HallDB, profile: Any) -> Standings:
             records.setdefault(st.player, []).append(st)
             played_in.setdefault(st.player, []).append(ts.session)
     ranking, disqualified = rank(db, profile, records, played_in, judged=judged)
-    teams = {p: t for p, t in (db.get_meta("teams") or {}).items() if t}
+    teams = {p: t for p, t in db.meta_map("teams").items() if t}
     return Standings(tables, ranking, records, disqualified, team_standings(ranking, teams) if teams else [])
 
 
-def _table_sessions(db: HallDB, profile: Any) -> dict[tuple[int, str], TableSession]:
+def _table_sessions(db: HallDB, profile: RuleSet) -> dict[tuple[int, str], TableSession]:
     """Every seated table of every session, its players' start scores, the director's penalties and lateness."""
     pen: dict[tuple[int, str], int] = {}
     for s, p, amount in db.q("SELECT session, player, SUM(amount) FROM penalties GROUP BY session, player"):
@@ -190,7 +196,7 @@ def _table_sessions(db: HallDB, profile: Any) -> dict[tuple[int, str], TableSess
     return tables
 
 
-def _credit_penalty(ts: TableSession, pen: dict[str, Any]) -> None:
+def _credit_penalty(ts: TableSession, pen: JudgeBody) -> None:
     """A penalty given at the table's console: paid to players, a transfer of game points like a hand's (003 line
     2152, 004 line 278); taken and given to nobody, a penalty of the session (000 line 422, 003 line 2130). Its
     seat is a chair of that moment (the judge's console numbers the players by chair)."""
@@ -212,7 +218,7 @@ def _credit_penalty(ts: TableSession, pen: dict[str, Any]) -> None:
     ts.table_penalties.append(pen)
 
 
-def rank(db: HallDB, profile: Any, records: dict[str, list[Standing]], sessions: dict[str, list[int]], *,
+def rank(db: HallDB, profile: RuleSet, records: dict[str, list[Standing]], sessions: dict[str, list[int]], *,
          judged: list[JudgeMessage] | None = None, upto: int | None = None,
          ) -> tuple[list[TournamentStanding], list[str]]:
     """The tournament ranking of these session ``records`` (each player's, with the session of each) by the

@@ -11,6 +11,10 @@ import datetime as dt
 import ipaddress
 import ssl
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cryptography import x509
 
 CIPHERS_TLS12 = "ECDHE+AESGCM:ECDHE+CHACHA20:!aNULL:!eNULL"
 
@@ -75,7 +79,7 @@ def fingerprint(pem: bytes) -> str:
     return ":".join(f"{b:02X}" for b in digest)
 
 
-def _covers(cert, name: str) -> bool:
+def _covers(cert: x509.Certificate, name: str) -> bool:
     from cryptography import x509
 
     try:

@@ -12,16 +12,42 @@ import json
 import random
 import secrets
 import time
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, Protocol, TypedDict
 
 from hall import regulations
 from hall import seating as seating_mod
 from hall.db import HallDB
+from hall.messages import CommandBody
 from hall.standings import Standings, compute
 from hall.topics import check_id
 
+if TYPE_CHECKING:
+    from rules.game.protocols import RuleSet
+
 BYE_TABLE = "bye"  # the incomplete table of one or two players that plays no game (000 §3.1.4)
+
+
+class CommandSender(Protocol):
+    """What the tournament needs of the hall's MQTT service (:class:`hall.service.HallService`)."""
+
+    def send_command(self, table: str, kind: str, body: CommandBody | None = None) -> str: ...
+
+
+class SessionClock(TypedDict):
+    """The session being played or last played (:meth:`Tournament.current_session`); the dashboard adds what
+    is left of it."""
+
+    session: int
+    status: str  # "running" or "ended"
+    started: float
+    ends_at: float
+    warning_at: float
+    warned: bool
+    ended: float | None
+    seconds_left: NotRequired[float]
+    warning_minutes: NotRequired[int]
 
 
 class TournamentError(ValueError):
@@ -29,8 +55,9 @@ class TournamentError(ValueError):
 
 
 class Tournament:
-    def __init__(self, db: HallDB, service: Any = None, *, profile: str | None = None, name: str | None = None,
-                 tables: list[str] | None = None, seed: int = 0, sessions: int | None = None, clock=time.time):
+    def __init__(self, db: HallDB, service: CommandSender | None = None, *, profile: str | None = None,
+                 name: str | None = None, tables: list[str] | None = None, seed: int = 0,
+                 sessions: int | None = None, clock: Callable[[], float] = time.time):
         self.db = db
         self.service = service  # hall.service.HallService (None: no tables connected, e.g. reports offline)
         self.clock = clock
@@ -48,18 +75,18 @@ class Tournament:
         self.unmet: dict[int, list[str]] = {}  # what each session's draw could not honour (hall/seating.py)
 
     @cached_property
-    def profile(self) -> Any:
+    def profile(self) -> RuleSet:
         from rules.profiles import registry
 
         return registry.get(self.profile_name)
 
     @property
     def profile_name(self) -> str:
-        return self.db.get_meta("profile", "sichuan-mpl2025")
+        return self.db.meta_text("profile", "sichuan-mpl2025")
 
     @property
     def name(self) -> str:
-        return self.db.get_meta("name", "Tournament")
+        return self.db.meta_text("name", "Tournament")
 
     # --- players ----------------------------------------------------------------------------------------
     def register(self, player: str, name: str = "", substitute: bool = False, *, region: str = "",
@@ -72,14 +99,14 @@ class Tournament:
                        "DO UPDATE SET name=excluded.name, substitute=excluded.substitute, active=1",
                        (player, name or player, int(substitute), self.clock()))
         for key, value in (("regions", region), ("teams", team)):
-            if value or player in (self.db.get_meta(key) or {}):
-                self.db.set_meta(key, {**(self.db.get_meta(key) or {}), player: value})
+            if value or player in self.db.meta_map(key):
+                self.db.set_meta(key, {**self.db.meta_map(key), player: value})
 
     def regions(self) -> dict[str, str]:
-        return {p: r for p, r in (self.db.get_meta("regions") or {}).items() if r}
+        return {p: r for p, r in self.db.meta_map("regions").items() if r}
 
     def teams(self) -> dict[str, str]:
-        return {p: r for p, r in (self.db.get_meta("teams") or {}).items() if r}
+        return {p: r for p, r in self.db.meta_map("teams").items() if r}
 
     def withdraw(self, player: str) -> None:
         self._player(player)
@@ -118,7 +145,7 @@ class Tournament:
         return len(players) not in self.table_rules.sizes
 
     def tables_available(self, n: int) -> list[str]:
-        ids = list(self.db.get_meta("tables") or [])
+        ids = self.db.meta_list("tables")
         if not ids:
             return [f"table-{i + 1}" for i in range(n)]
         if len(ids) < n:
@@ -134,7 +161,7 @@ class Tournament:
         if tables is None:
             history = [list(t.values()) for s, t in self.seating().items() if s < session]
             rng = random.Random(f"{self.db.get_meta('seed')}/{session}")
-            ahead = max(1, int(self.db.get_meta("sessions", 1)) - session + 1)  # the sessions still to draw
+            ahead = max(1, self.db.meta_int("sessions", 1) - session + 1)  # the sessions still to draw
             regions = self.regions()
             try:
                 sizes = seating_mod.plan_sizes(len(self.players()), rules)
@@ -197,9 +224,9 @@ class Tournament:
     # --- the session clock ------------------------------------------------------------------------------
     def session_status(self, session: int) -> str | None:
         rows = self.db.q("SELECT status FROM sessions WHERE n=?", (session,))
-        return rows[0][0] if rows else None
+        return str(rows[0][0]) if rows else None
 
-    def current_session(self) -> dict[str, Any] | None:
+    def current_session(self) -> SessionClock | None:
         rows = self.db.q("SELECT n, status, started, ends_at, warning_at, warned, ended FROM sessions "
                          "WHERE status IN ('running', 'ended') ORDER BY n DESC LIMIT 1")
         if not rows:
@@ -258,7 +285,7 @@ class Tournament:
         self._to_tables(session, "session_end", {"text_en": "The session is over: finish the hand in play",
                                                  "text_ru": "Сессия окончена: доиграйте текущую сдачу"})
 
-    def _to_tables(self, session: int, kind: str, body: dict[str, Any]) -> None:
+    def _to_tables(self, session: int, kind: str, body: CommandBody) -> None:
         if self.service is None:
             return
         for t, ps in self.seating().get(session, {}).items():

@@ -7,44 +7,59 @@ package imports none of its modules (each of them imports the package first: iss
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from controller.hall_link.link import HallLink, LinkConfig
-from hall.messages import Command
+from hall.messages import Command, TableStatus
 
 if TYPE_CHECKING:
     from controller.config import Config
-    from controller.event_store import EventStore
-    from controller.table_camera import TableCamera
-    from controller.table_devices import StatusPanel
     from controller.table_machine import TableMachine
 
 
-class LinkedTable(Protocol):
-    """What the hall link reads of the table service, and how hall commands reach it (its loop)."""
+class _Beeper(Protocol):
+    def beep(self, kind: str = "warning") -> None: ...
 
-    cfg: Config
-    store: EventStore
-    loop: asyncio.AbstractEventLoop | None
-    panel: StatusPanel | None
-    auto: bool
-    machine: TableMachine
-    profile: str
-    hand_id: str
+
+class _Store(Protocol):
+    @property
+    def path(self) -> Path: ...
+
+
+class TableHost(Protocol):
+    """What the hall link reads of the table service (:class:`controller.service.TableService`): its config,
+    panel and store, the table's state for the status, and the trigger that starts a hand."""
 
     @property
-    def camera(self) -> TableCamera | None: ...
+    def cfg(self) -> Config: ...
+    @property
+    def panel(self) -> _Beeper | None: ...
+    @property
+    def auto(self) -> bool: ...
+    @property
+    def machine(self) -> TableMachine: ...
+    @property
+    def profile(self) -> str: ...
+    @property
+    def hand_id(self) -> str: ...
+    @property
+    def camera(self) -> object | None: ...
+    @property
+    def store(self) -> _Store: ...
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None: ...
 
     def trigger(self, name: str, detail: str = "") -> None: ...
 
 
-def attach(svc: LinkedTable) -> HallLink | None:
+def attach(svc: TableHost) -> HallLink | None:
     """The hall link of a :class:`controller.service.TableService` (None: no ``hall.address``, standalone).
 
     Hall commands reach the table through the service's loop: the session's end sounds the gong and no new
     hand starts after the one in play; a warning beeps; the page shows the clock and the messages."""
     cfg = svc.cfg
-    if not cfg["hall.address"]:
+    if not cfg.hall.address:
         return None
 
     def on_command(cmd: Command) -> None:  # paho's thread: hand over to the service's loop
@@ -57,17 +72,17 @@ def attach(svc: LinkedTable) -> HallLink | None:
         if cmd.kind == "session_start" and svc.auto:  # demo mode: a new session starts the next hand itself
             loop.call_soon_threadsafe(_start_if_idle, svc)
 
-    def status() -> dict[str, Any]:  # the pump thread: plain attributes only, never the service's store
+    def status() -> TableStatus:  # the pump thread: plain attributes only, never the service's store
         state = str(svc.machine.state)
+        fps = getattr(svc.camera, "fps", None) if svc.camera is not None else None
         return {"profile": svc.profile, "state": state, "hand_id": svc.hand_id, "fault": svc.machine.fault,
-                "judge_called": state == "paused",
-                "camera_fps": getattr(svc.camera, "fps", None) if svc.camera is not None else None}
+                "judge_called": state == "paused", "camera_fps": fps}
 
     return HallLink(LinkConfig.from_config(cfg), svc.store.path, on_command=on_command, status=status,
-                    profile=svc.profile, seat_check=bool(cfg["hall.seat_check"]))
+                    profile=svc.profile, seat_check=cfg.hall.seat_check)
 
 
-def _start_if_idle(svc: LinkedTable) -> None:
+def _start_if_idle(svc: TableHost) -> None:
     from controller.table_machine import S
 
     if svc.machine.state is S.IDLE:

@@ -7,22 +7,40 @@ here runs on the service's asyncio loop: the table never waits for the network.
 """
 from __future__ import annotations
 
+import copy
 import logging
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict, cast
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.hall_link.outbox import Outbox
 from controller.hall_link.seat_check import KIND as SEAT_CHECK
 from controller.hall_link.seat_check import SeatState
-from controller.hall_link.session_rules import SessionRules, SessionState, played
-from hall.messages import Ack, Command, CommandAck, MessageError, dumps
+from controller.hall_link.session_rules import HallSession, SessionRules, SessionState, played
+from hall.messages import (
+    Ack,
+    Command,
+    CommandAck,
+    HandContext,
+    MessageError,
+    SeatCheckBody,
+    TableStatus,
+    dumps,
+)
 from hall.mqtt import Credentials, make_client
 from hall.topics import Topics, check_id
+
+if TYPE_CHECKING:
+    from controller.config import Config
+    from hall.badges import SeatCheck
 
 log = logging.getLogger("mahjong_table.hall_link")
 
@@ -39,17 +57,34 @@ class LinkConfig:
     status_s: float = 5.0  # fleet-health status period
 
     @classmethod
-    def from_config(cls, cfg: Any) -> LinkConfig:
+    def from_config(cls, cfg: Config) -> LinkConfig:
         """From the table's ``[hall]`` section (controller.config)."""
-        return cls(broker=cfg["hall.address"], hall=cfg["hall.id"], table=cfg["table.id"],
-                   creds=Credentials(cfg["hall.username"] or cfg["table.id"], cfg["hall.password"],
-                                     cfg["hall.cafile"], cfg["hall.certfile"], cfg["hall.keyfile"]),
-                   events=cfg["hall.events"], resend_s=float(cfg["hall.resend_s"]))
+        h = cfg.hall
+        return cls(broker=h.address, hall=h.id, table=cfg.table.id,
+                   creds=Credentials(h.username or cfg.table.id, h.password, h.cafile, h.certfile, h.keyfile),
+                   events=h.events, resend_s=float(h.resend_s))
 
 
-def system_health(path: str | Path = ".") -> dict[str, Any]:
-    """CPU temperature and throttling (Raspberry Pi; absent elsewhere), free disk where the store lives."""
-    out: dict[str, Any] = {}
+class NextSeating(TypedDict, total=False):
+    """Where the players of the hall's next session sit (``seating``)."""
+
+    session: int | None
+    players: list[str]
+
+
+class HallNote(TypedDict):
+    """A hall message the table shows (a warning, the session's end, the director's text)."""
+
+    kind: str
+    id: str
+    en: str
+    ru: str
+
+
+def system_health(path: str | Path = ".") -> TableStatus:
+    """CPU temperature and throttling (Raspberry Pi; absent elsewhere), free disk where the store lives — the
+    machine's part of the table's status (None: not known here)."""
+    out: TableStatus = {}
     try:
         out["cpu_temp_c"] = round(int(Path("/sys/class/thermal/thermal_zone0/temp").read_text()) / 1000, 1)
     except (OSError, ValueError):
@@ -77,7 +112,7 @@ def software_version() -> str:
 class HallLink:
     def __init__(self, cfg: LinkConfig, store_path: str | Path, *,
                  on_command: Callable[[Command], None] | None = None,
-                 status: Callable[[], dict[str, Any]] | None = None, durable: bool = True,
+                 status: Callable[[], TableStatus] | None = None, durable: bool = True,
                  profile: str | None = None, seat_check: bool = False):
         check_id("table", cfg.table)
         self.cfg = cfg
@@ -98,9 +133,9 @@ class HallLink:
         self._stop = threading.Event()
         self._pump: threading.Thread | None = None
         self._state_lock = threading.Lock()
-        self.session: dict[str, Any] = {}  # the hall's current session: number, clock, seating, ended
-        self.next_seating: dict[str, Any] = {}
-        self.messages: list[dict[str, Any]] = []  # what the table shows: warnings, hall messages
+        self.session: HallSession = {}  # the hall's current session: number, clock, seating, ended
+        self.next_seating: NextSeating = {}
+        self.messages: list[HallNote] = []  # what the table shows: warnings, hall messages
         self._last_status = 0.0
         # the seeds' session rules at this table (session_rules.py); no profile: only the hall's clock ends it
         self.rules: SessionRules | None = None
@@ -108,8 +143,8 @@ class HallLink:
             from rules.profiles import registry
 
             self.rules = SessionRules(registry.get(profile))
-        self._played: dict[str, dict[str, Any]] = {}  # the current session's hands played: hand -> result
-        self._hand_ctx: dict[str, dict[str, Any]] = {}  # the context each hand started with (its chairs)
+        self._played: dict[str, Mapping[str, object]] = {}  # the current session's hands played: hand -> result
+        self._hand_ctx: dict[str, HandContext] = {}  # the context each hand started with (its chairs)
         self._in_play = ""
         # the seat check (seat_check.py): before a session's first hand, while on; what it found is in the outbox
         self.seat_check_on = seat_check
@@ -119,8 +154,9 @@ class HallLink:
         self._refresh()  # the hands this session already played (a restarted table goes on counting)
         if self.session.get("session") is not None:  # a restarted table knows its session's seat check
             last = self.outbox.last(self._seat_key(self.session["session"]))
-            if last is not None:
-                self.seats = SeatState(**{k: v for k, v in last.items() if k in SeatState.__dataclass_fields__})
+            if last is not None:  # a seat check's body as this table wrote it (SeatState.to_dict)
+                known = {k: v for k, v in last.items() if k in SeatState.__dataclass_fields__}
+                self.seats = SeatState.from_body(cast(SeatCheckBody, known))
 
     # --- life ---------------------------------------------------------------------------------------------
     def start(self) -> HallLink:
@@ -150,7 +186,8 @@ class HallLink:
         self._wake.set()
 
     # --- MQTT callbacks (paho's thread) -----------------------------------------------------------------
-    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags, reason: ReasonCode,
+                    properties: Properties | None) -> None:
         if reason.is_failure:
             self.error = f"the broker refused the table: {reason}"
             log.warning("hall link: %s", self.error)
@@ -162,10 +199,11 @@ class HallLink:
         self._last_status = 0.0
         self._wake.set()
 
-    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+    def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: mqtt.DisconnectFlags,
+                       reason: ReasonCode, properties: Properties | None) -> None:
         self.connected = False
 
-    def _on_message(self, client, userdata, msg) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         parsed = self.topics.parse(msg.topic)
         if parsed is None or parsed[0] != self.cfg.table or parsed[1] != "down":
             return
@@ -211,13 +249,13 @@ class HallLink:
                         self._reseated(players)
                 else:
                     self.next_seating = {"session": b.get("session"), "players": players}
-            text = {"en": b.get("text_en") or b.get("text") or "", "ru": b.get("text_ru") or b.get("text") or ""}
-            if text["en"] or text["ru"]:
-                self.messages = (self.messages + [{"kind": cmd.kind, "id": cmd.id, **text}])[-10:]
+            en, ru = b.get("text_en") or b.get("text") or "", b.get("text_ru") or b.get("text") or ""
+            if en or ru:
+                self.messages = (self.messages + [{"kind": cmd.kind, "id": cmd.id, "en": en, "ru": ru}])[-10:]
 
     # --- the seat check (seat_check.py) ------------------------------------------------------------------
     @staticmethod
-    def _seat_key(session: Any) -> str:
+    def _seat_key(session: int | None) -> str:
         return f"seatcheck-s{session}"
 
     def seat_check_due(self) -> bool:
@@ -231,7 +269,8 @@ class HallLink:
         self.outbox.put(self._seat_key(self.seats.session), SEAT_CHECK, self.seats.to_dict(), self.seats.t_wall)
         self._wake.set()
 
-    def record_seats(self, result: Any, calibrated: bool = False, unreadable: str = "") -> SeatState:
+    def record_seats(self, result: SeatCheck | None, calibrated: bool = False,
+                     unreadable: str = "") -> SeatState:
         """What the camera read (a :class:`hall.badges.SeatCheck`, or None with why it could not read):
         kept, shown, and sent to the hall."""
         with self._state_lock:
@@ -268,32 +307,32 @@ class HallLink:
         with self._state_lock:
             if not self.seats.blocks or self.seats.session != self.session.get("session"):
                 raise ValueError("no seat check holds the session's first hand")
-            s = SeatState(**{**self.seats.to_dict(), "status": "overridden", "judge": judge, "reason": reason,
-                             "t_wall": time.time()})
+            s = replace(copy.deepcopy(self.seats), status="overridden", judge=judge, reason=reason,
+                        t_wall=time.time())
             self.seats = s
         self._publish_seats()
         return s
 
-    def context(self) -> dict[str, Any]:
+    def context(self) -> HandContext:
         """What each hand's result carries: the hall session and the players by seat."""
         with self._state_lock:
             if not self.session:
                 return {}
             return {"session": self.session.get("session"), "players": list(self.session.get("players") or [])}
 
-    def context_for(self, hand: str) -> dict[str, Any]:
+    def context_for(self, hand: str) -> HandContext:
         """The context hand ``hand`` started with: the session, its players as seated, and ``seats`` — the
         players by chair for this hand (MCR: they change chairs each round, 003 line 2168)."""
         with self._state_lock:
             if hand in self._hand_ctx:
-                return dict(self._hand_ctx[hand])
+                return self._hand_ctx[hand].copy()
             return self._context_now(exclude=hand)
 
-    def _context_now(self, exclude: str = "") -> dict[str, Any]:
+    def _context_now(self, exclude: str = "") -> HandContext:
         if not self.session:
             return {}
         players = list(self.session.get("players") or [])
-        ctx: dict[str, Any] = {"session": self.session.get("session"), "players": players}
+        ctx: HandContext = {"session": self.session.get("session"), "players": players}
         if self.rules is not None and players:
             ctx["seats"] = self.rules.chairs(players, played([r for h, r in self._played.items() if h != exclude]))
         return ctx
@@ -319,7 +358,7 @@ class HallLink:
             self._hand_ctx[hand] = self._context_now(exclude=hand)
             self._in_play = hand
 
-    def hand_finished(self, hand: str, result: dict[str, Any]) -> None:
+    def hand_finished(self, hand: str, result: Mapping[str, object]) -> None:
         """The table recorded ``hand``'s result (memory only; the pump reads the store's record too)."""
         with self._state_lock:
             ctx = self._hand_ctx.get(hand) or self._context_now(exclude=hand)  # (a hand resumed after a restart)
@@ -344,7 +383,7 @@ class HallLink:
     def session_state(self) -> SessionState:
         """The session at this table now: may a hand start, is it the last, the red zone (session_rules.py)."""
         with self._state_lock:
-            s = dict(self.session)
+            s = self.session.copy()
             played = list(self._played.values())
             in_play = bool(self._in_play)
         if self.rules is None:
@@ -365,21 +404,23 @@ class HallLink:
         its red zone (the hand in play is finished, no new one starts; session_rules.py)."""
         return self.session_state().may_start
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> dict[str, object]:
         """For the table's state (``Snapshot.hall``) and its web page."""
         counts = self.outbox.counts()
         with self._state_lock:
             now = time.time()
-            s = dict(self.session)
-            left = (s["ends_at"] - now) if s.get("ends_at") else None
-            view = {"connected": self.connected, "broker": self.addr.url, "hall": self.cfg.hall, "error": self.error,
-                    "session": s.get("session"), "players": s.get("players", []),
-                    "clock": {"ends_at": s.get("ends_at"), "warning_at": s.get("warning_at"),
-                              "seconds_left": None if left is None else max(0.0, round(left, 1)),
-                              "warned": s.get("warned", False), "ended": s.get("ended", False)},
-                    "next_seating": dict(self.next_seating), "messages": list(self.messages),
-                    "outbox": counts, "rules": None,
-                    "seat_check": self.seats.to_dict() if self.seat_check_on else None}
+            s = self.session.copy()
+            ends_at = s.get("ends_at")
+            left = (ends_at - now) if ends_at else None
+            view: dict[str, object] = {
+                "connected": self.connected, "broker": self.addr.url, "hall": self.cfg.hall, "error": self.error,
+                "session": s.get("session"), "players": s.get("players", []),
+                "clock": {"ends_at": s.get("ends_at"), "warning_at": s.get("warning_at"),
+                          "seconds_left": None if left is None else max(0.0, round(left, 1)),
+                          "warned": s.get("warned", False), "ended": s.get("ended", False)},
+                "next_seating": self.next_seating.copy(), "messages": list(self.messages),
+                "outbox": counts, "rules": None,
+                "seat_check": self.seats.to_dict() if self.seat_check_on else None}
         view["rules"] = self.session_state().to_dict()
         return view
 
@@ -413,9 +454,9 @@ class HallLink:
             self.client.publish(self.topics.up(self.cfg.table, "status"), dumps(self.status()), qos=1, retain=True)
         return sent
 
-    def status(self) -> dict[str, Any]:
-        st: dict[str, Any] = {"online": True, "version": software_version(), "t_wall": time.time(),
-                              "outbox_pending": self.outbox.counts()["pending"], "session": self.context().get("session")}
+    def status(self) -> TableStatus:
+        st: TableStatus = {"online": True, "version": software_version(), "t_wall": time.time(),
+                           "outbox_pending": self.outbox.counts()["pending"], "session": self.context().get("session")}
         st.update(system_health(self.store_path))
         if self.status_source is not None:
             st.update(self.status_source())

@@ -17,11 +17,12 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
-from hall.messages import OutboxMessage
+from hall.messages import CommandBody, EventBody, HandContext, HandResult, OutboxMessage, ResultBody
+from rules.events import JSONObject
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS hall_outbox (
@@ -49,6 +50,15 @@ EVENT_MODES = ("results", "all")
 JUDGE_EVENTS = {"penalty_awarded": "", "judge_action": "sanction"}  # event type -> its action ("": any)
 
 
+class RecordedCommand(TypedDict):
+    """A hall command as the table recorded it (:meth:`Outbox.record_command`)."""
+
+    id: str
+    kind: str
+    body: CommandBody
+    received: float
+
+
 def hand_of(stream: str) -> str:
     """The hand a store stream belongs to (``<hand_id>`` or ``<hand_id>/game``)."""
     return stream.split("/", 1)[0]
@@ -73,9 +83,9 @@ class Outbox:
     # --- from the store into the outbox ------------------------------------------------------------------
     def _cursor(self, name: str) -> int:
         row = self.db.execute("SELECT value FROM hall_cursor WHERE name=?", (name,)).fetchone()
-        return row[0] if row else 0
+        return int(row[0]) if row else 0
 
-    def feed(self, context: dict[str, Any] | Callable[[str], dict[str, Any]] | None = None, limit: int = 2000) -> int:
+    def feed(self, context: HandContext | Callable[[str], HandContext] | None = None, limit: int = 2000) -> int:
         """Copy new events and finished hands from the store; returns how many messages were added.
         ``context`` (the hall session and the players by seat, as the hall's commands set them) is
         recorded when a hand starts and attached to that hand's result; a function of the hand gives each
@@ -102,13 +112,14 @@ class Outbox:
             for _rid, stream, seq, typ, t_wall, body in rows:
                 if typ == "hand_started":
                     starts.append((hand_of(stream), ctx_of(hand_of(stream))))
-                ev = json.loads(body) if typ in JUDGE_EVENTS else None
+                ev: JSONObject | None = json.loads(body) if typ in JUDGE_EVENTS else None
                 judged = ev is not None and JUDGE_EVENTS[typ] in ("", ev.get("action"))
                 if self.events == "all" or typ == "hand_started" or judged:
                     ev = ev if ev is not None else json.loads(body)
-                    msg = {"stream": stream, "seq": seq, "event": ev}
-                    if judged:  # the judge's decision with the session and who sat where then
-                        msg.update(json.loads(ctx_of(str(ev.get("hand_id") or ""))))
+                    msg: EventBody = {"stream": stream, "seq": seq, "event": ev}
+                    if judged and ev is not None:  # the judge's decision with the session and who sat where then
+                        said: HandContext = json.loads(ctx_of(str(ev.get("hand_id") or "")))
+                        msg = {**msg, **said}
                     msgs.append((hand_of(stream), "event", json.dumps(msg, sort_keys=True), t_wall))
             if len(rows) < limit:  # else events are still to copy: results come after their hand's events
                 known = dict(starts)
@@ -117,8 +128,9 @@ class Outbox:
                     if c is None:
                         row = self.db.execute("SELECT context FROM hall_hands WHERE hand=?", (hand,)).fetchone()
                         c = row[0] if row else ctx_of(hand)
-                    body = {"profile": profile, "result": json.loads(result), **json.loads(c)}
-                    msgs.append((hand, "result", json.dumps(body, sort_keys=True), finished))
+                    ctx: HandContext = json.loads(c)
+                    done_body: ResultBody = {"profile": profile, "result": json.loads(result), **ctx}
+                    msgs.append((hand, "result", json.dumps(done_body, sort_keys=True), finished))
             if not rows and not msgs:
                 return 0
             self.db.execute("BEGIN IMMEDIATE")
@@ -140,23 +152,23 @@ class Outbox:
                 raise
             return len(msgs)
 
-    def session_results(self, session: int) -> list[tuple[str, dict[str, Any]]]:
+    def session_results(self, session: int) -> list[tuple[str, HandResult]]:
         """The hands played in hall session ``session`` (by the context they started with), in order."""
         with self.lock:
             if not self._has_store():
                 return []
             rows = self.db.execute("SELECT h.hand_id, h.result, c.context FROM hands h JOIN hall_hands c ON "
                                    "c.hand = h.hand_id WHERE h.finished IS NOT NULL ORDER BY h.started, h.hand_id")
-            out = []
+            out: list[tuple[str, HandResult]] = []
             for hand, result, context in rows.fetchall():
-                r = json.loads(result)
+                r: HandResult = json.loads(result)
                 if json.loads(context).get("session") == session and r.get("status", "played") == "played":
                     out.append((hand, r))
             return out
 
     def _has_store(self) -> bool:
         n = self.db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('events', 'hands')").fetchone()[0]
-        return n == 2
+        return bool(n == 2)
 
     # --- sending and acknowledgement ---------------------------------------------------------------------
     def due(self, resend_after: float, now: float | None = None, limit: int = 500) -> list[OutboxMessage]:
@@ -164,7 +176,7 @@ class Outbox:
         more than ``resend_after`` seconds ago — oldest first, at most ``limit``; they count as sent now.
         When they were sent is kept in memory only: after a restart everything unacknowledged is due."""
         now = time.time() if now is None else now
-        out = []
+        out: list[OutboxMessage] = []
         with self.lock:
             after = 0
             while len(out) < limit:
@@ -196,7 +208,7 @@ class Outbox:
             return self._write_many("UPDATE hall_outbox SET acked=? WHERE hand=? AND seq=? AND acked IS NULL",
                                     [(now, h, s) for h, s in keys])
 
-    def _write_many(self, sql: str, args: list[tuple]) -> int:
+    def _write_many(self, sql: str, args: list[tuple[object, ...]]) -> int:
         """One short write transaction (one commit, not one per row)."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
@@ -212,7 +224,8 @@ class Outbox:
             total, pending = self.db.execute(
                 "SELECT COUNT(*), COALESCE(SUM(acked IS NULL), 0) FROM hall_outbox").fetchone()
             results = self.db.execute("SELECT COUNT(*) FROM hall_outbox WHERE kind='result'").fetchone()[0]
-        return {"total": total, "pending": pending, "acked": total - pending, "results": results}
+        return {"total": int(total), "pending": int(pending), "acked": int(total - pending),
+                "results": int(results)}
 
     def messages(self, kind: str | None = None) -> list[tuple[str, int, str, bool]]:
         """Every message as ``(hand, seq, kind, acked)`` (tests, ``hall simulate``'s count)."""
@@ -223,13 +236,13 @@ class Outbox:
         return [(h, s, k, bool(a)) for h, s, k, a in rows]
 
     # --- the table's own messages (not from the store: the seat check) ---------------------------------------
-    def put(self, hand: str, kind: str, body: dict[str, Any], t_wall: float | None = None) -> int:
+    def put(self, hand: str, kind: str, body: Mapping[str, object], t_wall: float | None = None) -> int:
         """Queue one message under ``hand`` (its next seq) durably; returns its seq."""
         with self.lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 row = self.db.execute("SELECT MAX(seq) FROM hall_outbox WHERE hand=?", (hand,)).fetchone()
-                seq = 0 if row[0] is None else row[0] + 1
+                seq = 0 if row[0] is None else int(row[0]) + 1
                 self.db.execute("INSERT INTO hall_outbox (hand, seq, kind, body, t_wall) VALUES (?,?,?,?,?)",
                                 (hand, seq, kind, json.dumps(body, sort_keys=True),
                                  time.time() if t_wall is None else t_wall))
@@ -239,22 +252,23 @@ class Outbox:
                 raise
             return seq
 
-    def last(self, hand: str) -> dict[str, Any] | None:
+    def last(self, hand: str) -> JSONObject | None:
         """The body of the last message queued under ``hand`` (None: none)."""
         with self.lock:
             row = self.db.execute("SELECT body FROM hall_outbox WHERE hand=? ORDER BY seq DESC LIMIT 1",
                                   (hand,)).fetchone()
-        return json.loads(row[0]) if row else None
+        body: JSONObject | None = json.loads(row[0]) if row else None
+        return body
 
     # --- hall commands -----------------------------------------------------------------------------------
-    def record_command(self, cmd_id: str, kind: str, body: dict[str, Any]) -> bool:
+    def record_command(self, cmd_id: str, kind: str, body: CommandBody) -> bool:
         """Record a hall command once; False when it was already recorded (a redelivery)."""
         with self.lock:
             cur = self.db.execute("INSERT OR IGNORE INTO hall_commands VALUES (?,?,?,?)",
                                   (cmd_id, kind, json.dumps(body, sort_keys=True), time.time()))
             return cur.rowcount == 1
 
-    def commands(self) -> list[dict[str, Any]]:
+    def commands(self) -> list[RecordedCommand]:
         with self.lock:
             rows = self.db.execute("SELECT id, kind, body, received FROM hall_commands ORDER BY received, rowid")
             return [{"id": i, "kind": k, "body": json.loads(b), "received": r} for i, k, b, r in rows]

@@ -16,12 +16,17 @@ off-centre still puts each badge at its seat. Without a calibration, the side of
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hall import badges as hb
+from hall.messages import SeatCheckBody
+
+if TYPE_CHECKING:
+    from vision.arrays import Image
+    from vision.calibration import Calibration
 
 KIND = "seat_check"  # the outbox message kind the hall records (hall.messages.KINDS)
 # states: "" not read yet this session; "ok"; "mismatch" (blocks); "unreadable" (no frame: blocks);
@@ -29,7 +34,7 @@ KIND = "seat_check"  # the outbox message kind the hall records (hall.messages.K
 BLOCKING = ("", "mismatch", "unreadable")
 
 
-def seat_by_calibration(cal: Any, n_seats: int) -> Callable[[hb.Badge], int | None]:
+def seat_by_calibration(cal: Calibration, n_seats: int) -> Callable[[hb.Badge], int | None]:
     """A badge's seat from the camera's calibration: its centre in table millimetres, the seat whose side
     of the table it lies on (the largest centre → player coordinate of the four); None for a side no seat
     of this table uses (three players)."""
@@ -45,7 +50,7 @@ def seat_by_calibration(cal: Any, n_seats: int) -> Callable[[hb.Badge], int | No
     return seat_of
 
 
-def check_frame(frame: np.ndarray, seating: Sequence[str], calibration: Any = None) -> hb.SeatCheck:
+def check_frame(frame: Image, seating: Sequence[str], calibration: Calibration | None = None) -> hb.SeatCheck:
     """The badges an overhead frame shows against ``seating`` (``seating[seat]`` = the player's id)."""
     found = hb.read(frame)
     if len({b.player for b in found}) < len(seating):  # a code missed: once more at 1.5 times the size
@@ -85,8 +90,17 @@ class SeatState:
     def blocks(self) -> bool:
         return self.status in BLOCKING
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> SeatCheckBody:
+        """What the outbox sends the hall (``seat_check``) and the page shows."""
+        return {"session": self.session, "status": self.status, "expected": list(self.expected),
+                "found": list(self.found), "problems_en": list(self.problems_en),
+                "problems_ru": list(self.problems_ru), "calibrated": self.calibrated, "judge": self.judge,
+                "reason": self.reason, "t_wall": self.t_wall}
+
+    @classmethod
+    def from_body(cls, body: SeatCheckBody) -> SeatState:
+        """A seat check as :meth:`to_dict` wrote it (a restarted table's last one)."""
+        return cls(**body)
 
     def text(self) -> tuple[str, str]:
         """One line each in English and Russian for the page's session line."""
@@ -106,7 +120,7 @@ class SeatState:
 
 def render_badges(at_seat: dict[int, str], names: dict[str, str] | None = None, *, seed: int = 0,
                   size: tuple[int, int] = (1920, 1080), turn_deg: float | None = None,
-                  px_per_mm: float = 1.08) -> np.ndarray:
+                  px_per_mm: float = 1.08) -> Image:
     """An overhead frame (BGR) of the empty table — felt and calibration markers, seen through a camera
     mounted slightly turned (``turn_deg``: this much) and off-centre — with each player's badge laid at a seat (``{seat: id}``), turned
     to face its player, a bit askew as put down by hand."""
@@ -126,8 +140,8 @@ def render_badges(at_seat: dict[int, str], names: dict[str, str] | None = None, 
     for seat, pid in at_seat.items():
         img = np.asarray(hb.badge(pid, (names or {}).get(pid, pid), size=(bw, bh)))
         img = np.rot90(img, k=seat)  # its top towards the table's centre, as its player reads it
-        turn = cv2.getRotationMatrix2D((img.shape[1] / 2, img.shape[0] / 2), float(rng.uniform(-10, 10)), 1.0)
-        img = cv2.warpAffine(np.ascontiguousarray(img), turn, (img.shape[1], img.shape[0]), borderValue=255)
+        askew = cv2.getRotationMatrix2D((img.shape[1] / 2, img.shape[0] / 2), float(rng.uniform(-10, 10)), 1.0)
+        img = cv2.warpAffine(np.ascontiguousarray(img), askew, (img.shape[1], img.shape[0]), borderValue=255)
         cx, cy = local_to_table(seat, np.array([[rng.uniform(-60, 60), 310.0]]), geo)[0] * r
         y0, x0 = int(cy - img.shape[0] / 2), int(cx - img.shape[1] / 2)
         canvas[y0:y0 + img.shape[0], x0:x0 + img.shape[1]] = img[..., None]

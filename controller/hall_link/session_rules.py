@@ -29,9 +29,9 @@ Pure functions of the session (the hall's command), the hands finished in it and
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Protocol, TypedDict
 
 # What the table's page says (English, Russian): the seeds are Russian, the page speaks both.
 TEXTS: dict[str, tuple[str, str]] = {
@@ -44,6 +44,31 @@ TEXTS: dict[str, tuple[str, str]] = {
     # the seat check holds the first hand (controller/hall_link/seat_check.py words each case itself)
     "seat_check": ("Seat check: the players do not sit as seated", "Проверка мест: игроки сидят не по рассадке"),
 }
+
+
+class HallSession(TypedDict, total=False):
+    """The hall's current session as its commands set it at this table (``controller/hall_link/link.py``)."""
+
+    session: int | None
+    players: list[str]  # by seat, as seated (a substitute's seating replaces them)
+    received: float  # when this table received the session's start
+    starts_at: float | None
+    ends_at: float | None
+    warning_at: float | None
+    warned: bool
+    ended: bool
+
+
+class SessionLimits(Protocol):
+    """What the session's end reads of a rule set (``rules.game.profile_api.GameRules`` has it all; its
+    ``red_zone_min`` too, read where there is one)."""
+
+    def seating(self, hands_played: int, players: int) -> tuple[int, ...] | None: ...
+    def game_over(self, hands_played: int, dealer_changes: int, players: int) -> bool: ...
+    def session_may_start_hand(self, minutes_left: float) -> bool: ...
+
+
+HandRecord = Mapping[str, object]  # a hand's result as recorded (hall.messages.HandResult): the keys read here
 
 
 @dataclass(frozen=True)
@@ -61,11 +86,11 @@ class SessionState:
     text_en: str
     text_ru: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
-def dealer_changes(results: Sequence[dict[str, Any]]) -> int:
+def dealer_changes(results: Sequence[HandRecord]) -> int:
     """How often the deal passed in these results (a hand whose ``next_dealer`` differs from its dealer)."""
     n = 0
     for r in results:
@@ -74,7 +99,7 @@ def dealer_changes(results: Sequence[dict[str, Any]]) -> int:
     return n
 
 
-def played(results: Sequence[dict[str, Any]]) -> int:
+def played(results: Sequence[HandRecord]) -> int:
     """The hands that count as played: a hand a chombo had dealt again does not (004 line 570: «В случае чомбо
     происходит пересдача и не может считается, что раздача была сыграна»); a drawn hand does («Раздача,
     завершившаяся исчерпывающей ничьей, считается за сыгранную раздачу»)."""
@@ -82,7 +107,7 @@ def played(results: Sequence[dict[str, Any]]) -> int:
 
 
 class SessionRules:
-    def __init__(self, profile: Any):
+    def __init__(self, profile: SessionLimits):
         self.profile = profile
 
     def chairs(self, players: Sequence[str], hands_played: int) -> list[str]:
@@ -95,7 +120,7 @@ class SessionRules:
     def _over(self, hands: int, changes: int, players: int) -> bool:
         return bool(players) and bool(self.profile.game_over(hands, changes, players))
 
-    def decide(self, session: dict[str, Any], results: Sequence[dict[str, Any]], now: float,
+    def decide(self, session: HallSession, results: Sequence[HandRecord], now: float,
                in_play: bool = False) -> SessionState:
         """The session's state at ``now``: ``session`` as the hall's commands set it (``ends_at``, ``ended``,
         ``players``), ``results`` the hands played in it (each with ``dealer``, ``next_dealer``)."""

@@ -11,15 +11,28 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from controller.event_store import EventStore
 from controller.hall_link.link import HallLink, LinkConfig
+from controller.hall_link.seat_check import SeatState
+from hall.messages import Command, HandResult
+from rules import driver
+from rules.events import Event, HandStarted, JSONValue, PenaltyAwarded, as_int
 
 _BOTS = threading.Lock()  # the bots' lazily built tables (rules.bots) are filled by one thread at a time
 REAL_EVENT_S = 2.0  # seconds between recorded events at a real table (a draw and a discard take ~4 s)
+
+
+def _start(hr: driver.HandResult) -> HandStarted:
+    """The hand's ``hand_started`` (its record's first event)."""
+    start = hr.events[0]
+    if not isinstance(start, HandStarted):
+        raise TypeError(f"the hand's record starts with {start.TYPE}, not hand_started")
+    return start
 
 
 @dataclass
@@ -71,7 +84,7 @@ class SimTable:
         self.link.stop()
         self.store.close()
 
-    def _command(self, cmd: Any) -> None:
+    def _command(self, cmd: Command) -> None:
         if cmd.kind == "session_start":
             self._session_started.set()
 
@@ -87,7 +100,8 @@ class SimTable:
         raise TimeoutError(f"{self.id}: the hall did not start session {session}")
 
     def play_session(self, session: int, max_hands: int | None = None, stop: threading.Event | None = None,
-                     timeout: float = 30.0, before_hand: Any = None) -> int:
+                     timeout: float = 30.0,
+                     before_hand: Callable[[SimTable, int, int], None] | None = None) -> int:
         """Play one game with the seated players; returns the hands recorded. ``before_hand(self, session, i)``
         is called before the i-th hand (0-based): the regulations scenario's judge and director act there."""
         from rules.simulate import play_game
@@ -124,7 +138,7 @@ class SimTable:
             a, b = swap
             sitting[a], sitting[b] = sitting[b], sitting[a]
 
-        def read(at: dict[int, str]) -> Any:
+        def read(at: dict[int, str]) -> SeatState:
             frame = render_badges(at, seed=self.seed + session)
             return self.link.record_seats(check_frame(frame, players, calibrate(frame)), calibrated=True)
 
@@ -145,11 +159,11 @@ class SimTable:
             raise RuntimeError(f"{self.id}: the seat check still holds the first hand after it was released")
         self.seat_log.append(f"{self.id} session {session}: {found} -> {how}")
 
-    def _record_hand(self, session: int, i: int, hr: Any, players: list[str]) -> None:
+    def _record_hand(self, session: int, i: int, hr: driver.HandResult, players: list[str]) -> None:
         hand_id = f"{self.id}-s{session}-h{i + 1:03d}"
         self.playing, self.hand_id = True, hand_id
         st = hr.machine.state
-        start = hr.events[0]
+        start = _start(hr)
         seats = tuple(players[int(p[1:])] for p in start.seats)  # "P<i>" = the i-th seated player
         self.store.start_hand(hand_id, self.profile_name, time.time())
         self.link.hand_started(hand_id)
@@ -159,32 +173,32 @@ class SimTable:
             self.store.append(f"{hand_id}/game", seq, ev)
             time.sleep(self.event_delay * self.rng.uniform(0.5, 1.5))
         # every seat signed the result (000 line 269: it is final; a correction needs an upheld appeal)
-        result = {"hand_id": hand_id, "status": "played", "source": "bots", "dealer": st.dealer,
+        result: HandResult = {"hand_id": hand_id, "status": "played", "source": "bots", "dealer": st.dealer,
                   "deltas": list(hr.deltas), "winners": list(hr.winners), "exhaustive": hr.exhaustive,
                   "next_dealer": hr.next_dealer, "seats": list(seats), "events": len(hr.events),
                   "options_after": self.profile.next_hand_options(st), "confirmed_by": "seats"}
         self._finish(session, hand_id, result, seats)
 
-    def _finish(self, session: int, hand_id: str, result: dict[str, Any], seats: tuple[str, ...]) -> None:
+    def _finish(self, session: int, hand_id: str, result: HandResult, seats: tuple[str, ...]) -> None:
         finished = time.time()
-        self.store.finish_hand(hand_id, result, finished)
+        self.store.finish_hand(hand_id, cast("Mapping[str, JSONValue]", result), finished)  # (a HandResult is JSON)
         self.link.hand_finished(hand_id, result)
         self.link.notify()
         with self.lock:
             self.played.append(PlayedHand(hand_id, session, tuple(result["deltas"]), seats, finished))
         self.playing = False
 
-    def replayed_hand(self, session: int, i: int, hr: Any, players: list[str], seat: int) -> Any:
+    def replayed_hand(self, session: int, i: int, hr: driver.HandResult, players: list[str],
+                      seat: int) -> PenaltyAwarded:
         """The judge gives the rule set's penalty that has the hand dealt again (riichi's chombo, 004 line 278)
         to ``seat`` during a hand before the game's i-th: that hand ends at once and its result pays nothing
         (the penalty is the payment), the same dealer with the same counters deals the next (``hr``, the game's
         i-th hand, is that next one) — as the referee does (controller/referee/sanctions.py). Returns the
         penalty."""
-        from rules.events import PenaltyAwarded
         from rules.game.penalty_catalogue import charge
 
         kind = next(k for k in self.profile.penalty_catalogue if k.replay)
-        start = hr.events[0]
+        start = _start(hr)
         hand_id = f"{self.id}-s{session}-h{i + 1:03d}r"
         seats = tuple(players[int(p[1:])] for p in start.seats)
         self.playing, self.hand_id = True, hand_id
@@ -195,7 +209,7 @@ class SimTable:
                             paid=c.paid, occurrence=c.occurrence, when=kind.when, replay=True, judge="sim judge",
                             hand_id=hand_id, t_wall=time.time())
         self._judge(ev)
-        same = {k: start.options.get(k, 0) for k in self.profile.next_hand_options(hr.machine.state)}
+        same = {k: as_int(start.options.get(k, 0)) for k in self.profile.next_hand_options(hr.machine.state)}
         self._finish(session, hand_id, {
             "hand_id": hand_id, "status": "played", "source": "bots", "dealer": start.dealer,
             "deltas": [0] * len(hr.deltas), "winners": [], "exhaustive": False, "next_dealer": start.dealer,
@@ -204,14 +218,13 @@ class SimTable:
         return ev
 
     # --- the judge's console (what controller/web/judge.py records), for the regulations scenario ------------
-    def _judge(self, ev: Any) -> None:
+    def _judge(self, ev: Event) -> None:
         stream = f"{self.id}/judge"
         self.store.append(stream, self.store.next_seq(stream), ev)
         self.link.notify()
 
-    def award_penalty(self, seat: int, code: str, chosen: int | None = None, previous: int = 0) -> Any:
+    def award_penalty(self, seat: int, code: str, chosen: int | None = None, previous: int = 0) -> PenaltyAwarded:
         """A penalty from the profile's catalogue, charged as the console charges it (``previous`` offences)."""
-        from rules.events import PenaltyAwarded
         from rules.game.penalty_catalogue import charge
 
         kind = {k.code: k for k in self.profile.penalty_catalogue}[code]

@@ -16,12 +16,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from controller.hall_link.link import LinkConfig
 from controller.hall_link.sim_table import SimTable
 from hall.config import defaults
 from hall.runtime import Hall
+from hall.seating import TableRules
+from hall.tournament import Tournament
+from rules.events import as_int
+from rules.game.profile_api import TournamentStanding
 
 
 @dataclass
@@ -34,7 +37,7 @@ class SimReport:
     broker_restarts: int = 0
     redeliveries: int = 0  # copies the hall received again and absorbed (not counted twice)
     seconds: float = 0.0
-    ranking: list[Any] = field(default_factory=list)
+    ranking: list[TournamentStanding] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
     regulations: list[str] = field(default_factory=list)  # what the regulations scenario did, one line each
@@ -139,7 +142,7 @@ def run(tables: int, sessions: int, profile: str, seed: int, *, broker: str = ""
     return report
 
 
-def players_for(rules: Any, tables: int, regulations: bool) -> int:
+def players_for(rules: TableRules, tables: int, regulations: bool) -> int:
     """The players registered: the rule set's usual table at every table (Siamese: three, 003 line 2229); with the
     regulations, the last tables smaller — one of each smaller size the rule set plays (Sichuan three, 000
     §3.1.3 lines 503-509; Siamese two, 003 lines 2229-2273; Red three, then two, 001 line 8)."""
@@ -178,7 +181,7 @@ class _Scenario:
 
     SUBSTITUTE = "S001"
 
-    def __init__(self, t: Any, ids: list[str], sessions: int = 1):
+    def __init__(self, t: Tournament, ids: list[str], sessions: int = 1):
         self.t, self.ids, self.sessions = t, ids, sessions
         self.done: list[str] = []
         self.sims: list[SimTable] = []  # the tables (set once they are started)
@@ -351,7 +354,9 @@ def _count(hall: Hall, sims: list[SimTable], report: SimReport) -> None:
                  for t, h, d in hall.db.q("SELECT table_id, hand, deltas FROM corrections ORDER BY id")}
     for s in sims:
         for hand_id, res in s.store.results():
-            table_results[(s.id, hand_id)] = tuple(res["deltas"])
+            deltas = res["deltas"]
+            assert isinstance(deltas, list)  # (the store keeps a result as the table wrote it: deltas a list)
+            table_results[(s.id, hand_id)] = tuple(as_int(d) for d in deltas)
         for ph in s.played:
             subs = held.get((ph.session, s.id), {})
             deltas = corrected.get((s.id, ph.hand_id), list(ph.deltas))

@@ -16,11 +16,12 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from hall.pantheon.client import Mimir, PantheonConfig, PantheonError
 from hall.pantheon.feed import feed
-from hall.pantheon.outbox import PantheonOutbox, Sender
+from hall.pantheon.outbox import DrainReport, PantheonOutbox, Sender
+from hall.runtime import Hall
+from rules.events import JSONObject
 
 
 class _HallDown(Exception):
@@ -32,7 +33,7 @@ class _CrashAfterRecording(Mimir):
         super().__init__(cfg)
         self.after = after
 
-    async def add_round(self, session_hash: str, round_data: dict[str, Any]) -> dict[str, Any]:
+    async def add_round(self, session_hash: str, round_data: JSONObject) -> JSONObject:
         ans = await super().add_round(session_hash, round_data)
         self.after -= 1
         if self.after <= 0:
@@ -52,8 +53,9 @@ class PantheonSim:
     errors: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
-    def after_session(self, session: int, hall: Any) -> None:
+    def after_session(self, session: int, hall: Hall) -> None:
         db = hall.db
+        assert hall.tournament is not None
         with db.tx() as c:  # P001 is Pantheon player 1, ...
             c.execute("UPDATE players SET pantheon_id = CAST(substr(id, 2) AS INTEGER) WHERE pantheon_id IS NULL "
                       "AND id GLOB 'P[0-9]*'")
@@ -74,7 +76,7 @@ class PantheonSim:
         finally:
             ob.close()
 
-    def _count(self, rep: Any) -> None:
+    def _count(self, rep: DrainReport) -> None:
         self.refused += rep.refused
         self.disagreements += rep.disagreements
         if rep.error:

@@ -164,14 +164,15 @@ class LiveTable:
                 if 0 <= w < 4:
                     won[w] += 1
         for p in pens:
-            if p.seat in seats:
-                # what each seat receives and what the offender pays, as the hall counts it (hall/standings.py)
-                got = receipts(p.seat, p.points, p.paid, p.to_others, max(seats) + 1)
-                total[p.seat] -= taken(p.points, got)
-                pen[p.seat] += taken(p.points, got)
-                for s, amount in enumerate(got):
-                    if s in seats:
-                        total[s] += amount
+            # the console numbers the players by chair (0..n-1): chair i sits at seats[i] (a table of two: seats
+            # 0 and 2); what each chair receives and what the offender pays, as the hall counts it (hall/standings.py)
+            if 0 <= p.seat < len(seats):
+                got = receipts(p.seat, p.points, p.paid, p.to_others, len(seats))
+                total[seats[p.seat]] -= taken(p.points, got)
+                pen[seats[p.seat]] += taken(p.points, got)
+                for chair, amount in enumerate(got):
+                    if chair < len(seats):
+                        total[seats[chair]] += amount
         order = sorted(seats, key=lambda s: (-total[s], s))
         standings = [{"rank": i + 1, "seat": s, "total": total[s], "wins": won[s], "penalties": pen[s]}
                      for i, s in enumerate(order)]
@@ -188,6 +189,7 @@ class LiveTable:
         chk = snap.table_check
         out = {
             "table": {"id": snap.table, "profile": snap.profile, "players": svc.players,
+                      "seats": list(self.seats),  # by chair (the console's numbers): where each sits
                       "language": svc.cfg["web.language"]},
             "service": {"state": snap.state, "hand_id": snap.hand_id, "dice": [list(d) for d in snap.dice],
                         "shuffle": snap.shuffle, "fault": snap.fault, "prompt": snap.prompt,

@@ -14,13 +14,63 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict, cast
 
 import aiohttp
 
+from rules.events import JSONObject
+
 AUTH_RE = re.compile(r"auth|token|logged in|privileges|access|permission", re.I)
 EVENT_RE = re.compile(r"event", re.I)
+
+
+# --- what the hall reads of Pantheon's answers (proto3 JSON: a field at its default is left out) ----------------
+class ScoreDelta(TypedDict, total=False):
+    playerId: int
+    score: int
+
+
+class RoundState(TypedDict, total=False):
+    """``RoundState`` (``PreviewRound``'s ``state``): the score changes by player."""
+
+    scoresDelta: list[ScoreDelta]
+
+
+class GameConfig(TypedDict, total=False):
+    eventTitle: str
+
+
+class SessionPlayer(TypedDict, total=False):
+    id: int
+
+
+class SessionInfo(TypedDict, total=False):
+    """A game being played (``GetCurrentSessions``)."""
+
+    sessionHash: str
+    players: list[SessionPlayer]
+
+
+class _Events(TypedDict, total=False):
+    events: list[JSONObject]
+
+
+class _Started(TypedDict, total=False):
+    sessionHash: str
+
+
+class _Preview(TypedDict, total=False):
+    state: RoundState
+
+
+class _Rounds(TypedDict, total=False):
+    rounds: list[JSONObject]
+
+
+class _Sessions(TypedDict, total=False):
+    sessions: list[SessionInfo]
 
 
 class PantheonError(RuntimeError):
@@ -51,7 +101,7 @@ class PantheonConfig:
                 "X-Current-Person-Id": str(self.person_id), "X-Current-Event-Id": str(self.event_id)}
 
 
-def classify(status: int, body: Any) -> PantheonError:
+def classify(status: int, body: object) -> PantheonError:
     """A Twirp error answer as a :class:`PantheonError`."""
     if not isinstance(body, dict) or "code" not in body:
         if status in (502, 503, 504):
@@ -84,7 +134,7 @@ class Mimir:
         if self._session is not None:
             await self._session.close()
 
-    async def call(self, rpc: str, payload: dict[str, Any]) -> dict[str, Any]:
+    async def call(self, rpc: str, payload: Mapping[str, object]) -> JSONObject:
         assert self._session is not None, "use 'async with Mimir(cfg)'"
         try:
             async with self._session.post(self.cfg.endpoint(rpc), data=json.dumps(payload),
@@ -103,43 +153,44 @@ class Mimir:
             raise PantheonError("refused", f"{rpc}: the answer is not JSON", "", status)
         return body
 
-    # --- the calls the hall makes (messages of mimir.proto) -------------------------------------------------
-    async def game_config(self) -> dict[str, Any]:
-        return await self.call("GetGameConfig", {"eventId": self.cfg.event_id})
+    # --- the calls the hall makes (messages of mimir.proto); each answer typed as the message it is ------------
+    async def game_config(self) -> GameConfig:
+        return cast(GameConfig, await self.call("GetGameConfig", {"eventId": self.cfg.event_id}))
 
-    async def my_events(self) -> list[dict[str, Any]]:
-        return list((await self.call("GetMyEvents", {})).get("events", []))
+    async def my_events(self) -> list[JSONObject]:
+        return list(cast(_Events, await self.call("GetMyEvents", {})).get("events", []))
 
     async def start_game(self, players: list[int]) -> str:
-        ans = await self.call("StartGame", {"eventId": self.cfg.event_id, "players": players})
+        ans = cast(_Started, await self.call("StartGame", {"eventId": self.cfg.event_id, "players": players}))
         return str(ans.get("sessionHash", ""))
 
-    async def preview_round(self, session_hash: str, round_data: dict[str, Any]) -> dict[str, Any]:
-        return dict((await self.call("PreviewRound", {"sessionHash": session_hash, "roundData": round_data}))
-                    .get("state", {}))
+    async def preview_round(self, session_hash: str, round_data: JSONObject) -> RoundState:
+        ans = await self.call("PreviewRound", {"sessionHash": session_hash, "roundData": round_data})
+        return cast(RoundState, dict(cast(_Preview, ans).get("state", {})))
 
-    async def add_round(self, session_hash: str, round_data: dict[str, Any]) -> dict[str, Any]:
+    async def add_round(self, session_hash: str, round_data: JSONObject) -> JSONObject:
         return await self.call("AddRound", {"sessionHash": session_hash, "roundData": round_data})
 
-    async def end_game(self, session_hash: str) -> dict[str, Any]:
+    async def end_game(self, session_hash: str) -> JSONObject:
         return await self.call("EndGame", {"sessionHash": session_hash})
 
-    async def add_penalty(self, player_id: int, amount: int, reason: str) -> dict[str, Any]:
+    async def add_penalty(self, player_id: int, amount: int, reason: str) -> JSONObject:
         return await self.call("AddPenalty", {"eventId": self.cfg.event_id, "playerId": player_id,
                                               "amount": amount, "reason": reason})
 
-    async def call_referee(self, table_index: int) -> dict[str, Any]:
+    async def call_referee(self, table_index: int) -> JSONObject:
         return await self.call("CallReferee", {"tableIndex": table_index, "eventId": self.cfg.event_id})
 
-    async def all_rounds(self, session_hash: str) -> list[dict[str, Any]]:
-        return list((await self.call("GetAllRounds", {"sessionHash": session_hash})).get("rounds", []))
+    async def all_rounds(self, session_hash: str) -> list[JSONObject]:
+        ans = await self.call("GetAllRounds", {"sessionHash": session_hash})
+        return list(cast(_Rounds, ans).get("rounds", []))
 
-    async def current_sessions(self, player_id: int) -> list[dict[str, Any]]:
-        return list((await self.call("GetCurrentSessions", {"playerId": player_id, "eventId": self.cfg.event_id}))
-                    .get("sessions", []))
+    async def current_sessions(self, player_id: int) -> list[SessionInfo]:
+        ans = await self.call("GetCurrentSessions", {"playerId": player_id, "eventId": self.cfg.event_id})
+        return list(cast(_Sessions, ans).get("sessions", []))
 
 
-def score_deltas(state: dict[str, Any]) -> dict[int, int]:
+def score_deltas(state: RoundState) -> dict[int, int]:
     """``RoundState.scores_delta`` by player id (a zero score is left out of proto3 JSON: 0)."""
     return {int(x.get("playerId", 0)): int(x.get("score", 0)) for x in state.get("scoresDelta", [])}
 

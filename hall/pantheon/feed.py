@@ -14,9 +14,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
-from hall.db import HallDB
+from hall.db import HallDB, HallResult
 from hall.pantheon.outbox import PantheonOutbox
 from hall.pantheon.rounds import RoundError, summarize
 from rules.events import Event
@@ -57,10 +56,11 @@ def feed(db: HallDB, outbox: PantheonOutbox, profile: RuleSet) -> FeedReport:
     seats: dict[tuple[int, str], list[str]] = {}
     for s, t, _seat, p in db.q("SELECT session, table_id, seat, player FROM seating ORDER BY session, table_id, seat"):
         seats.setdefault((s, t), []).append(p)
-    results: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    results: dict[tuple[int, str], list[HallResult]] = {}
     for r in db.results():
-        if r["status"] == "played" and (r["session"], r["table"]) in seats:
-            results.setdefault((r["session"], r["table"]), []).append(r)
+        session = r["session"]
+        if r["status"] == "played" and session is not None and (session, r["table"]) in seats:
+            results.setdefault((session, r["table"]), []).append(r)
     for (s, t), hands in sorted(results.items()):
         players = seats[(s, t)]
         missing = [p for p in players if not ids.get(p)]

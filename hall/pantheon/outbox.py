@@ -24,10 +24,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict, TypeVar
 
 from hall.pantheon.client import Mimir, PantheonConfig, PantheonError, score_deltas
 from hall.pantheon.rounds import HandSummary, deltas_by_player, to_round
+from rules.events import JSONObject, JSONValue
+
+_T = TypeVar("_T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -44,15 +47,41 @@ OPEN = ("pending", "inflight")
 HELD = ("refused", "disagree")
 
 
+class ItemBody(TypedDict, total=False):
+    """What an item sends, by its call: ``StartGame`` the players (e-s-w-n), ``AddRound`` the hand, its round and
+    our score changes by player (to compare with Pantheon's preview), ``AddPenalty``, ``CallReferee``."""
+
+    players: list[int]
+    hand: str
+    round: JSONObject
+    ours: dict[str, int]
+    playerId: int
+    amount: int
+    reason: str
+    tableIndex: int
+
+
+class Problem(TypedDict):
+    """A problem for the director and the judge (English and Russian); a disagreement with both scores."""
+
+    key: str
+    game: str | None
+    kind: str  # "refused", "disagree"
+    text_en: str
+    text_ru: str
+    ours: NotRequired[dict[int, int]]
+    pantheon: NotRequired[dict[int, int]]
+
+
 @dataclass
 class Item:
     seq: int
     key: str
     game: str | None
     rpc: str
-    body: dict[str, Any]
+    body: ItemBody
     state: str
-    answer: Any
+    answer: JSONValue  # Pantheon's answer as kept (or why it was not sent)
     attempts: int
     force: bool
 
@@ -67,7 +96,7 @@ class DrainReport:
     disagreements: int = 0
     waiting: int = 0  # items left for later
     error: str = ""  # why the drain stopped early (auth, unknown event, unreachable)
-    problems: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
     def line(self) -> str:
         return (f"pantheon: sent {self.sent}, accepted {self.accepted}, refused {self.refused}, "
@@ -89,7 +118,7 @@ class PantheonOutbox:
         with self.lock:
             self.db.close()
 
-    def _tx(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _tx(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         with self.lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -100,7 +129,7 @@ class PantheonOutbox:
                 self.db.execute("ROLLBACK")
                 raise
 
-    def _put(self, c: sqlite3.Connection, key: str, game: str | None, rpc: str, body: dict[str, Any]) -> bool:
+    def _put(self, c: sqlite3.Connection, key: str, game: str | None, rpc: str, body: ItemBody) -> bool:
         cur = c.execute("INSERT OR IGNORE INTO items (key, game, rpc, body, created) VALUES (?,?,?,?,?)",
                         (key, game, rpc, json.dumps(body, sort_keys=True), time.time()))
         return cur.rowcount == 1
@@ -130,7 +159,7 @@ class PantheonOutbox:
             ids, index, dealer = json.loads(row[0]), row[1], row[2]
             index = 1 if index == 0 else index + (1 if summary.dealer != dealer else 0)
             c.execute("UPDATE games SET round_index=?, dealer=? WHERE game=?", (index, summary.dealer, game))
-            body = {"hand": hand, "round": to_round(summary, ids, index),
+            body: ItemBody = {"hand": hand, "round": to_round(summary, ids, index),
                     "ours": {str(k): v for k, v in deltas_by_player(summary, ids).items()}}
             return self._put(c, key, game, "AddRound", body)
         return bool(self._tx(fn))
@@ -139,7 +168,7 @@ class PantheonOutbox:
         return bool(self._tx(lambda c: self._put(c, f"end:{game}", game, "EndGame", {})))
 
     def add_penalty(self, key: str, player_id: int, amount: int, reason: str) -> bool:
-        body = {"playerId": player_id, "amount": amount, "reason": reason}
+        body: ItemBody = {"playerId": player_id, "amount": amount, "reason": reason}
         return bool(self._tx(lambda c: self._put(c, f"penalty:{key}", None, "AddPenalty", body)))
 
     def call_referee(self, key: str, table_index: int) -> bool:
@@ -157,12 +186,13 @@ class PantheonOutbox:
 
     def counts(self) -> dict[str, int]:
         with self.lock:
-            return dict(self.db.execute("SELECT state, COUNT(*) FROM items GROUP BY state").fetchall())
+            rows = self.db.execute("SELECT state, COUNT(*) FROM items GROUP BY state").fetchall()
+        return {str(state): int(n) for state, n in rows}
 
     def session_hash(self, game: str) -> str | None:
         with self.lock:
             row = self.db.execute("SELECT session_hash FROM games WHERE game=?", (game,)).fetchone()
-        return row[0] if row else None
+        return None if row is None or row[0] is None else str(row[0])
 
     def release(self, key: str, send: bool = True) -> None:
         """The judge's decision on a held item: send it as it is (no preview check), or skip it."""
@@ -175,22 +205,22 @@ class PantheonOutbox:
                           (time.time(), key))
         self._tx(fn)
 
-    def _set(self, seq: int, state: str, answer: Any = None, bump: bool = False) -> None:
+    def _set(self, seq: int, state: str, answer: object = None, bump: bool = False) -> None:
         self._tx(lambda c: c.execute(
             "UPDATE items SET state=?, answer=?, attempts=attempts+?, done=? WHERE seq=?",
             (state, json.dumps(answer, sort_keys=True) if answer is not None else None, int(bump),
              time.time() if state not in OPEN else None, seq)))
 
 
-def _problem(item: Item, kind: str, en: str, ru: str, **extra: Any) -> dict[str, Any]:
-    return {"key": item.key, "game": item.game, "kind": kind, "text_en": en, "text_ru": ru, **extra}
+def _problem(item: Item, kind: str, en: str, ru: str) -> Problem:
+    return {"key": item.key, "game": item.game, "kind": kind, "text_en": en, "text_ru": ru}
 
 
 class Sender:
     """Sends what the outbox holds, in order, and writes each answer down."""
 
     def __init__(self, outbox: PantheonOutbox, cfg: PantheonConfig,
-                 on_problem: Callable[[dict[str, Any]], None] | None = None,
+                 on_problem: Callable[[Problem], None] | None = None,
                  client: Callable[[PantheonConfig], Mimir] = Mimir):
         self.outbox, self.cfg, self.client = outbox, cfg, client
         self.on_problem = on_problem or (lambda _p: None)
@@ -234,9 +264,9 @@ class Sender:
                     rep.reconciled += 1
                     return True
             ob._set(it.seq, "inflight", bump=True)
-            h = await m.start_game(it.body["players"])
+            started = await m.start_game(it.body["players"])
             rep.sent += 1
-            self._started(it, h)
+            self._started(it, started)
             rep.accepted += 1
             return True
         if it.rpc in ("AddRound", "EndGame"):
@@ -269,8 +299,8 @@ class Sender:
                                  f"Pantheon scores hand {it.body['hand']} differently: ours {ours}, Pantheon {theirs} "
                                  "— not sent; check and release or skip it",
                                  f"Pantheon считает сдачу {it.body['hand']} иначе: у нас {ours}, в Pantheon {theirs} "
-                                 "— не отправлено; проверьте и отправьте или пропустите",
-                                 ours=ours, pantheon=theirs)
+                                 "— не отправлено; проверьте и отправьте или пропустите")
+                    p["ours"], p["pantheon"] = ours, theirs
                     rep.problems.append(p)
                     self.on_problem(p)
                     return False

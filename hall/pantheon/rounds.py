@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from rules.events import Event, ExhaustiveDraw, HandStarted, MeldMade, as_int, as_seat
+from rules.events import Event, ExhaustiveDraw, HandStarted, JSONObject, JSONValue, MeldMade, as_int, as_seat
 from rules.game.protocols import RuleSet
+from rules.game.state import HandState
 from rules.game.table_data import PANTHEON
 
 # Pantheon's yaku ids (Common/YakuMap.php of MahjongPantheon/pantheon): ours → theirs. Yakuhai are one id
@@ -58,12 +58,32 @@ class HandSummary:
     riichi: tuple[int, ...] = ()
     tenpai: tuple[int, ...] = ()
     nagashi: tuple[int, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JSONObject = field(default_factory=dict)
 
 
-def _yaku_ids(yaku: Sequence[Sequence[Any]]) -> tuple[int, ...]:
-    names = [str(y[0]) for y in yaku]
-    han = {str(y[0]): int(y[1]) for y in yaku}
+def _int(v: JSONValue) -> int:
+    """A number of the scorer's JSON (a win's ``han``, ``fu``, dora counts)."""
+    if isinstance(v, int | float | str):
+        return int(v)
+    raise TypeError(f"{v!r} is not a number")
+
+
+def _pairs(yaku: JSONValue) -> list[Sequence[JSONValue]]:
+    """The scorer's ``yaku``: ``[[name, han], ...]``."""
+    if not isinstance(yaku, Sequence) or isinstance(yaku, str):
+        raise TypeError(f"yaku {yaku!r} is not a list")
+    out: list[Sequence[JSONValue]] = []
+    for y in yaku:
+        if not isinstance(y, Sequence) or isinstance(y, str):
+            raise TypeError(f"yaku {y!r} is not a [name, han] pair")
+        out.append(y)
+    return out
+
+
+def _yaku_ids(yaku: JSONValue) -> tuple[int, ...]:
+    pairs = _pairs(yaku)
+    names = [str(y[0]) for y in pairs]
+    han = {str(y[0]): _int(y[1]) for y in pairs}
     if "double_riichi" in names and "riichi" in names:
         names.remove("riichi")  # Pantheon records double riichi alone
     out: list[int] = []
@@ -105,11 +125,12 @@ def summarize(events: Sequence[Event], profile: RuleSet) -> HandSummary:
     loser = None
     for w in st.valid_wins():
         res = w.result.to_json() if w.result is not None else {}
-        han = int(res.get("han", 0))
+        han = _int(res.get("han", 0))
         if res.get("limit") == "yakuman":
             han = -max(1, han // 13)
-        wins.append(Win(w.seat, han, int(res.get("fu") or 0), _yaku_ids(res.get("yaku", [])), int(res.get("dora", 0)),
-                        int(res.get("ura_dora", 0)), w.seat in opened, liable.get(w.seat)))
+        wins.append(Win(w.seat, han, _int(res.get("fu") or 0), _yaku_ids(res.get("yaku", [])),
+                        _int(res.get("dora", 0)), _int(res.get("ura_dora", 0)), w.seat in opened,
+                        liable.get(w.seat)))
         loser = w.from_seat
     if len(wins) > 1:
         outcome = "multiron"
@@ -129,7 +150,7 @@ def summarize(events: Sequence[Event], profile: RuleSet) -> HandSummary:
     return HandSummary(outcome, start.dealer, honba, deltas, tuple(wins), loser, riichi, tenpai)
 
 
-def _liable(state: Any) -> dict[int, int]:
+def _liable(state: HandState) -> dict[int, int]:
     """Pao: the player liable for a winner's yakuman (004 Rules 3.4.10), where the record names one."""
     try:
         from rules.profiles.riichi.game import HandHistory
@@ -140,24 +161,31 @@ def _liable(state: Any) -> dict[int, int]:
         return {}
 
 
-def _win_json(w: Win, ids: Sequence[int]) -> dict[str, Any]:
+def _win_json(w: Win, ids: Sequence[int]) -> JSONObject:
     return {"paoPlayerId": ids[w.pao] if w.pao is not None else 0, "han": w.han, "fu": w.fu, "yaku": list(w.yaku),
             "dora": w.dora, "uradora": w.uradora, "kandora": 0, "kanuradora": 0, "openHand": w.open_hand}
 
 
-def to_round(s: HandSummary, ids: Sequence[int], round_index: int) -> dict[str, Any]:
+def _loser(s: HandSummary, ids: Sequence[int]) -> int:
+    """The Pantheon id of the player who dealt in (ron, multiron) or paid the chombo."""
+    if s.loser is None:
+        raise RoundError(f"a {s.outcome} without the player who pays")
+    return ids[s.loser]
+
+
+def to_round(s: HandSummary, ids: Sequence[int], round_index: int) -> JSONObject:
     """Pantheon's ``Round`` (proto3 JSON) of the hand, seats named by Pantheon player ids (e-s-w-n)."""
-    base = {"roundIndex": round_index, "honba": s.honba}
+    base: JSONObject = {"roundIndex": round_index, "honba": s.honba}
     bets = [ids[x] for x in s.riichi]
     if s.outcome == "ron":
         w = s.wins[0]
-        return {"ron": {**base, "winnerId": ids[w.seat], "loserId": ids[s.loser], **_win_json(w, ids),  # type: ignore[index]
+        return {"ron": {**base, "winnerId": ids[w.seat], "loserId": _loser(s, ids), **_win_json(w, ids),
                         "riichiBets": bets}}
     if s.outcome == "tsumo":
         w = s.wins[0]
         return {"tsumo": {**base, "winnerId": ids[w.seat], **_win_json(w, ids), "riichiBets": bets}}
     if s.outcome == "multiron":
-        return {"multiron": {**base, "loserId": ids[s.loser], "multiRon": len(s.wins), "riichiBets": bets,  # type: ignore[index]
+        return {"multiron": {**base, "loserId": _loser(s, ids), "multiRon": len(s.wins), "riichiBets": bets,
                              "wins": [{"winnerId": ids[w.seat], **_win_json(w, ids)} for w in s.wins]}}
     if s.outcome == "draw":
         return {"draw": {**base, "riichiBets": bets, "tempai": [ids[x] for x in s.tenpai]}}
@@ -165,7 +193,7 @@ def to_round(s: HandSummary, ids: Sequence[int], round_index: int) -> dict[str, 
         return {"nagashi": {**base, "riichiBets": bets, "tempai": [ids[x] for x in s.tenpai],
                             "nagashi": [ids[x] for x in s.nagashi]}}
     if s.outcome == "chombo":
-        return {"chombo": {**base, "loserId": ids[s.loser]}}  # type: ignore[index]
+        return {"chombo": {**base, "loserId": _loser(s, ids)}}
     return {"abort": {**base, "riichiBets": bets}}
 
 

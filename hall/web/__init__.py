@@ -13,19 +13,27 @@ rest, and a director's cookie seen there ends its session. Without HTTPS only th
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
 from dataclasses import asdict
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from hall import protocols
 from hall.auth import check_password
+from hall.db import HallDB
+from hall.messages import SeatCheckBody, TableStatus
+from hall.standings import Standings
 from hall.tls import HALL_LOGIN_PATHS, fingerprint, is_login_path, is_loopback, login_refusal
-from hall.tournament import TournamentError
+from hall.tournament import Tournament, TournamentError
+
+if TYPE_CHECKING:
+    from hall.runtime import Hall
 
 COOKIE = "hall_director"
 SESSION_S = 8 * 3600
@@ -33,19 +41,36 @@ LOGIN_FAILS_PER_MINUTE = 5  # wrong director passwords from one address before i
 ONLINE_S = 30.0  # a table not heard from for this long is shown as offline
 
 
+class DirectorSession(TypedDict):
+    """A director logged in (by the login cookie's token)."""
+
+    name: str
+    csrf: str
+    expires: float
+    seen: float
+
+
 def _page(name: str) -> str:
     return resources.files("hall.web").joinpath(name).read_text(encoding="utf-8")
 
 
+def _bound_port(site: web.TCPSite) -> int:
+    """The port a started site listens on (asked for port 0: the one the system chose)."""
+    server = site._server
+    if not isinstance(server, asyncio.Server):
+        raise RuntimeError("the dashboard's site is not listening")
+    return int(server.sockets[0].getsockname()[1])
+
+
 class Dashboard:
-    def __init__(self, hall: Any, host: str = "127.0.0.1", port: int = 8090, directors: dict[str, str] | None = None,
+    def __init__(self, hall: Hall, host: str = "127.0.0.1", port: int = 8090, directors: dict[str, str] | None = None,
                  *, certfile: str = "", keyfile: str = "", cafile: str = "", http_port: int = -1,
                  insecure_login: bool = False, names: list[str] | None = None, idle_s: float = 3600.0,
                  max_s: float = SESSION_S):
         self.hall = hall  # hall.runtime.Hall (db, service, tournament)
         self.host, self.port = host, port
         self.directors = dict(directors or {})
-        self.sessions: dict[str, dict[str, Any]] = {}  # token -> {name, csrf, expires, seen}
+        self.sessions: dict[str, DirectorSession] = {}  # by the login cookie's token
         self.certfile, self.keyfile, self.cafile = certfile, keyfile, cafile
         self.tls = bool(certfile)
         self.http_port: int | None = http_port if self.tls and http_port >= 0 else None
@@ -87,11 +112,11 @@ class Dashboard:
                 ctx = server_context(self.certfile, self.keyfile)
             site = web.TCPSite(self._runner, self.host, self.port, ssl_context=ctx)
             await site.start()
-            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            self.port = _bound_port(site)
             if self.http_port is not None:
                 plain = web.TCPSite(self._runner, self.host, self.http_port)
                 await plain.start()
-                self.http_port = plain._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+                self.http_port = _bound_port(plain)
         except OSError:
             await self._runner.cleanup()
             raise
@@ -104,8 +129,15 @@ class Dashboard:
         host = f"[{host}]" if ":" in host else host
         return f"https://{host}{'' if self.port == 443 else f':{self.port}'}{path}"
 
+    @property
+    def tournament(self) -> Tournament:
+        t = self.hall.tournament
+        if t is None:
+            raise RuntimeError("the hall is not started")
+        return t
+
     @web.middleware
-    async def _plain_http(self, request: web.Request, handler):
+    async def _plain_http(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not self.tls or request.secure:
             return await handler(request)
         token = request.cookies.get(COOKIE)  # never sent here by a browser (Secure): a copy being replayed
@@ -129,7 +161,7 @@ class Dashboard:
     async def index(self, request: web.Request) -> web.Response:
         return web.Response(text=_page("index.html"), content_type="text/html")
 
-    def _who(self, request: web.Request) -> dict[str, Any] | None:
+    def _who(self, request: web.Request) -> DirectorSession | None:
         if login_refusal(secure=request.secure, remote=request.remote, tls=self.tls,
                          insecure_login=self.insecure_login) is not None:
             return None
@@ -144,8 +176,8 @@ class Dashboard:
         s["seen"] = now
         return s
 
-    def snapshot(self) -> dict[str, Any]:
-        t = self.hall.tournament
+    def snapshot(self) -> dict[str, object]:
+        t = self.tournament
         st = t.standings()
         names = t.player_names()
         now = time.time()
@@ -153,7 +185,7 @@ class Dashboard:
         if cur is not None:
             cur["seconds_left"] = max(0.0, cur["ends_at"] - now) if cur["status"] == "running" else 0.0
             cur["warning_minutes"] = round((cur["ends_at"] - cur["warning_at"]) / 60)
-        last: dict[str, dict[str, Any]] = {}
+        last: dict[str, dict[str, object]] = {}
         hands: dict[str, int] = {}
         for r in self.hall.db.results(cur["session"] if cur else None):
             last[r["table"]] = {"hand": r["hand"], "deltas": r["deltas"], "players": r["body"].get("result", {}).get(
@@ -161,13 +193,13 @@ class Dashboard:
             hands[r["table"]] = hands.get(r["table"], 0) + 1
         seating = t.seating().get(cur["session"], {}) if cur else {}
         seats = seat_checks(self.hall.db, cur["session"] if cur else None)
-        tables = []
-        ids = sorted(set(t.db.get_meta("tables") or []) | {r[0] for r in self.hall.db.q("SELECT id FROM tables")}
+        tables: list[dict[str, object]] = []
+        ids = sorted(set(t.db.meta_list("tables")) | {r[0] for r in self.hall.db.q("SELECT id FROM tables")}
                      | set(seating))
         rows = {r[0]: r for r in self.hall.db.q("SELECT id, profile, last_seen, status FROM tables")}
         for tid in ids:
             row = rows.get(tid)
-            status = json.loads(row[3]) if row else {}
+            status: TableStatus = json.loads(row[3]) if row else {}
             seen = row[2] if row else None
             online = bool(status.get("online")) and seen is not None and now - seen < ONLINE_S
             tables.append({"id": tid, "online": online, "last_contact_s": None if seen is None else round(now - seen, 1),
@@ -179,7 +211,7 @@ class Dashboard:
                            "players": seating.get(tid, []), "hands": hands.get(tid, 0), "last_result": last.get(tid),
                            "seat_check": seats.get(tid)})
         return {
-            "tournament": {"name": t.name, "profile": t.profile_name, "hall": self.hall.cfg["hall.id"]},
+            "tournament": {"name": t.name, "profile": t.profile_name, "hall": self.hall.cfg.hall.id},
             "session": cur,
             "standings": [{**asdict(x), "name": names.get(x.player, x.player)} for x in st.ranking],
             "tables": tables,
@@ -198,7 +230,7 @@ class Dashboard:
         return web.json_response(data)
 
     async def ranking(self, request: web.Request) -> web.Response:
-        t = self.hall.tournament
+        t = self.tournament
         st, names = t.standings(), t.player_names()
         if request.match_info["fmt"] == "csv":
             return web.Response(text=protocols.ranking_csv(st, names), content_type="text/csv",
@@ -207,7 +239,7 @@ class Dashboard:
         return web.Response(text=protocols.ranking_html(st, names, t.name, lang), content_type="text/html")
 
     async def protocol(self, request: web.Request) -> web.Response:
-        t = self.hall.tournament
+        t = self.tournament
         st = t.standings()
         key = (int(request.match_info["session"]), request.match_info["table"])
         ts = st.tables.get(key)
@@ -319,8 +351,9 @@ class Dashboard:
             return web.json_response({"error": msg}, status=400)
         return web.json_response({"ok": True, **done})
 
-    def _act(self, action: str, b: dict[str, Any], who: str) -> dict[str, Any]:
-        t = self.hall.tournament
+    def _act(self, action: str, b: dict[str, Any], who: str) -> dict[str, object]:
+        """One director's action; ``b``: the request's JSON object as parsed, read field by field."""
+        t = self.tournament
         if action == "penalty":
             t.penalty(int(b["session"]), str(b["player"]), _int(b["amount"]), str(b.get("reason", "")), who=who)
         elif action == "late":
@@ -371,25 +404,25 @@ def _same_origin(request: web.Request) -> bool:
     return request.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none")
 
 
-def _int(v: Any) -> int:
+def _int(v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int | str):
         raise ValueError(f"{v!r} is not a whole number")
     return int(v)
 
 
-def seat_checks(db: Any, session: int | None) -> dict[str, dict[str, Any]]:
+def seat_checks(db: HallDB, session: int | None) -> dict[str, SeatCheckBody]:
     """The last seat check each table sent for ``session`` (controller/hall_link/seat_check.py): status
     ``ok`` / ``mismatch`` / ``unreadable`` / ``overridden`` (by whom, why), the problems in both languages."""
     if session is None:
         return {}
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, SeatCheckBody] = {}
     for table, body in db.q("SELECT table_id, body FROM messages WHERE kind='seat_check' AND hand=? "
                             "ORDER BY t_table, seq", (f"seatcheck-s{session}",)):
         out[table] = json.loads(body)
     return out
 
 
-def regulations_view(t: Any, st: Any, session: int | None) -> dict[str, Any]:
+def regulations_view(t: Tournament, st: Standings, session: int | None) -> dict[str, object]:
     """Sanctions, appeals, the disqualified and the penalties given at the tables' consoles (this session)."""
     from dataclasses import asdict as _asdict
 

@@ -143,6 +143,21 @@ def test_penalties_list_and_the_zero_sum_check_fails_on_a_doctored_record(tmp_pa
     assert {r["session"] for r in exports.read_csv(out.read_text(encoding="utf-8"))} == {"2"}
 
 
+def test_a_verdict_about_no_seat_is_nobody_s_penalty(tmp_path):
+    """A hand's result lists every verdict of its referee, among them those about no seat (a judge's correction
+    the referee refused: seat None, controller/referee/core.py): the penalties list names the players' and skips
+    it (it crashed on it: int(None))."""
+    t = _simulated(tmp_path, "riichi-ema2016", sessions=1)
+    hand, body = t.db.q("SELECT hand, body FROM results WHERE table_id='table-1' LIMIT 1")[0]
+    b = json.loads(body)
+    b["result"]["violations"] = [{"seat": None, "code": "bad_event", "rule": ""},
+                                 {"seat": 2, "code": "false_win", "rule": "004 Rules 3.4.6"}]
+    t.db.db.execute("UPDATE results SET body=? WHERE hand=?", (json.dumps(b), hand))
+    lines, sums = exports.penalties(t.db, t.profile)
+    assert [(x.kind, x.player, x.hand) for x in lines if x.hand] == [("false_win", b["result"]["seats"][2], hand)]
+    assert all(x.ok for x in sums)
+
+
 def test_bad_input_one_line_exit_2(tmp_path, capsys):
     db = tmp_path / "hall.sqlite"
     HallDB(db).close()

@@ -232,4 +232,26 @@ def test_the_camera_view_draws_the_enrollment_grid_over_the_table(chrome, tmp_pa
             assert pg.locator("#camera-svg polygon.cell").count() == 0
     finally:
         ctx.close()
+
+
+def test_a_table_of_two_names_the_console_s_chairs_by_their_seats(chrome, tmp_path):
+    """001 line 61: a table of two plays at seats 0 and 2; the console numbers its players by chair (0 and 1), and
+    names each by the seat it sits at: the second player is seat 2's (the form said "Seat 1", nobody's seat), his
+    penalty is in the standings at seat 2 and in the audit log under seat 2's name."""
+    ctx = chrome.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    with demo_table(tmp_path, profile="red", players=2) as url:
+        page.goto(url + "/?lang=en")
+        log_in(page, "Chief Judge", PIN)
+        page.wait_for_selector("#console:not([hidden])")
+        labels = page.eval_on_selector_all("#pen-seat option", "os => os.map(o => [o.value, o.textContent])")
+        assert [v for v, _ in labels] == ["0", "1"] and labels[1][1].endswith(("(2)", " 2")), labels
+        award_penalty(page, 1, 7, "001", "two at a table")
+        assert page.inner_text("#audit td:has-text('two at a table')").startswith(labels[1][1])
+        row = page.locator("#standings tr:has(td:has-text('-7'))")
+        row.wait_for()
+        assert labels[1][1] in row.inner_text(), row.inner_text()
+    ctx.close()
     assert not errors, errors

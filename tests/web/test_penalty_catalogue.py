@@ -134,3 +134,26 @@ def test_a_custom_penalty_to_the_others_balances_on_the_page_and_at_the_hall(tmp
             assert penalty_paid(old.to_json(), 4) == [5, 5, 5, 0]
 
     run(scenario())
+
+
+def test_a_table_of_two_counts_the_console_s_chairs_at_their_seats(tmp_path):
+    """001 line 61: at a table of two the players sit facing each other, at seats 0 and 2 (docs/notation.md
+    "Seats"); the console numbers them by chair, 0 and 1 (the hall credits chair 1 to seat 2: hall/standings.py).
+    The page's totals and standings did the same: a penalty to the second player was lost (chair 1 is no seat
+    here) and what he received from the first went nowhere."""
+
+    async def scenario():
+        async with served(tmp_path, profile="red", table__players=2) as t, client() as http:
+            csrf = await t.login(http)
+            for body in ({"seat": 1, "points": 10, "rule": "001", "reason": "to nobody"},
+                         {"seat": 0, "points": 5, "rule": "001", "reason": "to the other", "to_others": True}):
+                async with http.post(t.url + "/api/judge/penalty", headers=t.headers(csrf), json=body) as r:
+                    assert r.status == 200, await r.text()
+            pens = [e for e in t.store.events(judge_stream(t.svc)) if isinstance(e, PenaltyAwarded)]
+            assert [(p.seat, p.points, p.paid) for p in pens] == [(1, 10, ()), (0, 5, (0, 5))]  # by chair
+            async with http.get(t.url + "/api/view") as r:
+                view = await r.json()
+            assert view["totals"] == [-5, None, -5, None]  # seat 2: -10, then +5 from seat 0
+            assert {s["seat"]: s["penalties"] for s in view["standings"]} == {0: 5, 2: 10}
+
+    run(scenario())

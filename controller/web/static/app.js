@@ -239,13 +239,15 @@ function renderConsole(j, pub, hand) {
   $("#judge-name").textContent = session.name;
   $("#insecure-warn").hidden = !session.insecure;  // web.insecure_login in use: the judge is told, every time
   document.querySelectorAll("[data-press]").forEach(b => { b.disabled = !j.buttons[b.dataset.press]; });
+  // the console numbers the players by chair, 0..n-1; chair i sits at seat pub.table.seats[i] (two: seats 0 and 2)
+  const atChair = c => seatName(hand, (pub.table.seats || [])[c] ?? c);
   const seatSel = $("#pen-seat");
   if (seatSel.options.length !== pub.table.players) {
-    seatSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: seatName(hand, s)})));
+    seatSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: atChair(s)})));
   }
   const toSel = $("#pen-to");
   if (toSel.options.length !== pub.table.players) {
-    toSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: seatName(hand, s)})));
+    toSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: atChair(s)})));
   }
   const codeSel = $("#pen-code");
   if (codeSel.options.length !== j.penalty_catalog.length + 1) {
@@ -265,7 +267,7 @@ function renderConsole(j, pub, hand) {
   audit.replaceChildren(el("tr", {}, el("th", {text: t("when")}), el("th", {text: t("who")}), el("th", {text: t("action")}), el("th", {text: t("details")})));
   for (const a of j.audit) {
     const what = a.type === "penalty_awarded" ? t("penalty") : a.action;
-    const detail = a.type === "penalty_awarded" ? seatName(hand, a.seat) + ": −" + a.points + " (" + a.rule + ") " + a.reason
+    const detail = a.type === "penalty_awarded" ? atChair(a.seat) + ": −" + a.points + " (" + a.rule + ") " + a.reason
       : JSON.stringify(a.detail || {});
     audit.append(el("tr", {}, el("td", {text: new Date(a.t_wall * 1000).toLocaleTimeString()}), el("td", {text: a.judge}),
       el("td", {text: what}), el("td", {text: detail})));
