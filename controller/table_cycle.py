@@ -44,13 +44,18 @@ def stacks_per_seat(profile: str, players: int, dealer: int) -> tuple[int, tuple
     """(tile count, stacks on each seat's side) for the MCU's configure command.
 
     The profile's sections are counted from the dealer in turn order (rules.wall); the MCU wants them
-    by physical side.
+    by physical side. A table of fewer players than sides still builds its four walls (the machine's four
+    lifts; the players' sections are the rule set's count over them): a table of two of Red put all its tiles
+    on two sides, more stacks than a lift holds, and the MCU refused to configure.
     """
     spec = registry.get(profile).wall_spec(players)  # the rule set's own wall (rules.wall for the built-in ones)
     stacks = [0, 0, 0, 0]
     first = spec.sides.index(dealer) if dealer in spec.sides else 0
     for i, n in enumerate(spec.sections):
         stacks[spec.sides[(first + i) % len(spec.sides)]] = n
+    if 0 in stacks:
+        k = spec.n_tiles // 2
+        stacks = [k // 4 + (1 if i < k % 4 else 0) for i in range(4)]
     return spec.n_tiles, tuple(stacks)
 
 

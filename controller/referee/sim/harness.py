@@ -192,10 +192,7 @@ def throw_dice(spec: TableSpec, dealer: int, seed: int) -> tuple[tuple[int, int]
         await b.start()
         try:
             await b.collect()
-            n, stacks = stacks_per_seat(spec.profile, spec.players, dealer)
-            if 0 in stacks:  # fewer players: the machine still builds its four walls
-                k = n // 2
-                stacks = tuple(k // 4 + (1 if i < k % 4 else 0) for i in range(4))
+            n, stacks = stacks_per_seat(spec.profile, spec.players, dealer)  # (fewer players: still four walls)
             await b.configure(n, stacks)
             await b.shuffle()
             await b.raise_walls()
