@@ -14,11 +14,11 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from controller.backends import BackendFault
 from controller.event_store import StoreError
-from controller.play_source import PlaySource, PlayTable
+from controller.play_source import HandResult, PlaySource, PlayTable
 from controller.table_devices import StatusPanel, TableDevices
 from controller.table_machine import MACHINE_STATES, S, TableMachine
 from controller.table_recovery import Dice, TableRecovery
@@ -80,7 +80,7 @@ class CycleHost(PlayTable, Protocol):
     hand_id: str
     seq: int
     dice: Dice
-    last_result: dict[str, Any] | None
+    last_result: HandResult | None
     hands_started: int
     hands_done: int
     devices: TableDevices
@@ -259,7 +259,7 @@ class TableCycle:
                 t.hall.hand_finished(t.hand_id, result)
             self.fault_streak = ("", 0)
             t.note(f"hand {t.hand_id} recorded" + (f": {result['deltas']}" if "deltas" in result else ""))
-        t.dealer = result.get("next_dealer", t.dealer)
+        t.dealer = (t.last_result or {}).get("next_dealer", t.dealer)  # (the result's: the play source's)
         await t.devices.wait_button("start")
         await t.backend.lower_walls()
         t.trigger("confirmed")

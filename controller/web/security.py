@@ -16,6 +16,7 @@ import secrets
 import time
 import tomllib
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -93,7 +94,8 @@ class Session:
 class Sessions:
     """Judge sessions by token (in memory), expiring after ``idle_s`` without a request and ``max_s`` in all."""
 
-    def __init__(self, idle_s: float = 4 * 3600, max_s: float = 16 * 3600, clock=time.monotonic, limit: int = 32):
+    def __init__(self, idle_s: float = 4 * 3600, max_s: float = 16 * 3600, clock: Callable[[], float] = time.monotonic,
+                 limit: int = 32):
         self.idle_s, self.max_s, self.clock, self.limit = idle_s, max_s, clock, limit
         self._by_token: dict[str, Session] = {}
 
@@ -183,7 +185,8 @@ class PinWatch:
     """Notices a new ``web.judge_pin_hash`` in the config file (``web set-pin`` while the service runs): the
     file is looked at (one ``stat``) at most every ``every_s`` seconds and read only when it changed."""
 
-    def __init__(self, path: str | Path, current: str, every_s: float = 1.0, clock=time.monotonic):
+    def __init__(self, path: str | Path, current: str, every_s: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic):
         self.path, self.current, self.every_s, self.clock = Path(path), current, every_s, clock
         self._next = 0.0
         self._stamp = self._stat()
@@ -216,7 +219,7 @@ class PinWatch:
         return new
 
 
-def same_origin(headers, host: str) -> bool:
+def same_origin(headers: Mapping[str, str], host: str) -> bool:
     """Whether a request comes from this page: its ``Origin`` (or, without one, ``Referer``) names this
     host, or, from a client that sends neither, ``Sec-Fetch-Site`` is not cross-site."""
     for name in ("Origin", "Referer"):
