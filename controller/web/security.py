@@ -145,7 +145,7 @@ class RateLimit:
     per_client: int = 5
     overall: int = 20
     window_s: float = 60.0
-    clock: object = time.monotonic
+    clock: Callable[[], float] = time.monotonic
     _fails: dict[str, deque[float]] = field(default_factory=dict)
     _all: deque[float] = field(default_factory=deque)
 
@@ -156,7 +156,7 @@ class RateLimit:
     def retry_after(self, client: str, overall: bool = True) -> float:
         """Seconds until ``client`` may try again (0: now); ``overall=False``: the table-wide limit does not
         apply to this client (the table's own screen, the judge button held)."""
-        now = self.clock()  # type: ignore[operator]
+        now = self.clock()
         self._trim(self._all, now)
         q = self._fails.get(client)
         waits = [0.0]
@@ -171,7 +171,7 @@ class RateLimit:
         return max(waits)
 
     def failed(self, client: str) -> None:
-        now = self.clock()  # type: ignore[operator]
+        now = self.clock()
         if len(self._fails) > 1024 and client not in self._fails:  # bounded memory under a flood
             self._fails.pop(next(iter(self._fails)))
         self._fails.setdefault(client, deque()).append(now)

@@ -98,5 +98,6 @@ class WebServer:
 
 
 def _port_of(site: web.TCPSite) -> int:
-    port: int = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    # (aiohttp keeps the started site's server in ``_server``, None before ``start``)
+    port: int = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # started above
     return port
