@@ -12,15 +12,57 @@ module, never on the service it plugs into. The play sources:
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
-from rules.events import ButtonPressed, Event
+from rules.events import ButtonPressed, Event, JSONObject, JSONValue
 
 if TYPE_CHECKING:
     from controller.clock import Clock
     from controller.config import Config
     from controller.event_store import EventStore
     from controller.table_camera import TableCamera
+
+
+class VerdictRow(TypedDict):
+    """A verdict in a hand's result: who, which code, the seed's reference."""
+
+    seat: int | None
+    code: str
+    rule: str
+
+
+class ReplayedRow(TypedDict):
+    """The penalty that ended a hand to be dealt again (a chombo): who, which code, the rule, which judge."""
+
+    seat: int
+    code: str
+    rule: str
+    judge: str
+
+
+class HandResult(TypedDict, total=False):
+    """What a play source says of the hand it followed (:meth:`PlaySource.play`); the service stores it with
+    the hand's result (JSON) and deals the next hand from ``next_dealer`` and ``next_options``. The referee's
+    (:meth:`controller.referee.core.Referee.result`) has every key but ``hand_id`` (``replayed`` only for a
+    hand to be dealt again, ``verdicts`` from its session), the operator's only ``hand_id`` and ``source``."""
+
+    hand_id: str
+    source: str  # "manual", "referee", "bots"
+    profile: str
+    deltas: list[int]
+    payments: list[JSONObject]  # rules.events.Payment.to_json() objects
+    winners: list[int]
+    exhaustive: bool
+    next_dealer: int
+    violations: list[VerdictRow]
+    questions: int
+    revision: int
+    confirmed_by: str | None
+    next_options: Mapping[str, JSONValue]
+    events: int
+    replayed: ReplayedRow
+    verdicts: list[str]  # the referee's verdicts in English
 
 
 class PlayTable(Protocol):
@@ -63,13 +105,13 @@ class PlayTable(Protocol):
 class PlaySource:
     """Who decides that the hand in play is over, and with what result (the referee's place)."""
 
-    async def play(self, svc: PlayTable, hand_id: str) -> dict[str, Any]:  # pragma: no cover - abstract
+    async def play(self, svc: PlayTable, hand_id: str) -> HandResult:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def button(self, ev: ButtonPressed) -> None:
         """A call button or the judge's confirmation during play (the referee takes them)."""
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> JSONObject | None:
         """The hand as the play source follows it, for the web page (the referee's public view)."""
         return None
 
@@ -85,6 +127,6 @@ class PlaySource:
 class ManualPlay(PlaySource):
     """Without the camera referee: the hand is over when the operator presses START."""
 
-    async def play(self, svc: PlayTable, hand_id: str) -> dict[str, Any]:
+    async def play(self, svc: PlayTable, hand_id: str) -> HandResult:
         await svc.wait_button("start")
         return {"hand_id": hand_id, "source": "manual"}

@@ -12,15 +12,20 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from controller.play_source import HandResult
 from controller.referee.actor import BotActor, hand_seed
 from controller.referee.session import RefereePlay
+
+if TYPE_CHECKING:
+    from rules import driver
 
 __all__ = ["BotPlay", "bot_hand", "hand_seed", "result_of"]
 
 
-def bot_hand(profile_name: str, players: int, dealer: int, hand_id: str, dice: tuple[tuple[int, ...], ...]) -> Any:
+def bot_hand(profile_name: str, players: int, dealer: int, hand_id: str,
+             dice: tuple[tuple[int, ...], ...]) -> driver.HandResult:
     """The bots' hand for this table hand (deterministic): the ground truth the referee follows in demo mode."""
     from controller.referee.sim.play import playable_truth
     from rules.profiles import registry
@@ -40,7 +45,7 @@ class BotPlay(RefereePlay):
         self.event_delay = event_delay
 
 
-def result_of(res: Any) -> dict[str, Any]:
+def result_of(res: driver.HandResult) -> HandResult:
     st = res.machine.state
     payments = list(st.settled.payments) if st.settled is not None else []
     return {

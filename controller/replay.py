@@ -110,7 +110,8 @@ def replay(store: Record, hand_id: str) -> dict[str, object]:
         if now[2] > seen[2]:
             what = {"type": "violation", **hand.violations[-1]}
         elif now[1] > seen[1]:
-            n = max(hand.notices, key=lambda x: x["t"]) if hand.notices else {}
+            n = max(hand.notices, key=lambda x: float(t) if isinstance(t := x["t"], int | float) else 0.0) \
+                if hand.notices else {}
             what = {"type": "notice", **{k: v for k, v in n.items() if k != "t"}}
         else:
             what = dict(hand.last or {"type": ev.TYPE})
@@ -131,7 +132,8 @@ def tenhou6(store: Record, hand_id: str) -> dict[str, object]:
     from controller.referee.export import ExportError, lines
 
     try:
-        return next(iter(lines(store, hand_id, "tenhou6")))
+        out: dict[str, object] = dict(next(iter(lines(store, hand_id, "tenhou6"))))
+        return out
     except (ExportError, ValueError) as exc:
         raise ReplayError(str(exc)) from None
 

@@ -37,7 +37,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from controller.backends import TableBackend
 from controller.clock import Clock
@@ -46,13 +46,13 @@ from controller.estop import EStopSupervisor
 from controller.event_store import EventStore, StoreError
 from controller.loop_monitor import LoopLag, watch_loop
 from controller.notify import Notifier
-from controller.play_source import ManualPlay, PlaySource
+from controller.play_source import HandResult, ManualPlay, PlaySource
 from controller.store_writer import StoreWriter
 from controller.table_cycle import REPEATED_FAULT_LIMIT, TableCycle, dice_throws, secure_dice, stacks_per_seat
 from controller.table_devices import CameraFactory, CameraHost, StatusPanel, TableDevices
 from controller.table_machine import S, TableMachine
 from controller.table_recovery import Dice, TableRecovery
-from controller.table_snapshot import OperatorLog, Snapshot, prompt_and_fault
+from controller.table_snapshot import OperatorLog, ShuffleStacks, Snapshot, TableCheck, prompt_and_fault
 from rules.events import ButtonPressed, Event
 
 if TYPE_CHECKING:
@@ -108,14 +108,14 @@ class TableService:
         self.hand_id = ""
         self.seq = 0
         self.dice: Dice = ()
-        self.last_result: dict[str, Any] | None = None
+        self.last_result: HandResult | None = None
         self.hands_started = 0  # hands in the store (numbering), kept in memory: no store read per hand
         self.hands_done = 0  # hands recorded as played
         self.device_seq = 0  # events outside a hand go to the table's own stream
         self.oplog = OperatorLog()
         self.loop: asyncio.AbstractEventLoop | None = None
         self._triggers: asyncio.Queue[tuple[str, str]] | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()  # background tasks kept until done (never garbage-collected)
+        self._tasks: set[asyncio.Task[object]] = set()  # background tasks kept until done (never garbage-collected)
         self.healthy_at = 0.0
         self.loop_lag = LoopLag()
         self.hall: HallLink | None = None  # while running with a [hall] address
@@ -137,11 +137,11 @@ class TableService:
         return self.devices.camera
 
     @property
-    def shuffle_progress(self) -> dict[str, Any]:
+    def shuffle_progress(self) -> ShuffleStacks:
         return self.devices.shuffle_progress
 
     @property
-    def table_check(self) -> dict[str, Any] | None:
+    def table_check(self) -> TableCheck | None:
         """The last re-read after a restart (result, differences, detail, whether it holds the table)."""
         return self.recovery.table_check
 
@@ -200,7 +200,7 @@ class TableService:
         elif self.loop is not None:
             self.stopper.request(f"event store write failed: {exc}")
 
-    def spawn(self, coro: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
+    def spawn(self, coro: Coroutine[object, None, T], name: str) -> asyncio.Task[T]:
         task = asyncio.create_task(coro, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -355,7 +355,7 @@ class TableService:
         """What the record says lies on the table: the hand's game events so far and its dice."""
         return self.recovery.table_record()
 
-    async def reconcile(self, resume: bool = False) -> dict[str, Any]:
+    async def reconcile(self, resume: bool = False) -> TableCheck:
         """Re-read the table and compare it with the record (:meth:`TableRecovery.reconcile`)."""
         return await self.recovery.reconcile(resume)
 

@@ -14,11 +14,11 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from controller.backends import BackendFault
 from controller.event_store import StoreError
-from controller.play_source import PlaySource, PlayTable
+from controller.play_source import HandResult, PlaySource, PlayTable
 from controller.table_devices import StatusPanel, TableDevices
 from controller.table_machine import MACHINE_STATES, S, TableMachine
 from controller.table_recovery import Dice, TableRecovery
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from controller.hall_link.seat_check import SeatState
     from controller.notify import Notifier
     from controller.store_writer import StoreWriter
+    from rules.events import JSONObject
 
 log = logging.getLogger("mahjong_table.service")
 
@@ -85,7 +86,7 @@ class CycleHost(PlayTable, Protocol):
     hand_id: str
     seq: int
     dice: Dice
-    last_result: dict[str, Any] | None
+    last_result: HandResult | None
     hands_started: int
     hands_done: int
     devices: TableDevices
@@ -258,13 +259,13 @@ class TableCycle:
         t = self.table
         result = {"hand_id": t.hand_id, "status": "played", "dealer": t.dealer,
                   "dice": [list(d) for d in t.dice], **(t.last_result or {})}
-        if await t.writer.finish_hand(t.hand_id, result, t.clock.wall()):
+        if await t.writer.finish_hand(t.hand_id, cast("JSONObject", result), t.clock.wall()):  # (HandResult: JSON)
             t.hands_done += 1
             if t.hall is not None:  # the session's count (its last hand, the chairs) at once
                 t.hall.hand_finished(t.hand_id, result)
             self.fault_streak = ("", 0)
             t.note(f"hand {t.hand_id} recorded" + (f": {result['deltas']}" if "deltas" in result else ""))
-        t.dealer = result.get("next_dealer", t.dealer)
+        t.dealer = (t.last_result or {}).get("next_dealer", t.dealer)  # (the result's: the play source's)
         await t.devices.wait_button("start")
         await t.backend.lower_walls()
         t.trigger("confirmed")

@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from controller.backends import BackendFault
 from controller.table_machine import S
+from controller.table_snapshot import ShuffleStacks
 from rules.events import ButtonPressed, DeviceEvent, DeviceFault, Event, ShuffleProgress
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class TableDevices:
     def __init__(self, table: DeviceHost):
         self.table = table
         self.buttons: dict[str, asyncio.Event] = {}  # a press since the state was entered (cleared per state)
-        self.shuffle_progress: dict[str, Any] = {}  # the shuffle's stacks built / to build (a state, not history)
+        self.shuffle_progress: ShuffleStacks = {}  # the shuffle's stacks built / to build (a state, not history)
         self.camera: TableCamera | None = None  # opened when first needed
         self.camera_fault_reason = ""  # why the camera could not be opened (recorded once per reason)
 

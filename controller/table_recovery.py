@@ -16,16 +16,18 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from controller.backends import BackendFault
 from controller.play_source import PlaySource, PlayTable
 from controller.table_machine import S, TableMachine
+from controller.table_snapshot import TableCheck
 from rules.events import (
     DeviceFault,
     DiceRolled,
     Event,
     HandStarted,
+    JSONObject,
     TableReconciled,
     TableStateChanged,
     as_int,
@@ -111,7 +113,7 @@ class RecoveryHost(PlayTable, Protocol):
 
     def trigger(self, name: str, detail: str = "") -> None: ...
 
-    def spawn(self, coro: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]: ...
+    def spawn(self, coro: Coroutine[object, None, T], name: str) -> asyncio.Task[T]: ...
 
     def snapshot(self) -> Snapshot: ...
 
@@ -121,15 +123,15 @@ class TableRecovery:
     def __init__(self, table: RecoveryHost, reconcile_after_restart: bool):
         self.table = table
         self.reconcile_after_restart = reconcile_after_restart
-        self.table_check: dict[str, Any] | None = None  # the last re-read after a restart (web page, prompts)
-        self.check_task: asyncio.Task[dict[str, Any]] | None = None
+        self.table_check: TableCheck | None = None  # the last re-read after a restart (web page, prompts)
+        self.check_task: asyncio.Task[TableCheck] | None = None
         self.resume_after_check = False
         self.check_pending = False  # restored paused: the re-read after the restart is still to come
         self.restored = False
         self.recovering: asyncio.Task[None] | None = None
         self.resume_error = ""
 
-    def tasks(self) -> list[asyncio.Future[Any]]:
+    def tasks(self) -> list[asyncio.Task[TableCheck] | asyncio.Task[None]]:
         """Its tasks still to be stopped at shutdown: the re-read, the recovery."""
         return [t for t in (self.check_task, self.recovering) if t is not None]
 
@@ -187,7 +189,7 @@ class TableRecovery:
 
         return scenes_from_events(t.profile, game)[-1], ""
 
-    async def reconcile(self, resume: bool = False) -> dict[str, Any]:
+    async def reconcile(self, resume: bool = False) -> TableCheck:
         """Re-read the table with the camera and compare it with the record (after a restart, while paused):
         record a ``table_reconciled`` event; a match (or nothing to compare) lets the table resume
         (``resume``, or a resume requested meanwhile), a mismatch or an unreadable table holds it paused with
@@ -195,7 +197,7 @@ class TableRecovery:
         t = self.table
         resume_to = t.machine.resume_to or S.IDLE
         expected, why = self.expected_scene(resume_to)
-        diffs: list[dict[str, Any]] = []
+        diffs: list[JSONObject] = []
         result, frames, detail = "unchecked", 0, why
         if expected is not None:
             result, diffs, frames, detail = await self.read_against(expected)
@@ -203,8 +205,9 @@ class TableRecovery:
                                        differences=tuple(diffs), frames=frames, detail=detail, **t.clock.stamp()))
         hold = result in ("mismatch", "unreadable")
         self.check_pending = False
-        self.table_check = {"result": result, "differences": diffs, "detail": detail, "hold": hold,
-                            "frames": frames}
+        check: TableCheck = {"result": result, "differences": diffs, "detail": detail, "hold": hold,
+                             "frames": frames}
+        self.table_check = check
         if result == "mismatch":
             t.note(f"the table differs from the record: {detail}")
         elif result == "unreadable":
@@ -216,9 +219,9 @@ class TableRecovery:
         self.resume_after_check = False
         if not hold and want and t.machine.state is S.PAUSED:
             self.resume("resume")
-        return self.table_check
+        return check
 
-    async def read_against(self, expected: Scene) -> tuple[str, list[dict[str, Any]], int, str]:
+    async def read_against(self, expected: Scene) -> tuple[str, list[JSONObject], int, str]:
         """(result, differences, frames read, detail) of the camera's stable read against ``expected``."""
         from controller.table_camera import CameraError, describe, differences
 
@@ -248,7 +251,7 @@ class TableRecovery:
                                  differences=tuple(chk["differences"]),
                                  detail="judge accepted the table as it lies: " + chk["detail"],
                                  **t.clock.stamp()))
-        chk.update(result="accepted", hold=False)
+        chk.update({"result": "accepted", "hold": False})
         t.note("the judge accepted the table as it lies")
         self.resume("resume")
 

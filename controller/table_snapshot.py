@@ -4,16 +4,36 @@ speak first), and the operator's log (:class:`OperatorLog`, the last lines said)
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
+from controller.play_source import HandResult
 from controller.table_machine import S
+from rules.events import JSONObject
 
 if TYPE_CHECKING:
     from controller.estop import EStopSupervisor
     from controller.table_machine import TableMachine
 
 LOG_LINES = 30  # the operator's log keeps this many lines
+
+
+class ShuffleStacks(TypedDict, total=False):
+    """The shuffle's stacks built and to build, per side (empty: no shuffle under way)."""
+
+    built: list[int]
+    target: list[int]
+
+
+class TableCheck(TypedDict):
+    """The re-read of the table after a restart (:meth:`controller.table_recovery.TableRecovery.reconcile`)."""
+
+    result: str  # match, mismatch, unreadable, unchecked; accepted (the judge's override of a mismatch)
+    differences: list[JSONObject]  # each zone that differs: seat, zone, expected, seen
+    detail: str  # for the operator: what differs, or why it could not be compared
+    hold: bool  # it holds the table paused
+    frames: int  # frames read
 
 
 @dataclass
@@ -24,18 +44,19 @@ class Snapshot:
     prompt: str
     hand_id: str = ""
     dice: tuple[tuple[int, ...], ...] = ()
-    shuffle: dict[str, Any] = field(default_factory=dict)
+    shuffle: ShuffleStacks = field(default_factory=ShuffleStacks)
     fault: str = ""
     hands_done: int = 0
-    last_result: dict[str, Any] | None = None
+    last_result: HandResult | None = None
     log: list[str] = field(default_factory=list)
-    table_check: dict[str, Any] | None = None  # the re-read after a restart: result, differences, detail
-    estop: dict[str, Any] = field(default_factory=dict)  # the supervised e-stop: state, error, attempts
+    table_check: TableCheck | None = None  # the re-read after a restart: result, differences, detail
+    # the others' own views (JSON objects), as each part gives it
+    estop: Mapping[str, object] = field(default_factory=dict)  # the supervised e-stop: state, error, attempts
     resume_error: str = ""  # why the last resume/retry was refused (the operator must act)
-    store: dict[str, Any] = field(default_factory=dict)  # the store writer: commits, latency, errors
-    loop: dict[str, Any] = field(default_factory=dict)  # the event loop's lag: worst and mean stall
-    hall: dict[str, Any] | None = None  # the hall link: session clock, hall messages, outbox (controller.hall_link)
-    referee: dict[str, Any] | None = None  # the refereed hand's public view (controller/referee/view.py)
+    store: Mapping[str, object] = field(default_factory=dict)  # the store writer: commits, latency, errors
+    loop: Mapping[str, object] = field(default_factory=dict)  # the event loop's lag: worst and mean stall
+    hall: Mapping[str, object] | None = None  # the hall link: session clock, hall messages, outbox (controller.hall_link)
+    referee: JSONObject | None = None  # the refereed hand's public view (controller/referee/view.py)
 
 
 class OperatorLog:
@@ -48,7 +69,7 @@ class OperatorLog:
         self.lines = (self.lines + [time.strftime("%H:%M:%S ") + text])[-LOG_LINES:]
 
 
-def prompt_and_fault(machine: TableMachine, table_check: dict[str, Any] | None, resume_error: str,
+def prompt_and_fault(machine: TableMachine, table_check: TableCheck | None, resume_error: str,
                      stopper: EStopSupervisor) -> tuple[str, str]:
     """What the operator is asked to do now and what is wrong: the cycle's own prompt and fault, unless a
     re-read after a restart holds the table, a resume was refused, or a stop is not confirmed."""

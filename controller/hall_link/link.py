@@ -59,10 +59,10 @@ class LinkConfig:
     @classmethod
     def from_config(cls, cfg: Config) -> LinkConfig:
         """From the table's ``[hall]`` section (controller.config)."""
-        h = cfg.hall
-        return cls(broker=h.address, hall=h.id, table=cfg.table.id,
-                   creds=Credentials(h.username or cfg.table.id, h.password, h.cafile, h.certfile, h.keyfile),
-                   events=h.events, resend_s=float(h.resend_s))
+        creds = Credentials(cfg.hall.username or cfg.table.id, cfg.hall.password, cfg.hall.cafile,
+                            cfg.hall.certfile, cfg.hall.keyfile)
+        return cls(broker=cfg.hall.address, hall=cfg.hall.id, table=cfg.table.id, creds=creds,
+                   events=cfg.hall.events, resend_s=float(cfg.hall.resend_s))
 
 
 class NextSeating(TypedDict, total=False):

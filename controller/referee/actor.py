@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rules.events import (
     ButtonPressed,
@@ -24,6 +24,11 @@ from rules.events import (
     QuestionAsked,
     RefereeTick,
 )
+
+if TYPE_CHECKING:
+    from controller.referee.session import RefereeSession
+    from controller.referee.sim.observe import Observer
+    from controller.referee.sim.play import TruthHand
 
 
 def hand_seed(hand_id: str, dice: tuple[tuple[int, ...], ...]) -> int:
@@ -38,12 +43,12 @@ class BotActor:
     def __init__(self, camera: str = "exact", pace: float = 0.01):
         self.camera = camera
         self.pace = pace
-        self.truth: Any = None
+        self.truth: TruthHand | None = None
 
     def for_hand(self) -> BotActor:
         return BotActor(self.camera, self.pace)
 
-    def _truth(self, session: Any) -> tuple[Any, float, float]:
+    def _truth(self, session: RefereeSession) -> tuple[TruthHand, float, float]:
         from controller.referee.sim.play import playable_truth
 
         svc = session.svc
@@ -57,18 +62,18 @@ class BotActor:
         last = [e for e in evs if isinstance(e, DiceRolled)][-1]
         return truth, last.t_mono, last.t_wall
 
-    def _observer(self, session: Any, truth: Any) -> Any:
+    def _observer(self, session: RefereeSession, truth: TruthHand) -> Observer:
         from controller.referee.sim.observe import CameraObserver, ExactObserver
         from vision.scene_game import view_seats
 
         svc = session.svc
         n = view_seats(svc.profile, svc.players)
         if self.camera == "frames":
-            return CameraObserver(svc.profile, n, style=list(svc.cfg["camera.styles"])[0],
+            return CameraObserver(svc.profile, n, style=svc.cfg.camera.styles[0],
                                   seed=hand_seed(session.hand_id, ()) % (1 << 31), nuisances=True)
         return ExactObserver(svc.profile, n)
 
-    async def run(self, session: Any) -> None:
+    async def run(self, session: RefereeSession) -> None:
         from controller.referee.sim.oracle import respond
 
         truth, t0, w0 = await asyncio.to_thread(self._truth, session)
@@ -79,8 +84,7 @@ class BotActor:
         scene = None
 
         def stamped(ev: Event, t: float) -> Event:
-            kw = {"t_mono": t0 + t, "t_wall": w0 + t}
-            return dataclasses.replace(ev, **kw)
+            return dataclasses.replace(ev, t_mono=t0 + t, t_wall=w0 + t)
 
         async def settle(out: list[Event], at: Event) -> None:
             pending = list(out)
@@ -96,7 +100,7 @@ class BotActor:
             if m.kind == "input" and isinstance(m.event, HandStarted | DiceRolled):
                 continue  # the service threw the dice and recorded the start
             if m.kind == "input":
-                evs = [stamped(m.event, m.event.t_mono)]  # type: ignore[union-attr]
+                evs = [stamped(m.input, m.input.t_mono)]
             else:
                 scene = m.scene
                 evs = [stamped(e, e.t_mono) for e in await asyncio.to_thread(observer.observe, m)]

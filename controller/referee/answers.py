@@ -1,14 +1,29 @@
 """How an answer resumes the hand: :data:`RESUME`, one row per question of
-:data:`controller.referee.questions.QUESTIONS`. An answer that does not answer the question asks it again;
+:data:`controller.referee.questions.QUESTIONS` (keyed by what the question is about: its
+:class:`~controller.referee.state.Resume`). An answer that does not answer the question asks it again;
 an observation answered is handled as if the camera had read it (:func:`redo`)."""
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import TypeVar, cast
 
 from controller.referee import claims, ending, follow_ups, ponds, questions, racks, table, variants
-from controller.referee.state import TILE_TEXTS, FollowUp, RefereeState
-from rules.events import Event, MeldSeen, QuestionAnswered, RackCounted, TilesRevealed
+from controller.referee.questions import (
+    CopiesAsked,
+    ImpossibleAsked,
+    KongTileAsked,
+    LateClaimAsked,
+    PondAsked,
+    SuitAsked,
+    TileAsked,
+)
+from controller.referee.state import TILE_TEXTS, FollowUp, RefereeState, Resume
+from rules.events import Event, IndicatorSeen, MeldSeen, QuestionAnswered, RackCounted, TilesRevealed
+
+#: how an answer resumes the hand: ``(state, answer, what the question was about)`` → what it leaves to finish
+Resumer = Callable[[RefereeState, str, Resume], FollowUp | None]
+A = TypeVar("A", bound=Resume)
 
 
 def on_answer(r: RefereeState, ev: QuestionAnswered) -> FollowUp | None:
@@ -17,7 +32,7 @@ def on_answer(r: RefereeState, ev: QuestionAnswered) -> FollowUp | None:
     if q is None or q.event.question_id != ev.question_id:
         return None  # a stale answer (the question went away with a correction)
     r.asking.open = None
-    return RESUME[q.resume.how](r, ev.answer.strip(), *q.resume.args)
+    return RESUME[type(q.resume)](r, ev.answer.strip(), q.resume)
 
 
 def redo(r: RefereeState, asked: Event, ev: Event) -> None:
@@ -37,8 +52,9 @@ def redo(r: RefereeState, asked: Event, ev: Event) -> None:
             r.at = at
 
 
-def tile(r: RefereeState, answer: str, ev: Event, zone: str, index: int | None, why: tuple[str, str] | None) -> None:
-    seat = getattr(ev, "seat", None)
+def tile(r: RefereeState, answer: str, about: TileAsked) -> None:
+    ev, zone, index, why = about.ev, about.zone, about.index, about.why
+    seat = None if isinstance(ev, IndicatorSeen) else ev.seat
     if answer == "none" and zone == "pond" and seat is not None:  # no tile there: the camera saw one
         r.pond.phantoms[seat] = r.pond.phantoms.get(seat, 0) + 1
         if ponds.same_pond(r, ponds.real_seen(r, seat), [e.tile for e in r.pond.record[seat]]):
@@ -50,38 +66,43 @@ def tile(r: RefereeState, answer: str, ev: Event, zone: str, index: int | None, 
     if len(given) != questions.unknown_count(ev) or any(t not in TILE_TEXTS for t in given):
         return questions.ask_tile(r, ev, zone, index, why)  # not an answer to this question: asked again
     it = iter(given)
-    if hasattr(ev, "tiles"):
+    if isinstance(ev, MeldSeen | TilesRevealed):
         fixed = tuple(next(it) if t not in TILE_TEXTS and t != "x" else t for t in ev.tiles)
-        return redo(r, ev, dataclasses.replace(ev, tiles=fixed))  # type: ignore[type-var]
-    redo(r, ev, dataclasses.replace(ev, tile=given[0]))  # type: ignore[type-var]
+        return redo(r, ev, dataclasses.replace(ev, tiles=fixed))
+    redo(r, ev, dataclasses.replace(ev, tile=given[0]))
     if zone == "pond" and seat is not None and index is not None:
         r.pond.named.setdefault(seat, set()).add(index)  # (a later read of it does not overrule the answer)
     return None
 
 
-def kong_tile(r: RefereeState, answer: str, seat: int) -> FollowUp | None:
+def kong_tile(r: RefereeState, answer: str, about: KongTileAsked) -> FollowUp | None:
+    seat = about.seat
     if answer not in ("yes", "no"):
-        return questions.ask_kong_tile(r, seat)
+        questions.ask_kong_tile(r, seat)
+        return None
     apart = 0 if answer == "yes" else 1
     racks.on_rack(r, RackCounted(seat=seat, standing=r.racks.count.get(seat, 0), apart=apart))
     return FollowUp.SETTLE
 
 
-def copies(r: RefereeState, answer: str, ev: TilesRevealed, over: list[str]) -> FollowUp | None:
+def copies(r: RefereeState, answer: str, about: CopiesAsked) -> FollowUp | None:
+    ev = about.ev
     if answer != "ignore":
-        return questions.ask_copies(r, ev, over)
+        questions.ask_copies(r, ev, about.over)
+        return None
     r.reveals.copies_ok = True  # the judge lets the record stand as it is
     ending.reveal(r, ev)
     r.reveals.copies_ok = False
     return FollowUp.SETTLE
 
 
-def impossible(r: RefereeState, answer: str, ev: Event, en: str, ru: str) -> None:
+def impossible(r: RefereeState, answer: str, about: ImpossibleAsked) -> None:
     if answer not in ("ignore", "taken_back"):
-        questions.ask_impossible(r, ev, en, ru)
+        questions.ask_impossible(r, about.ev, about.en, about.ru)
 
 
-def late_claim(r: RefereeState, answer: str, ev: MeldSeen) -> FollowUp | None:
+def late_claim(r: RefereeState, answer: str, about: LateClaimAsked) -> FollowUp | None:
+    ev = about.ev
     if answer != "stands":
         return None
     w = r.claims.window  # the judge lets the set stand: it is made as it lies
@@ -90,21 +111,30 @@ def late_claim(r: RefereeState, answer: str, ev: MeldSeen) -> FollowUp | None:
     return claims.on_meld(r, ev)
 
 
-def missing_suit(r: RefereeState, answer: str, seat: int) -> FollowUp | None:
+def missing_suit(r: RefereeState, answer: str, about: SuitAsked) -> FollowUp | None:
+    seat = about.seat
     if answer not in ("m", "p", "s"):
-        return questions.ask_suit(r, seat)
+        questions.ask_suit(r, seat)
+        return None
     r.wmsg.suits[seat] = answer
     return FollowUp.SUITS
 
 
-def pond(r: RefereeState, answer: str, seat: int) -> None:
+def pond(r: RefereeState, answer: str, about: PondAsked) -> None:
+    seat = about.seat
     if answer == "ignore":  # the record stands: the camera misread (the judge may correct the record)
         r.pond.seen[seat] = [e.tile for e in r.pond.record[seat]]
         r.pond.phantoms.pop(seat, None)
 
 
-#: a question's name → how its answer resumes the hand: ``(state, answer, *subject)`` → what it leaves to finish
-RESUME: dict[str, Callable[..., FollowUp | None]] = {
-    "tile": tile, "kong_tile": kong_tile, "copies": copies, "impossible": impossible, "late_claim": late_claim,
-    "missing_suit": missing_suit, "pond": pond,
-}
+def row(about: type[A], resume: Callable[[RefereeState, str, A], FollowUp | None]) -> tuple[type[Resume], Resumer]:
+    """A row of :data:`RESUME`: ``resume`` takes what its question is about, of type ``about``."""
+    # (the one cast: :func:`on_answer` looks a row up by the type of what the question was about)
+    return about, cast(Resumer, resume)
+
+
+#: what a question is about → how its answer resumes the hand
+RESUME: dict[type[Resume], Resumer] = dict([
+    row(TileAsked, tile), row(KongTileAsked, kong_tile), row(CopiesAsked, copies), row(ImpossibleAsked, impossible),
+    row(LateClaimAsked, late_claim), row(SuitAsked, missing_suit), row(PondAsked, pond),
+])

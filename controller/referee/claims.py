@@ -3,6 +3,7 @@ sets the camera sees appear (claimed, concealed and added kongs), flowers set as
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 from controller.referee import discards, effects, ending, ponds, questions, turn
 from controller.referee.state import (
@@ -13,6 +14,7 @@ from controller.referee.state import (
     TILE_TEXTS,
     FollowUp,
     RefereeState,
+    Window,
     replay_machine,
     seat_from_source,
 )
@@ -46,7 +48,8 @@ def on_button(r: RefereeState, ev: ButtonPressed) -> FollowUp | None:
     """A call button in play: a claim on the tile on offer (or pressed early, for the discard being laid),
     a self-drawn win in one's own turn."""
     if ev.button == "confirm":
-        return ending.confirm(r, ev)
+        ending.confirm(r, ev)
+        return None
     if ev.button not in PANELS or ev.seat is None:
         return None
     call = ev.call or "call"
@@ -58,7 +61,8 @@ def on_button(r: RefereeState, ev: ButtonPressed) -> FollowUp | None:
     if w is None or r.st.phase not in (Phase.CLAIMS, Phase.ROB):
         r.claims.early = [p for p in r.claims.early if p.t_mono >= ev.t_mono - EARLY_PRESS_S] + [ev]
         return None
-    return turn.claim_press(r, ev)
+    turn.claim_press(r, ev)
+    return None
 
 
 def self_drawn(r: RefereeState, ev: ButtonPressed) -> FollowUp | None:
@@ -78,7 +82,8 @@ def self_drawn(r: RefereeState, ev: ButtonPressed) -> FollowUp | None:
 
 def on_meld(r: RefereeState, ev: MeldSeen) -> FollowUp | None:
     if any(t not in TILE_TEXTS and t != "x" for t in ev.tiles):
-        return questions.ask_tile(r, ev, "meld", None)
+        questions.ask_tile(r, ev, "meld", None)
+        return None
     seen = r.claims.melds.get(ev.seat)
     if seen is None:
         return None
@@ -86,8 +91,9 @@ def on_meld(r: RefereeState, ev: MeldSeen) -> FollowUp | None:
         return None
     if r.st.phase in (Phase.EXHAUSTED, Phase.ENDED, Phase.SETTLED, Phase.OVER):
         # a set seen only once play is over: the camera saw it late (the judge puts it in its place)
-        return questions.ask_impossible(r, ev, f"seat {ev.seat}'s {ev.kind} {' '.join(ev.tiles)} was seen after play "
-                                    "ended: the camera saw it late", "комбинация замечена после конца игры")
+        questions.ask_impossible(r, ev, f"seat {ev.seat}'s {ev.kind} {' '.join(ev.tiles)} was seen after play "
+                                 "ended: the camera saw it late", "комбинация замечена после конца игры")
+        return None
     if ev.kind in CLAIM_OF_MELD and seen_before(r, ev):
         return None  # a set the record holds, read again (the camera regrouped the seat's sets)
     if ev.kind in CLAIM_OF_MELD:
@@ -124,65 +130,87 @@ def shows_kong(r: RefereeState, ev: MeldSeen) -> bool:
         if any(a != "x" and ponds.tile_kind(a) != ponds.tile_kind(b) for a, b in zip(tiles, ev.tiles)):
             continue
         log = list(r.machine.log)
-        k = next((j for j, e in enumerate(log) if isinstance(e, MeldMade) and e.seat == ev.seat
-                  and e.kind == "kong_concealed" and tuple(e.tiles) == tiles), None)
-        if k is None:
+        found = next(((j, e) for j, e in enumerate(log) if isinstance(e, MeldMade) and e.seat == ev.seat
+                      and e.kind == "kong_concealed" and tuple(e.tiles) == tiles), None)
+        if found is None:
             return False
-        log[k] = dataclasses.replace(log[k], tiles=tuple(ev.tiles))
+        k, kong = found
+        log[k] = dataclasses.replace(kong, tiles=tuple(ev.tiles))
         r.machine = replay_machine(r.profile, log)
         seen[i] = ("kong_concealed", tuple(ev.tiles))
         return True
     return False
 
 
+@dataclass(frozen=True)
+class Odd:
+    """Why a set the camera sees cannot be the claim it looks like (the question's English and Russian)."""
+
+    en: str
+    ru: str
+
+
 def claim_meld(r: RefereeState, ev: MeldSeen) -> FollowUp | None:
     w = r.claims.window
-    st = r.st
     seat = ev.seat
-    if w is None or st.phase != Phase.CLAIMS:
-        return questions.ask_impossible(r, ev, f"a {ev.kind} appeared for seat {seat} with no discard on offer",
-                                    "комбинация появилась без сноса, который можно взять")
+    if w is None or r.st.phase != Phase.CLAIMS:
+        questions.ask_impossible(r, ev, f"a {ev.kind} appeared for seat {seat} with no discard on offer",
+                                 "комбинация появилась без сноса, который можно взять")
+        return None
+    took = set_takes(r, ev, w)
+    if isinstance(took, Odd):
+        questions.ask_impossible(r, ev, took.en, took.ru)
+        return None
+    tiles, tile = took
     kind = CLAIM_OF_MELD[ev.kind]
-    tiles = list(ev.tiles)
-    if ev.claimed_index is not None and 0 <= ev.claimed_index < len(tiles):
-        tile = tiles.pop(ev.claimed_index)
-    else:
-        same = [t for t in tiles if ponds.tile_kind(t) == ponds.tile_kind(w.tile)]
-        if not same:
-            return questions.ask_impossible(r, ev, f"seat {seat}'s {ev.kind} does not hold the discard {w.tile}",
-                                        "в комбинации нет снесённой кости")
-        tile = same[0]
-        tiles.remove(tile)
-    if ponds.tile_kind(tile) != ponds.tile_kind(w.tile):
-        return questions.ask_impossible(r, ev, f"seat {seat}'s {ev.kind} took {tile}, the discard on offer is {w.tile}",
-                                    "взятая кость не совпадает со сносом")
-    if r.conv.claimed_sideways and ev.source is not None:
-        src = seat_from_source(seat, ev.source, r.seats(), st.n_players)
-        if src != w.discarder:
-            return questions.ask_impossible(r, ev, f"seat {seat}'s {ev.kind} points {ev.source}, the discard came from "
-                                        f"seat {w.discarder}", "боковая кость указывает не на снёсшего")
     press = w.presses.get(seat)
     if seat in w.late and seat not in w.stands:
-        return questions.ask_judge_late(r, ev)  # the tile taken on a call the window had closed on
+        questions.ask_judge_late(r, ev)  # the tile taken on a call the window had closed on
+        return None
     if (press is None or press[0] not in CLAIM_CALLS) and seat not in w.stands:
         # no call button told the claim: it is the set the camera sees, timed by its first sign
         t_claim = min(x for x in (ev.t_mono, press[1] if press else None, w.taken) if x is not None)
         turn.timed(r, seat, kind, t_claim, "button" if press else "camera")
         out = effects.submit(r, Claimed(seat=seat, kind=kind, from_seat=w.discarder, tile=w.tile, tiles=tuple(tiles)),
-                           at=t_claim)
-        if effects.refused(out):
-            if out[0].code == "claim_late":
-                w.late.add(seat)
-                return questions.ask_judge_late(r, ev)
+                             at=t_claim)
+        refusal = effects.refusal(out)
+        if refusal is not None and refusal.code == "claim_late":
+            w.late.add(seat)
+            questions.ask_judge_late(r, ev)
+        if refusal is not None:
             return None
     out = effects.submit(r, MeldMade(seat=seat, kind=ev.kind, tiles=(*tiles, tile), from_seat=w.discarder,
-                                claimed_tile=tile, slot=w.slots.get(seat, 0)))
+                                     claimed_tile=tile, slot=w.slots.get(seat, 0)))
     if effects.refused(out):
         return None
     r.claims.melds[seat].append((ev.kind, tuple(ev.tiles)))
     discards.leaves_pond(r, w.discarder)
     r.claims.window = None
     return FollowUp.INDICATORS
+
+
+def set_takes(r: RefereeState, ev: MeldSeen, w: Window) -> tuple[list[str], str] | Odd:
+    """The tiles of the claimed set ``ev`` from the hand and the one it took (the discard on offer in
+    ``w``), or why it cannot have taken that discard."""
+    seat = ev.seat
+    tiles = list(ev.tiles)
+    if ev.claimed_index is not None and 0 <= ev.claimed_index < len(tiles):
+        tile = tiles.pop(ev.claimed_index)
+    else:
+        same = [t for t in tiles if ponds.tile_kind(t) == ponds.tile_kind(w.tile)]
+        if not same:
+            return Odd(f"seat {seat}'s {ev.kind} does not hold the discard {w.tile}", "в комбинации нет снесённой кости")
+        tile = same[0]
+        tiles.remove(tile)
+    if ponds.tile_kind(tile) != ponds.tile_kind(w.tile):
+        return Odd(f"seat {seat}'s {ev.kind} took {tile}, the discard on offer is {w.tile}",
+                   "взятая кость не совпадает со сносом")
+    if r.conv.claimed_sideways and ev.source is not None:
+        src = seat_from_source(seat, ev.source, r.seats(), r.st.n_players)
+        if src != w.discarder:
+            return Odd(f"seat {seat}'s {ev.kind} points {ev.source}, the discard came from seat {w.discarder}",
+                       "боковая кость указывает не на снёсшего")
+    return tiles, tile
 
 
 def added_kong(r: RefereeState, ev: MeldSeen) -> FollowUp | None:
@@ -207,7 +235,8 @@ def added_kong(r: RefereeState, ev: MeldSeen) -> FollowUp | None:
 
 def on_flower(r: RefereeState, ev: FlowerSeen) -> None:
     if ev.tile not in TILE_TEXTS:
-        return questions.ask_tile(r, ev, "flower", None)
+        questions.ask_tile(r, ev, "flower", None)
+        return None
     have = r.claims.flowers.get(ev.seat)
     if have is None or ev.tile in have:
         return None

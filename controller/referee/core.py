@@ -42,8 +42,7 @@ settled and waits for its confirmation (every seat's call button, or the judge).
 """
 from __future__ import annotations
 
-from typing import Any
-
+from controller.play_source import HandResult
 from controller.referee import corrections, dispatch, timing, variants
 from controller.referee.corrections import apply_correction
 from controller.referee.state import (
@@ -63,6 +62,7 @@ from controller.referee.verdicts import CALL_WAIT_S, english, russian
 from rules.events import (
     CorrectionApplied,
     Event,
+    JSONObject,
     JudgeAction,
     JudgeCorrection,
     MeldMade,
@@ -221,8 +221,9 @@ class Referee:
         if pen is None or not any(pen.paid):
             return list(self.machine.log)
         deltas = tuple(int(a) - (pen.points if s == pen.seat else 0) for s, a in enumerate(pen.paid))
-        payments = tuple({"payer": pen.seat, "payee": s, "amount": int(a), "reason": "chombo", "rule": pen.rule}
-                         for s, a in enumerate(pen.paid) if a)
+        payments: tuple[JSONObject, ...] = tuple(
+            {"payer": pen.seat, "payee": s, "amount": int(a), "reason": "chombo", "rule": pen.rule}
+            for s, a in enumerate(pen.paid) if a)
         return [*self.machine.log, Settled(payments=payments, deltas=deltas, hand_id=self.hand_id, t_mono=pen.t_mono,
                                            t_wall=pen.t_wall)]
 
@@ -232,12 +233,12 @@ class Referee:
     def questions(self) -> list[QuestionAsked]:
         return [e for e in self.outputs if isinstance(e, QuestionAsked)]
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> HandResult:
         """The hand's result (once settled): deltas, payments, winners, next dealer, verdicts, questions."""
         st = self.machine.state
         settled = st.settled
         confirmed = self.confirmed
-        out = {
+        out: HandResult = {
             "source": "referee",
             "profile": self.name,
             "deltas": list(settled.deltas) if settled is not None else [],
@@ -252,9 +253,9 @@ class Referee:
             "next_options": dict(self.profile.next_hand_options(st)) if settled is not None else {},
             "events": len(self.machine.log),
         }
-        return out if self.state.replayed is None else {**out, **self._replayed()}
+        return out if self.state.replayed is None else self._replayed(out)
 
-    def _replayed(self) -> dict[str, Any]:
+    def _replayed(self, out: HandResult) -> HandResult:
         """A hand a chombo ended (004 Rules 3.4.6): dealt again by the same dealer with the same counters; it
         pays nothing itself when the judge's penalty carries the chombo (credited once), else (the referee's
         own ruling: a dead hand's claim) its payment is the hand's."""
@@ -262,9 +263,9 @@ class Referee:
         assert pen is not None
         same = {k: st.options.get(k, 0) for k in self.profile.next_hand_options(st)}
         deltas = list(self.state.deltas())
-        payments = [{"payer": pen.seat, "payee": s, "amount": a, "reason": "chombo", "rule": pen.rule}
-                    for s, a in enumerate(pen.paid) if a and any(deltas)]
-        return {"deltas": deltas, "payments": payments, "winners": [], "exhaustive": False,
+        payments: list[JSONObject] = [{"payer": pen.seat, "payee": s, "amount": a, "reason": "chombo", "rule": pen.rule}
+                                      for s, a in enumerate(pen.paid) if a and any(deltas)]
+        return {**out, "deltas": deltas, "payments": payments, "winners": [], "exhaustive": False,
                 "next_dealer": st.dealer, "next_options": same,
                 "replayed": {"seat": pen.seat, "code": pen.code, "rule": pen.rule, "judge": pen.judge}}
 

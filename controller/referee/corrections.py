@@ -3,12 +3,13 @@ signatures (:func:`payments`), the audit record (:func:`audit`). The core replay
 (:meth:`controller.referee.core.Referee.feed`)."""
 from __future__ import annotations
 
-from typing import Any
+from rules.events import ButtonPressed, CorrectionApplied, Event, JSONValue, JudgeCorrection, Settled
 
-from rules.events import ButtonPressed, CorrectionApplied, Event, JudgeCorrection, Settled
+#: a result as its signatures sign it: the deltas, and each payment as its sorted (key, value) pairs
+Signed = tuple[tuple[int, ...], tuple[tuple[tuple[str, JSONValue], ...], ...]]
 
 
-def payments(settled: Settled | None) -> tuple[Any, ...] | None:
+def payments(settled: Settled | None) -> Signed | None:
     """What a result is, for its signatures: the deltas and every payment (None: no result)."""
     if settled is None:
         return None

@@ -19,7 +19,6 @@ from controller.referee.state import (
 )
 from rules.events import (
     Discarded,
-    Event,
     MeldSeen,
     PondTileRemoved,
     PondTileSeen,
@@ -59,9 +58,9 @@ def on_pond_removed(r: RefereeState, ev: PondTileRemoved) -> None:
     reconcile_pond(r, ev.seat, ev)
 
 
-def reconcile_pond(r: RefereeState, seat: int, ev: Event) -> None:
-    new = isinstance(ev, PondTileSeen) and ev.tile != NO_TILE and ev.index == len(r.pond.seen[seat]) - 1
-    seen = ponds.real_seen(r, seat, keep=ev.index if new else None)  # type: ignore[attr-defined]
+def reconcile_pond(r: RefereeState, seat: int, ev: PondTileSeen | PondTileRemoved) -> None:
+    new = ev if isinstance(ev, PondTileSeen) and ev.tile != NO_TILE and ev.index == len(r.pond.seen[seat]) - 1 else None
+    seen = ponds.real_seen(r, seat, keep=new.index if new is not None else None)
     rec = r.pond.record[seat]
     tiles = [e.tile for e in rec]
     if ponds.same_pond(r, seen, tiles):
@@ -77,18 +76,18 @@ def reconcile_pond(r: RefereeState, seat: int, ev: Event) -> None:
             r.pond.odd.pop(seat, None)
             at = max(i for i, x in enumerate(r.pond.seen[seat]) if x == t)
             return discard(r, dataclasses.replace(ev, tile=t, index=at))
-    if new and len(seen) == len(tiles) + 1 and ponds.same_pond(r, seen[:-1], tiles):
+    if new is not None and len(seen) == len(tiles) + 1 and ponds.same_pond(r, seen[:-1], tiles):
         r.pond.odd.pop(seat, None)
-        if ev.tile not in TILE_TEXTS:
+        if new.tile not in TILE_TEXTS:
             # asked once it stayed unreadable a while (UNREAD_WAIT_S; a free pond: a tile read there
             # meanwhile may be the discard, this one no tile at all)
-            r.pond.unread[seat] = ev  # type: ignore[assignment]
+            r.pond.unread[seat] = new
             return None
         u = r.pond.unread.get(seat)
-        if u is not None and u.index == ev.index:  # read at last (the arm moved on): laid when first seen
+        if u is not None and u.index == new.index:  # read at last (the arm moved on): laid when first seen
             del r.pond.unread[seat]
-            ev = dataclasses.replace(ev, t_mono=u.t_mono, t_wall=u.t_wall, frame=u.frame)  # type: ignore[assignment]
-        return discard(r, ev)  # type: ignore[arg-type]
+            new = dataclasses.replace(new, t_mono=u.t_mono, t_wall=u.t_wall, frame=u.frame)
+        return discard(r, new)
     n = len(tiles)
     if (r.conv.pond_layout == "rows6" and isinstance(ev, PondTileSeen) and ev.index == n and len(seen) > n + 1
             and ponds.same_pond(r, seen[:n], tiles) and seen[n] in TILE_TEXTS

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TypedDict
 
 from controller.referee.state import (
     RefereeState,
@@ -21,7 +21,15 @@ def emit(r: RefereeState, ev: Event) -> None:
     r.out.append(ev)
 
 
-def stamp(r: RefereeState) -> dict[str, Any]:
+class Stamp(TypedDict, total=False):
+    """What an event the referee makes is stamped with: the input that led to it, the hand."""
+
+    t_mono: float
+    t_wall: float
+    hand_id: str
+
+
+def stamp(r: RefereeState) -> Stamp:
     at = r.at
     return {"t_mono": at.t_mono, "t_wall": at.t_wall, "hand_id": r.hand_id} if at else {"hand_id": r.hand_id}
 
@@ -40,6 +48,11 @@ def submit(r: RefereeState, ev: GameEvent, at: float | None = None) -> list[Even
 
 def refused(out: list[Event]) -> bool:
     return bool(out) and isinstance(out[0], Violation)
+
+
+def refusal(out: list[Event]) -> Violation | None:
+    """The verdict that refused a submitted event (None: it was taken)."""
+    return out[0] if out and isinstance(out[0], Violation) else None
 
 
 def flag(r: RefereeState, code: str, seat: int | None, message: str = "") -> Violation:

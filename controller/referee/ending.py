@@ -31,7 +31,8 @@ def on_revealed(r: RefereeState, ev: TilesRevealed) -> FollowUp | None:
             # above); asked only if a hand becomes due and the camera shows no other
             r.reveals.unread[ev.seat] = ev
             return None
-        return questions.ask_tile(r, ev, "hand", None)
+        questions.ask_tile(r, ev, "hand", None)
+        return None
     r.reveals.unread.pop(ev.seat, None)
     r.reveals.due.pop(ev.seat, None)
     if r.reveals.shown.get(ev.seat) == tuple(ev.tiles) or ev.seat not in r.st.seat_state:
@@ -207,7 +208,7 @@ def maybe_settle(r: RefereeState) -> None:
     if r.racks.kong:  # no rack was seen after an added kong: where did its tile come from?
         return questions.ask_kong_tile(r, min(r.racks.kong))
     effects.submit(r, m.settlement())
-    if m.phase == Phase.SETTLED:
+    if r.st.phase == Phase.SETTLED:  # (the settlement moved the phase on)
         effects.submit(r, m.hand_end())
 
 

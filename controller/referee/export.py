@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Protocol
 
 from rules.events import (
     Dealt,
@@ -26,8 +26,10 @@ from rules.events import (
     GameEvent,
     HandRevealed,
     HandStarted,
+    JSONObject,
     MeldMade,
 )
+from rules.game.state import HandState
 from rules.game.table_data import TENHOU6
 
 
@@ -35,13 +37,29 @@ class ExportError(ValueError):
     """The hand cannot be exported (no such hand, no record, a format the profile has not)."""
 
 
-def hand_ids(store: Any) -> list[str]:
+class RefereedHands(Protocol):
+    """Where the refereed hands are read (:class:`controller.event_store.EventStore`)."""
+
+    def count(self, stream: str, /) -> int: ...
+
+    def events(self, stream: str, /) -> list[Event]: ...
+
+
+class HandRecords(RefereedHands, Protocol):
+    """... and which hands there are: those finished (with their results) and those not."""
+
+    def results(self) -> Sequence[tuple[str, object]]: ...
+
+    def unfinished_hands(self) -> list[str]: ...
+
+
+def hand_ids(store: HandRecords) -> list[str]:
     """Every hand with a refereed record, in the order they were played."""
     ids = [h for h, _ in store.results()] + store.unfinished_hands()
     return [h for h in ids if store.count(f"{h}/referee")]
 
 
-def lines(store: Any, hand_id: str, fmt: str = "events") -> Iterator[dict[str, Any]]:
+def lines(store: RefereedHands, hand_id: str, fmt: str = "events") -> Iterator[JSONObject]:
     from controller.referee.session import rebuild
 
     if not store.count(f"{hand_id}/referee"):
@@ -76,7 +94,7 @@ def merged(own: list[Event], judged: list[Event]) -> list[Event]:
     return out + rest
 
 
-def with_faces(log: list[Event], state: Any) -> list[Event]:
+def with_faces(log: list[Event], state: HandState) -> list[Event]:
     """The record with every face-down tile of the deal and the draws given a face (see the module)."""
     from rules.tiles import TILES
     from rules.wall import tile_set

@@ -19,9 +19,10 @@ else the profile's start score at the first hand and the running totals of the h
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Protocol
 
+from controller.referee.export import RefereedHands
 from rules.events import (
     Dealt,
     Discarded,
@@ -29,6 +30,8 @@ from rules.events import (
     Drew,
     Event,
     HandStarted,
+    JSONObject,
+    JSONValue,
     MeldMade,
     RiichiDeclared,
     Settled,
@@ -47,6 +50,29 @@ BAKAZE = {"1": "E", "2": "S", "3": "W", "4": "N"}
 
 class MjaiError(ValueError):
     """The hand cannot be exported as mjai (not riichi, no record)."""
+
+
+class Judgement(Protocol):
+    """A win's judgement, as far as the export reads it (``rules.scoring.ScoreResult``)."""
+
+    @property
+    def valid(self) -> bool: ...
+
+
+class JudgedWin(Protocol):
+    """A win of the hand as the hand machine judged it (``rules.game.state.WinRecord``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def from_seat(self) -> int | None: ...
+
+    @property
+    def valid(self) -> bool | None: ...
+
+    @property
+    def result(self) -> Judgement | None: ...
 
 
 def writes_mjai(profile: RuleSet | str) -> bool:
@@ -79,13 +105,16 @@ def _without(tiles: Sequence[str], one: str | None) -> list[str]:
     return out
 
 
-def kyoku(events: Sequence[Event], wins: Sequence[Any], scores: Sequence[int]) -> tuple[list[dict[str, Any]], list[int]]:
+def kyoku(events: Sequence[Event], wins: Sequence[JudgedWin], scores: Sequence[int]) -> tuple[list[JSONObject], list[int]]:
     """One hand: its mjai events from ``start_kyoku`` to ``end_kyoku``, and the scores after it."""
     start = next(e for e in events if isinstance(e, HandStarted))
     if start.n_players != 4:
         raise MjaiError(f"mjai is four-player riichi; this hand has {start.n_players} players")
-    opts = start.options or {}
-    scores = [as_int(x) for x in (opts.get("scores") or scores)]
+    opts: Mapping[str, JSONValue] = start.options or {}
+    given = opts.get("scores") or scores
+    if not isinstance(given, Sequence):
+        raise TypeError(f"{given!r} is not a list of scores")
+    scores = [as_int(x) for x in given]
     initial = next((e.indicator for e in events if isinstance(e, DoraRevealed) and e.kind == "initial"), "")
     k = _Kyoku([{
         "type": "start_kyoku", "bakaze": BAKAZE.get(start.round_wind[:1], "E"), "dora_marker": tile(initial),
@@ -107,7 +136,7 @@ _CLAIMS = {"chow": "chi", "pung": "pon", "kong_open": "daiminkan"}
 class _Kyoku:
     """The mjai lines of one hand as its events are taken one by one."""
 
-    def __init__(self, out: list[dict[str, Any]], after: list[int]) -> None:
+    def __init__(self, out: list[JSONObject], after: list[int]) -> None:
         self.out = out
         self.after = after
         self.reached: set[int] = set()
@@ -180,7 +209,7 @@ class _Kyoku:
         else:
             self.out.append({"type": "dora", "dora_marker": tile(e.indicator)})
 
-    def end(self, wins: Sequence[Any]) -> list[int]:
+    def end(self, wins: Sequence[JudgedWin]) -> list[int]:
         """The hand's ending lines (hora for each valid win, else ryukyoku; end_kyoku): the scores after it."""
         valid = [w for w in wins if w.valid is not False and w.result is not None and w.result.valid]
         payments = list(self.settled.payments) if self.settled is not None else []
@@ -200,7 +229,7 @@ class _Kyoku:
         return after
 
 
-def _deltas(payments: Iterable[dict[str, Any]], seat: int | None, first: bool) -> list[int]:
+def _deltas(payments: Iterable[Mapping[str, JSONValue]], seat: int | None, first: bool) -> list[int]:
     """The payments of one winner (the sticks on the table with the first), or of a draw (every payment
     between players); a riichi stake (to the table) is in ``reach_accepted``, not here."""
     d = [0, 0, 0, 0]
@@ -216,8 +245,8 @@ def _deltas(payments: Iterable[dict[str, Any]], seat: int | None, first: bool) -
     return d
 
 
-def game(hands: Sequence[tuple[str, Sequence[Event], Sequence[Any]]], start_score: int = 25000,
-         names: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+def game(hands: Sequence[tuple[str, Sequence[Event], Sequence[JudgedWin]]], start_score: int = 25000,
+         names: Sequence[str] | None = None) -> Iterator[JSONObject]:
     """``start_game``, every hand's kyoku in order, ``end_game``. ``hands``: (profile, record, judged wins)."""
     for profile, _events, _wins in hands:
         if not writes_mjai(profile):
@@ -232,11 +261,11 @@ def game(hands: Sequence[tuple[str, Sequence[Event], Sequence[Any]]], start_scor
     yield {"type": "end_game"}
 
 
-def store_lines(store: Any, hand_ids: Sequence[str]) -> Iterator[dict[str, Any]]:
+def store_lines(store: RefereedHands, hand_ids: Sequence[str]) -> Iterator[JSONObject]:
     """The hands of an event store, each rebuilt from its refereed inputs (judge corrections applied)."""
     from controller.referee.session import rebuild
 
-    hands = []
+    hands: list[tuple[str, Sequence[Event], Sequence[JudgedWin]]] = []
     start_score = 25000
     for h in hand_ids:
         if not store.count(f"{h}/referee"):

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from controller.referee.state import (
     NO_TILE,
     TILE_TEXTS,
     RefereeState,
 )
-from rules.tiles import TILES
+from rules.tiles import TILES, Tile
 
 
 def same_pond(r: RefereeState, seen: list[str], tiles: list[str]) -> bool:
@@ -55,6 +54,6 @@ def tile_kind(tile: str) -> str:
     return "5" + tile[1] if tile[:1] == "0" else tile
 
 
-def tiles_of(texts: tuple[str, ...]) -> list[Any]:
+def tiles_of(texts: tuple[str, ...]) -> list[Tile]:
     by = {str(t): t for t in TILES}
     return [by[t] for t in texts]

@@ -9,11 +9,22 @@ its English and Russian text. How each answer resumes the hand is the same name'
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from controller.referee import effects, ponds
 from controller.referee.state import TILE_TEXTS, OpenQuestion, RefereeState, Resume
-from rules.events import Event, MeldSeen, PondTileSeen, QuestionAsked, TilesRevealed
+from rules.events import (
+    FlowerSeen,
+    IndicatorSeen,
+    JSONObject,
+    MeldSeen,
+    PondTileSeen,
+    QuestionAsked,
+    TilesRevealed,
+)
+
+#: an observation with tiles the camera may not read (a tile question's subject)
+Unreadable = PondTileSeen | MeldSeen | TilesRevealed | IndicatorSeen | FlowerSeen
 
 JUDGE_OR_IGNORE = " (the judge corrects the record, or answers 'ignore')"
 
@@ -49,20 +60,71 @@ QUESTIONS: dict[str, Question] = {
 }
 
 
-def ask(r: RefereeState, name: str, seat: int | None, subject: dict[str, Any], args: tuple[Any, ...] = (), /,
-        **words: Any) -> None:
-    """Ask question ``name`` of :data:`QUESTIONS` (its text filled with ``words``); its answer resumes with
-    ``args``. The hand waits for it."""
-    row = QUESTIONS[name]
+# --- what each question is about: its answer resumes the hand from it (controller.referee.answers.RESUME) ---
+
+@dataclass(frozen=True)
+class TileAsked(Resume):
+    """Which tiles the unreadable ones of ``ev`` are (``why``: the question's own words, where given)."""
+
+    question: ClassVar[str] = "tile"
+    ev: Unreadable
+    zone: str
+    index: int | None
+    why: tuple[str, str] | None
+
+
+@dataclass(frozen=True)
+class KongTileAsked(Resume):
+    question: ClassVar[str] = "kong_tile"
+    seat: int
+
+
+@dataclass(frozen=True)
+class CopiesAsked(Resume):
+    question: ClassVar[str] = "copies"
+    ev: TilesRevealed
+    over: list[str]
+
+
+@dataclass(frozen=True)
+class ImpossibleAsked(Resume):
+    question: ClassVar[str] = "impossible"
+    ev: MeldSeen
+    en: str
+    ru: str
+
+
+@dataclass(frozen=True)
+class LateClaimAsked(Resume):
+    question: ClassVar[str] = "late_claim"
+    ev: MeldSeen
+
+
+@dataclass(frozen=True)
+class SuitAsked(Resume):
+    question: ClassVar[str] = "missing_suit"
+    seat: int
+
+
+@dataclass(frozen=True)
+class PondAsked(Resume):
+    question: ClassVar[str] = "pond"
+    seat: int
+
+
+def ask(r: RefereeState, about: Resume, seat: int | None, subject: JSONObject, /, **words: object) -> None:
+    """Ask the question of :data:`QUESTIONS` that ``about`` names (its text filled with ``words``); its answer
+    resumes the hand from ``about``. The hand waits for it."""
+    row = QUESTIONS[about.question]
     q = QuestionAsked(question_id=r.asking.next_id, kind=row.kind, seat=seat, subject=subject, choices=row.choices,
                       message=row.en.format(**words), message_ru=row.ru.format(**words), **effects.stamp(r))
     r.asking.next_id += 1
-    r.asking.open = OpenQuestion(q, Resume(name, args))
+    r.asking.open = OpenQuestion(q, about)
     effects.emit(r, q)
 
 
-def unknown_count(ev: Event) -> int:
-    tiles = getattr(ev, "tiles", None) or (getattr(ev, "tile", ""),)
+def unknown_count(ev: Unreadable) -> int:
+    tiles = (ev.tiles or ("",)) if isinstance(ev, MeldSeen | TilesRevealed) else (ev.tile,)
     return sum(1 for t in tiles if t not in TILE_TEXTS and t != "x")
 
 
@@ -77,35 +139,36 @@ def tile_words(seat: int | None, zone: str, index: int | None, unknown: int) -> 
                if zone == "hand" else ""))
 
 
-def ask_tile(r: RefereeState, ev: Event, zone: str, index: int | None, why: tuple[str, str] | None = None) -> None:
+def ask_tile(r: RefereeState, ev: Unreadable, zone: str, index: int | None,
+             why: tuple[str, str] | None = None) -> None:
     """Which tiles the ``unknown`` ones of ``ev`` are (``why``: the question's own words, English and
     Russian, where it is not a tile the camera saw and could not read)."""
-    seat = getattr(ev, "seat", None)
+    seat = None if isinstance(ev, IndicatorSeen) else ev.seat
     unknown = unknown_count(ev)
     en, ru = why or tile_words(seat, zone, index, unknown)
-    ask(r, "tile", seat, {"observation": ev.to_json(), "zone": zone, "index": index, "unknown": unknown},
-        (ev, zone, index, why), en=en, ru=ru)
+    ask(r, TileAsked(ev, zone, index, why), seat,
+        {"observation": ev.to_json(), "zone": zone, "index": index, "unknown": unknown}, en=en, ru=ru)
 
 
 def ask_kong_tile(r: RefereeState, seat: int) -> None:
-    ask(r, "kong_tile", seat, {"seat": seat, "log_index": r.racks.kong[seat]}, (seat,), seat=seat)
+    ask(r, KongTileAsked(seat), seat, {"seat": seat, "log_index": r.racks.kong[seat]}, seat=seat)
 
 
 def ask_copies(r: RefereeState, ev: TilesRevealed, over: list[str]) -> None:
-    ask(r, "copies", ev.seat, {"observation": ev.to_json(), "over": over}, (ev, over), over=", ".join(over),
+    ask(r, CopiesAsked(ev, over), ev.seat, {"observation": ev.to_json(), "over": over}, over=", ".join(over),
         seat=ev.seat)
 
 
-def ask_impossible(r: RefereeState, ev: Event, en: str, ru: str) -> None:
-    ask(r, "impossible", getattr(ev, "seat", None), {"observation": ev.to_json()}, (ev, en, ru), en=en, ru=ru)
+def ask_impossible(r: RefereeState, ev: MeldSeen, en: str, ru: str) -> None:
+    ask(r, ImpossibleAsked(ev, en, ru), ev.seat, {"observation": ev.to_json()}, en=en, ru=ru)
 
 
 def ask_judge_late(r: RefereeState, ev: MeldSeen) -> None:
-    ask(r, "late_claim", ev.seat, {"observation": ev.to_json()}, (ev,), seat=ev.seat, kind=ev.kind)
+    ask(r, LateClaimAsked(ev), ev.seat, {"observation": ev.to_json()}, seat=ev.seat, kind=ev.kind)
 
 
 def ask_suit(r: RefereeState, seat: int) -> None:
-    ask(r, "missing_suit", seat, {"seat": seat}, (seat,), seat=seat)
+    ask(r, SuitAsked(seat), seat, {"seat": seat}, seat=seat)
 
 
 def ask_pond(r: RefereeState, seat: int, since: float) -> None:
@@ -118,6 +181,6 @@ def ask_pond(r: RefereeState, seat: int, since: float) -> None:
         # two, a stain): each is asked in turn, the first one's face the discard ('none': no tile)
         wall = r.at.t_wall if r.at is not None else since
         return ask_tile(r, PondTileSeen(seat=seat, index=n, tile="unknown", t_mono=since, t_wall=wall), "pond", n)
-    ask(r, "pond", seat, {"seat": seat, "zone": "pond", "seen": seen, "record": rec}, (seat,),
+    ask(r, PondAsked(seat), seat, {"seat": seat, "zone": "pond", "seen": seen, "record": rec},
         seat=seat, seen=" ".join(seen) or "nothing", rec=" ".join(rec) or "nothing")
     return None

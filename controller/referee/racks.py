@@ -32,8 +32,9 @@ def on_rack(r: RefereeState, ev: RackCounted) -> None:
     if k is None:
         return
     log = list(r.machine.log)
-    if k < len(log) and isinstance(log[k], MeldMade) and log[k].drawn_tile is None:
-        log[k] = dataclasses.replace(log[k], drawn_tile=ev.apart == 0)
+    kong = log[k] if k < len(log) else None
+    if isinstance(kong, MeldMade) and kong.drawn_tile is None:
+        log[k] = dataclasses.replace(kong, drawn_tile=ev.apart == 0)
         r.machine = replay_machine(r.profile, log)
 
 

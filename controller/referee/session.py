@@ -22,22 +22,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Protocol
+from typing import Protocol
 
-from controller.play_source import PlaySource, PlayTable
+from controller.play_source import HandResult, PlaySource, PlayTable
 from controller.referee import web as _web  # noqa: F401  (the judge's actions and the public notices)
 from controller.referee.core import TICK_S, Referee
 from controller.referee.verdicts import verdict_lines
 from controller.referee.view import public_view
 from rules.events import (
     ButtonPressed,
+    CorrectionApplied,
     DiceRolled,
     Event,
     HandStarted,
+    JSONObject,
     JudgeCorrection,
     QuestionAnswered,
     QuestionAsked,
     RefereeTick,
+    ResultConfirmed,
     Violation,
 )
 
@@ -87,6 +90,13 @@ def rebuild(store: StoredInputs, hand_id: str, profile: str | None = None) -> Re
     return ref
 
 
+def seconds(v: object) -> float:
+    """A number of seconds from the configuration (as its TOML gives it: a whole number or not)."""
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return v
+    raise TypeError(f"{v!r} is not a number of seconds")
+
+
 def _raise_failed(tasks: list[asyncio.Task[None]]) -> None:
     """Raise the error of the first of ``tasks`` that ended with one."""
     for t in tasks:
@@ -103,8 +113,8 @@ class RefereeSession:
         self.svc = svc
         self.hand_id = hand_id
         cfg = svc.cfg
-        self.referee = Referee(svc.profile, wait_s=cfg["referee.claim_wait_s"] or None,
-                               reveal_wait_s=cfg["referee.reveal_wait_s"])
+        self.referee = Referee(svc.profile, wait_s=seconds(cfg["referee.claim_wait_s"]) or None,
+                               reveal_wait_s=seconds(cfg["referee.reveal_wait_s"]))
         self.actor = actor
         self.camera = camera
         self.queue: asyncio.Queue[Event] = asyncio.Queue()
@@ -164,10 +174,10 @@ class RefereeSession:
         elif isinstance(o, QuestionAsked):
             self.svc.note(f"question to the operator: {o.message}")
             print(f"QUESTION {self.hand_id} #{o.question_id}: {o.message} | {o.message_ru}", flush=True)
-        elif o.TYPE == "correction_applied":
-            self.svc.note(f"judge correction: {o.change}")  # type: ignore[attr-defined]
-        elif o.TYPE == "result_confirmed":
-            self.svc.note(f"result confirmed by {o.by}: {list(o.deltas)}")  # type: ignore[attr-defined]
+        elif isinstance(o, CorrectionApplied):
+            self.svc.note(f"judge correction: {o.change}")
+        elif isinstance(o, ResultConfirmed):
+            self.svc.note(f"result confirmed by {o.by}: {list(o.deltas)}")
 
     def _write_record(self) -> None:
         """The hand's record into the store (``<hand>/game``, ``<hand>/game.r<N>`` after the N-th correction):
@@ -204,7 +214,7 @@ class RefereeSession:
         for ev in setup[had:]:  # the hand as the service recorded it: its start and the dice
             await self.take(ev)
 
-    async def run(self) -> dict[str, Any]:
+    async def run(self) -> HandResult:
         await self.restore()
         tasks = []
         if self.camera is not None:
@@ -236,7 +246,7 @@ class RefereeSession:
                 self.put(RefereeTick(t_mono=self.svc.clock.mono(), t_wall=self.svc.clock.wall(),
                                      hand_id=self.hand_id)) if self.referee.due(self.svc.clock.mono()) else None
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> HandResult:
         r = self.referee.result()
         r["verdicts"] = [verdict_lines(v, self.referee.profile)[0] for v in self.referee.violations()]
         return r
@@ -250,7 +260,7 @@ class RefereeSession:
                                   **self.svc.clock.stamp()))
         return True
 
-    def correct(self, by: str, op: str, index: int, event: dict[str, Any] | None = None, to: int = -1,
+    def correct(self, by: str, op: str, index: int, event: JSONObject | None = None, to: int = -1,
                 reason: str = "") -> None:
         self.put(JudgeCorrection(by=by, op=op, index=index, event=event or {}, to=to, reason=reason,
                                  hand_id=self.hand_id, **self.svc.clock.stamp()))
@@ -285,7 +295,7 @@ class RefereeSession:
         while self.held and time.monotonic() - self.held[0][0] >= HOLD_MAX_S:
             self.put(self.held.pop(0)[1])
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> JSONObject:
         return public_view(self.referee)
 
 
@@ -298,7 +308,7 @@ class RefereePlay(PlaySource):
         self.camera = camera
         self.session: RefereeSession | None = None
 
-    async def play(self, svc: PlayTable, hand_id: str) -> dict[str, Any]:
+    async def play(self, svc: PlayTable, hand_id: str) -> HandResult:
         camera: SessionPart | None = None
         if self.camera and self.actor is None:
             from controller.referee.feed import CameraFeed
@@ -312,7 +322,7 @@ class RefereePlay(PlaySource):
         if self.session is not None:
             self.session.button(ev)
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> JSONObject | None:
         return self.session.view() if self.session is not None else None
 
     def judged(self, ev: Event) -> None:

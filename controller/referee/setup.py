@@ -50,7 +50,8 @@ def on_dice(r: RefereeState, ev: DiceRolled) -> None:
 
 def on_indicator(r: RefereeState, ev: IndicatorSeen) -> FollowUp | None:
     if ev.tile not in TILE_TEXTS:
-        return questions.ask_tile(r, ev, "indicator", ev.index)
+        questions.ask_tile(r, ev, "indicator", ev.index)
+        return None
     if ev.kind == "ura":
         if ev.index >= len(r.dora.ura):
             r.dora.ura.append(ev.tile)

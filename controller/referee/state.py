@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import ClassVar
 
 from rules.events import (
     ButtonPressed,
     CorrectionApplied,
     Event,
     IndicatorSeen,
+    JSONObject,
     PenaltyAwarded,
     PondTileSeen,
     QuestionAsked,
@@ -72,17 +73,18 @@ class Window:
     stands: set[int] = field(default_factory=set)  # seats whose late set the judge let stand
     slots: dict[int, int] = field(default_factory=dict)  # seat -> the hand its call named (Siamese)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"discarder": self.discarder, "tile": self.tile, "t_open": self.t_open, "deadline": self.deadline,
                 "rob": self.rob, "claims": {str(s): c for s, (c, _) in self.presses.items()}}
 
 
 @dataclass(frozen=True)
 class Resume:
-    """How an answer resumes the hand: a row of :data:`controller.referee.answers.RESUME` and its subject."""
+    """How an answer resumes the hand: what the question is about (a subclass of this, one per question:
+    :mod:`controller.referee.questions`), its class the row of :data:`controller.referee.answers.RESUME`,
+    :attr:`question` its row of :data:`controller.referee.questions.QUESTIONS`."""
 
-    how: str
-    args: tuple[Any, ...] = ()
+    question: ClassVar[str] = ""
 
 
 @dataclass
@@ -272,5 +274,6 @@ class FollowUp(Enum):
     SETTLE = "settle"  # a win or a hand that may end play: the settlement once every hand due is shown
 
 
-#: an input's handler: acts on the state, returns what it leaves to be finished (None: nothing)
-Handler = Callable[[RefereeState, Any], FollowUp | None]
+#: an input's handler: acts on the state, returns what it leaves to be finished (None: nothing); a row of
+#: :data:`controller.referee.table.TABLE` takes the input of its type only (:func:`controller.referee.table.row`)
+Handler = Callable[[RefereeState, Event], FollowUp | None]

@@ -12,10 +12,11 @@ to the caller), never dropped. An answer to a question is not an observation: it
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 from controller.referee import claims, discards, ending, racks, sanctions, setup
-from controller.referee.state import Handler, RefereeState
+from controller.referee.state import FollowUp, Handler, RefereeState
 from rules.events import (
     ButtonPressed,
     CardSeen,
@@ -38,43 +39,51 @@ from rules.events import (
 
 ANY = "any"
 PLAY, EXHAUSTING, SETTLED, REPLAYED = "play", "exhausting", "settled", "replayed"
+E = TypeVar("E", bound=Event)
+Row = tuple[tuple[type[Event], str], Handler]
 
 
-def ignore(r: RefereeState, ev: Any) -> None:
+def ignore(r: RefereeState, ev: Event) -> None:
     """An input the record keeps and the hand needs nothing of (see its row)."""
 
 
-TABLE: dict[tuple[type[Event], str], Handler] = {
-    (HandStarted, ANY): setup.on_start,
-    (DiceRolled, ANY): setup.on_dice,
-    (DiceRead, ANY): ignore,  # the service records the throw (dice_rolled) it read
-    (IndicatorSeen, ANY): setup.on_indicator,
-    (CardSeen, ANY): setup.on_card,
-    (PondTileSeen, ANY): discards.on_pond_seen,
-    (PondTileRemoved, ANY): discards.on_pond_removed,
-    (MeldSeen, ANY): claims.on_meld,
-    (FlowerSeen, ANY): claims.on_flower,
-    (TilesRevealed, ANY): ending.on_revealed,
-    (StickSeen, ANY): ignore,  # the sideways discard is riichi's record; the stick only confirms it
-    (RackCounted, ANY): racks.on_rack,
-    (ButtonPressed, PLAY): claims.on_button,
-    (ButtonPressed, EXHAUSTING): claims.on_button_exhausting,  # a seat signs: the hands shown are all
-    (ButtonPressed, SETTLED): claims.on_button_settled,  # the seats sign the result
-    (RefereeTick, ANY): ignore,  # time passed: what was due was acted on before the lookup
+def row(t: type[E], mode: str, handler: Callable[[RefereeState, E], FollowUp | None]) -> Row:
+    """A row of :data:`TABLE`: inputs of type ``t`` in ``mode`` go to ``handler`` (which takes that type)."""
+    # (the one cast: :func:`lookup` finds a row by the input's own type, so the handler gets its type)
+    return (t, mode), cast(Handler, handler)
+
+
+TABLE: dict[tuple[type[Event], str], Handler] = dict([
+    row(HandStarted, ANY, setup.on_start),
+    row(DiceRolled, ANY, setup.on_dice),
+    row(DiceRead, ANY, ignore),  # the service records the throw (dice_rolled) it read
+    row(IndicatorSeen, ANY, setup.on_indicator),
+    row(CardSeen, ANY, setup.on_card),
+    row(PondTileSeen, ANY, discards.on_pond_seen),
+    row(PondTileRemoved, ANY, discards.on_pond_removed),
+    row(MeldSeen, ANY, claims.on_meld),
+    row(FlowerSeen, ANY, claims.on_flower),
+    row(TilesRevealed, ANY, ending.on_revealed),
+    row(StickSeen, ANY, ignore),  # the sideways discard is riichi's record; the stick only confirms it
+    row(RackCounted, ANY, racks.on_rack),
+    row(ButtonPressed, PLAY, claims.on_button),
+    row(ButtonPressed, EXHAUSTING, claims.on_button_exhausting),  # a seat signs: the hands shown are all
+    row(ButtonPressed, SETTLED, claims.on_button_settled),  # the seats sign the result
+    row(RefereeTick, ANY, ignore),  # time passed: what was due was acted on before the lookup
     # the judge's decisions at the console (controller/referee/sanctions.py: a dead hand, a chombo replayed)
-    (PenaltyAwarded, PLAY): sanctions.on_penalty,
-    (PenaltyAwarded, EXHAUSTING): sanctions.on_penalty,
-    (PenaltyAwarded, SETTLED): ignore,  # the result stands: the penalty is paid by itself (the hall's)
-    (JudgeAction, PLAY): sanctions.on_sanction,
-    (JudgeAction, EXHAUSTING): sanctions.on_sanction,
-    (JudgeAction, SETTLED): ignore,
+    row(PenaltyAwarded, PLAY, sanctions.on_penalty),
+    row(PenaltyAwarded, EXHAUSTING, sanctions.on_penalty),
+    row(PenaltyAwarded, SETTLED, ignore),  # the result stands: the penalty is paid by itself (the hall's)
+    row(JudgeAction, PLAY, sanctions.on_sanction),
+    row(JudgeAction, EXHAUSTING, sanctions.on_sanction),
+    row(JudgeAction, SETTLED, ignore),
     # a hand ended to be dealt again (004 Rules 3.4.6): the seats sign; what the camera sees is not followed
-    (ButtonPressed, REPLAYED): claims.on_button_settled,
-    (PenaltyAwarded, REPLAYED): ignore,
-    (JudgeAction, REPLAYED): ignore,
-    **{(t, REPLAYED): ignore for t in (HandStarted, DiceRolled, IndicatorSeen, CardSeen, PondTileSeen, PondTileRemoved,
-                                       MeldSeen, FlowerSeen, TilesRevealed, RackCounted)},
-}
+    row(ButtonPressed, REPLAYED, claims.on_button_settled),
+    row(PenaltyAwarded, REPLAYED, ignore),
+    row(JudgeAction, REPLAYED, ignore),
+    *(row(t, REPLAYED, ignore) for t in (HandStarted, DiceRolled, IndicatorSeen, CardSeen, PondTileSeen,
+                                         PondTileRemoved, MeldSeen, FlowerSeen, TilesRevealed, RackCounted)),
+])
 HANDLED: frozenset[type[Event]] = frozenset(t for t, _ in TABLE)  # the input types with a row
 
 

@@ -119,8 +119,9 @@ def claim_press(r: RefereeState, ev: ButtonPressed) -> None:
     w.slots[seat] = PANELS[ev.button]
     out = effects.submit(r, Claimed(seat=seat, kind=call, from_seat=w.discarder, tile=w.tile,
                                slot=PANELS[ev.button]), at=ev.t_mono)
-    if effects.refused(out):
-        if out[0].code == "claim_late":
+    refusal = effects.refusal(out)
+    if refusal is not None:
+        if refusal.code == "claim_late":
             w.late.add(seat)
     elif call == "hu":
         w.hu.append(seat)

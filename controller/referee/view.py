@@ -2,21 +2,21 @@
 before it is shown. The web page (and the hall) project it; :func:`public_view` is JSON-ready."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.referee.verdicts import verdict_lines
-from rules.events import ClaimTimed, Violation
+from rules.events import ClaimTimed, JSONObject, Violation
 
 if TYPE_CHECKING:
     from controller.referee.core import Referee
 
 
-def public_view(ref: Referee, verdicts: int = 12) -> dict[str, Any]:
+def public_view(ref: Referee, verdicts: int = 12) -> JSONObject:
     """The hand as the referee follows it: seats (ponds, sets, flowers, counts, shown hands), the claim
     window open now, the question waiting for an answer, the latest verdicts (English and Russian), the
     settlement and who has signed it."""
     st = ref.machine.state
-    seats = []
+    seats: list[JSONObject] = []
     for s in st.seats if st.seat_state else ():  # (none before the hand's start reached the referee)
         ss = st.seat_state[s]
         seats.append({

@@ -31,9 +31,10 @@ import hmac
 import json
 import logging
 import re
+from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aiohttp import WSMsgType, web
 
@@ -46,11 +47,17 @@ from controller.web.security import (
     CSRF_HEADER,
     PinWatch,
     RateLimit,
+    Session,
     Sessions,
     same_origin,
     verify_pin,
 )
+from controller.web.served import ServedTable
 from hall.tls import TABLE_LOGIN_PATHS, is_login_path, is_loopback, login_refusal
+from rules.events import JSONObject
+
+if TYPE_CHECKING:
+    from controller.config import Config
 
 log = logging.getLogger("mahjong_table.web")
 
@@ -60,21 +67,20 @@ TILE_NAME = re.compile(r"^(?:[0-9][mps]|[1-7]z|[1-8]f|j|back)$")
 MAX_BODY = 16 * 1024
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-
-K_TABLE = web.AppKey("table", Any)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class Table:
     """What the handlers share: the service, the live state, the camera view, the judge's sessions."""
 
-    def __init__(self, svc: Any, pin_hash: str, camera_interval_s: float, camera_public: bool, *, tls: bool = False,
+    def __init__(self, svc: ServedTable, pin_hash: str, camera_interval_s: float, camera_public: bool, *, tls: bool = False,
                  insecure_login: bool = False, pin_watch: PinWatch | None = None):
         self.svc = svc
         self._pin_hash = pin_hash
         self.pin_watch = pin_watch  # a PIN changed in the config file ends every session (set-pin)
         cfg = svc.cfg
-        self.sessions = Sessions(idle_s=60 * float(cfg.get("web.session_idle_minutes", 60)),
-                                 max_s=3600 * float(cfg.get("web.session_max_hours", 12)))
+        self.sessions = Sessions(idle_s=60 * float(cfg.web.session_idle_minutes),
+                                 max_s=3600 * float(cfg.web.session_max_hours))
         self.limit = RateLimit()
         self.tls = tls  # the page has HTTPS: the judge's paths answer only there
         self.insecure_login = insecure_login
@@ -117,8 +123,11 @@ class Table:
         return f"https://{host}{'' if self.https_port == 443 else f':{self.https_port}'}{path}"
 
 
-def _tile_style(cfg: Any) -> str:
-    styles = list(cfg.get("camera.styles") or [])
+K_TABLE = web.AppKey("table", Table)
+
+
+def _tile_style(cfg: Config) -> str:
+    styles = list(cfg.camera.styles or [])
     return styles[0] if styles else "classic"
 
 
@@ -129,13 +138,14 @@ def client_of(request: web.Request) -> str:
 # --- middleware -----------------------------------------------------------------------------------------------
 
 @web.middleware
-async def headers_mw(request: web.Request, handler):
+async def headers_mw(request: web.Request, handler: Handler) -> web.StreamResponse:
+    resp: web.StreamResponse
     try:
         resp = await handler(request)
     except web.HTTPException as exc:
         resp = exc
-        if resp.content_type != "application/json" and resp.status >= 400:
-            resp = web.json_response({"error": resp.reason}, status=resp.status, headers=_keep(resp.headers))
+        if exc.content_type != "application/json" and exc.status >= 400:
+            resp = web.json_response({"error": exc.reason}, status=exc.status, headers=_keep(exc.headers))
     resp.headers.setdefault("Content-Security-Policy", CSP)
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     resp.headers.setdefault("Referrer-Policy", "same-origin")
@@ -145,12 +155,12 @@ async def headers_mw(request: web.Request, handler):
     return resp
 
 
-def _keep(h) -> dict[str, str]:
+def _keep(h: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in h.items() if k in ("Allow", "Retry-After")}
 
 
 @web.middleware
-async def plain_http_mw(request: web.Request, handler):
+async def plain_http_mw(request: web.Request, handler: Handler) -> web.StreamResponse:
     """On the plain-HTTP port of a page that has HTTPS: the judge's paths go to HTTPS (a GET redirected, the rest
     refused), and a session cookie seen here ends its session — it crossed the network in clear."""
     t: Table = request.app[K_TABLE]
@@ -173,7 +183,7 @@ async def plain_http_mw(request: web.Request, handler):
                              status=403)
 
 
-def judge_of(request: web.Request):
+def judge_of(request: web.Request) -> Session | None:
     t: Table = request.app[K_TABLE]
     t.pin_hash  # noqa: B018 - a PIN changed in the config ends every session before this one is looked up
     if t.refusal(request) is not None:
@@ -181,7 +191,7 @@ def judge_of(request: web.Request):
     return t.sessions.get(request.cookies.get(COOKIE))
 
 
-def require_judge(request: web.Request):
+def require_judge(request: web.Request) -> Session:
     """The judge's session for a state-changing request, or the HTTP error: 403 another origin, 401 no
     session, 403 no CSRF token."""
     if not same_origin(request.headers, request.host):
@@ -194,14 +204,14 @@ def require_judge(request: web.Request):
     return s
 
 
-async def json_body(request: web.Request) -> dict[str, Any]:
+async def json_body(request: web.Request) -> JSONObject:
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
     try:
         raw = await request.content.read(MAX_BODY + 1)
         if len(raw) > MAX_BODY:
             raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(raw))
-        data = json.loads(raw or b"{}")
+        data = json.loads(raw or b"{}")  # (decoded JSON: a JSON object, checked below)
     except (ValueError, UnicodeDecodeError):
         raise web.HTTPBadRequest(reason="the body must be a JSON object") from None
     if not isinstance(data, dict):
@@ -281,7 +291,7 @@ async def ws(request: web.Request) -> web.StreamResponse:
             if isinstance(data, dict) and "layout" in data and client.judge:  # the judge's, while the session lasts
                 _choose_layout(t, data["layout"], sock)
             if isinstance(data, dict) and data.get("layout_check") is True and client.judge:  # seconds of CPU
-                t.camera.check_layout(t.svc.cfg["table.profile"])
+                t.camera.check_layout(t.svc.cfg.table.profile)
     finally:
         t.camera.release_layout(sock)
         if watching:
@@ -293,7 +303,7 @@ async def ws(request: web.Request) -> web.StreamResponse:
     return sock
 
 
-def _choose_layout(t: Table, value: Any, owner: object) -> None:
+def _choose_layout(t: Table, value: object, owner: object) -> None:
     """The camera view's enrollment grid: ``{"layout": K}`` draws page K's cells (0: the calibration layout),
     ``{"layout": null}`` the tiles read again; anything else is ignored (a page sends only what its selector has)."""
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
@@ -310,7 +320,7 @@ async def session(request: web.Request) -> web.Response:
     t: Table = request.app[K_TABLE]
     s = judge_of(request)
     # web.insecure_login in use on this request: the page warns the judge (the field only then)
-    extra = {"insecure": True} if not request.secure and not is_loopback(request.remote) else {}
+    extra: dict[str, object] = {"insecure": True} if not request.secure and not is_loopback(request.remote) else {}
     if s is None:
         why = t.refusal(request)
         if why is not None:
@@ -356,7 +366,7 @@ async def login(request: web.Request) -> web.Response:
     return resp
 
 
-def _judge_button_held(svc: Any) -> bool:
+def _judge_button_held(svc: ServedTable) -> bool:
     button = getattr(getattr(svc, "panel", None), "judge", None)
     try:
         return bool(button is not None and button.is_pressed)
@@ -432,7 +442,7 @@ async def audit(request: web.Request) -> web.Response:
     return web.json_response(judge_mod.audit(t.svc), dumps=_dumps)
 
 
-def _dumps(v: Any) -> str:
+def _dumps(v: object) -> str:
     return json.dumps(v, default=str)
 
 

@@ -11,13 +11,19 @@ Every action is recorded in the table's judge stream (``<table id>/judge`` in th
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
-from rules.events import Event, JudgeAction, JudgeEvent, PenaltyAwarded
+from controller.web.served import ServedTable
+from rules.events import Event, JSONObject, JSONValue, JudgeAction, JudgeEvent, PenaltyAwarded
 from rules.game.penalty_catalogue import ChargeError, PenaltyKind, charge, receipts, taken
 from rules.game.protocols import RuleSet
+
+if TYPE_CHECKING:
+    from controller.clock import Clock
+    from controller.hall_link.link import HallLink
+    from controller.play_source import PlaySource
 
 BUTTONS = ("start", "judge", "abort", "accept")  # the table's buttons (accept: the judge overrides a re-read)
 
@@ -38,37 +44,55 @@ class Judge:
     client: str
 
 
+#: a judge's action: (service, judge, the request's JSON object) -> the answer (a JSON object)
+Action = Callable[[ServedTable, Judge, JSONObject], JSONObject]
+
+
+def _always(svc: ServedTable) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class ActionSpec:
     name: str
-    run: Callable[[Any, Judge, dict[str, Any]], dict[str, Any]]  # (service, judge, params) -> answer
+    run: Action  # (service, judge, params) -> answer
     help: str
     fields: dict[str, str] = field(default_factory=dict)  # parameter -> what it is (the page's form)
-    available: Callable[[Any], bool] = lambda svc: True
+    available: Callable[[ServedTable], bool] = _always
+
+
+class JudgeStamp(TypedDict):
+    """What a judge's event is stamped with: who, from where, the hand, when."""
+
+    judge: str
+    client: str
+    hand_id: str
+    t_mono: float
+    t_wall: float
 
 
 ACTIONS: dict[str, ActionSpec] = {}
 #: action name -> why it cannot be done now (None: it can); the page answers 409 with that line
-_NOT_NOW: dict[str, Callable[[Any], str | None]] = {}
+_NOT_NOW: dict[str, Callable[[ServedTable], str | None]] = {}
 
 
 def judge_action(name: str, help: str, fields: dict[str, str] | None = None,
-                 available: Callable[[Any], bool] | None = None) -> Callable[[Callable], Callable]:
+                 available: Callable[[ServedTable], bool] | None = None) -> Callable[[Action], Action]:
     """Register ``fn(svc, judge, params) -> dict`` as the judge's action ``name``."""
 
-    def deco(fn: Callable[[Any, Judge, dict[str, Any]], dict[str, Any]]) -> Callable:
-        ACTIONS[name] = ActionSpec(name, fn, help, dict(fields or {}), available or (lambda svc: True))
+    def deco(fn: Action) -> Action:
+        ACTIONS[name] = ActionSpec(name, fn, help, dict(fields or {}), available or _always)
         return fn
 
     return deco
 
 
-def not_now_check(name: str, why: Callable[[Any], str | None]) -> None:
+def not_now_check(name: str, why: Callable[[ServedTable], str | None]) -> None:
     """Register why action ``name`` is impossible at a moment (``why(svc)``: one line, or None)."""
     _NOT_NOW[name] = why
 
 
-def not_now(svc: Any, spec: ActionSpec) -> str | None:
+def not_now(svc: ServedTable, spec: ActionSpec) -> str | None:
     """Why ``spec`` cannot be done now (the registered check's line, else its ``available``), or None."""
     check = _NOT_NOW.get(spec.name)
     why = check(svc) if check is not None else None
@@ -77,29 +101,29 @@ def not_now(svc: Any, spec: ActionSpec) -> str | None:
     return why
 
 
-def judge_stream(svc: Any) -> str:
+def judge_stream(svc: ServedTable) -> str:
     return f"{svc.cfg['table.id']}/judge"
 
 
-def record(svc: Any, ev: JudgeEvent) -> None:
+def record(svc: ServedTable, ev: JudgeEvent) -> None:
     """Queue a judge event on the table's judge stream through the store's one writer: it is committed before
     anything the action then orders (writes commit in submission order); the page's handler awaits
     ``svc.writer.flush()`` before it answers."""
     svc.append_next(judge_stream(svc), ev)
 
 
-def _stamp(svc: Any, judge: Judge) -> dict[str, Any]:
-    clock = getattr(svc, "clock", None)
+def _stamp(svc: ServedTable, judge: Judge) -> JudgeStamp:
+    clock: Clock | None = getattr(svc, "clock", None)
     stamp = clock.stamp() if clock is not None else {"t_mono": time.monotonic(), "t_wall": time.time()}
     return {"judge": judge.name, "client": judge.client, "hand_id": svc.hand_id, **stamp}
 
 
-def note(svc: Any, judge: Judge, action: str, **detail: Any) -> None:
+def note(svc: ServedTable, judge: Judge, action: str, **detail: JSONValue) -> None:
     """Record an action that needs nothing else (login, logout) in the audit log."""
     record(svc, JudgeAction(action=action, detail=detail, **_stamp(svc, judge)))
 
 
-def press(svc: Any, judge: Judge, button: str) -> dict[str, Any]:
+def press(svc: ServedTable, judge: Judge, button: str) -> JSONObject:
     """A table button pressed from the page: recorded with who pressed it, then pressed."""
     if button not in BUTTONS:
         raise ActionError(f"no button {button!r}", 404)
@@ -109,7 +133,7 @@ def press(svc: Any, judge: Judge, button: str) -> dict[str, Any]:
     return {"pressed": button, "state": state}
 
 
-def _paused(svc: Any) -> bool:
+def _paused(svc: ServedTable) -> bool:
     from controller.table_machine import S
 
     return svc.machine.state is S.PAUSED and bool(svc.hand_id)
@@ -117,7 +141,7 @@ def _paused(svc: Any) -> bool:
 
 @judge_action("abort_hand", "abandon the paused hand: it is recorded as aborted, the table goes idle",
               {"reason": "why"}, available=_paused)
-def _abort_hand(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+def _abort_hand(svc: ServedTable, judge: Judge, params: JSONObject) -> JSONObject:
     reason = _text(params, "reason", 200)
     if not _paused(svc):
         raise ActionError("only a paused hand can be abandoned: pause the table first", 409)
@@ -126,7 +150,7 @@ def _abort_hand(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any
     return {"aborted": svc.hand_id}
 
 
-def _int(params: dict[str, Any], key: str, lo: int, hi: int) -> int:
+def _int(params: JSONObject, key: str, lo: int, hi: int) -> int:
     v = params.get(key)
     if isinstance(v, str) and v.strip().lstrip("-").isdigit():
         v = int(v)
@@ -135,7 +159,7 @@ def _int(params: dict[str, Any], key: str, lo: int, hi: int) -> int:
     return v
 
 
-def _text(params: dict[str, Any], key: str, limit: int, required: bool = True) -> str:
+def _text(params: JSONObject, key: str, limit: int, required: bool = True) -> str:
     v = params.get(key, "")
     if not isinstance(v, str):
         raise ActionError(f"{key}: text is required")
@@ -153,7 +177,7 @@ def _text(params: dict[str, Any], key: str, limit: int, required: bool = True) -
                "points": "points (a custom penalty, or the judge's choice where the seed leaves it)",
                "to_seat": "the seat that receives it (a penalty paid to one player)", "rule": "seed reference",
                "reason": "why", "to_others": "paid to each other seat (a custom penalty)"})
-def _penalty(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+def _penalty(svc: ServedTable, judge: Judge, params: JSONObject) -> JSONObject:
     seat = _int(params, "seat", 0, svc.players - 1)
     code = _text(params, "code", 40, required=False)
     kind = catalogue(svc.profile).get(code) if code else None
@@ -176,9 +200,9 @@ def _penalty(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
     return {"awarded": ev.to_json()}
 
 
-def _to_referee(svc: Any, ev: JudgeEvent) -> None:
+def _to_referee(svc: ServedTable, ev: JudgeEvent) -> None:
     """The decision, recorded, goes to the play source: the referee acts on a dead hand or a chombo."""
-    source = getattr(svc, "play_source", None)
+    source: PlaySource | None = getattr(svc, "play_source", None)
     if source is not None:
         source.judged(ev)
 
@@ -190,22 +214,22 @@ TABLE_SANCTIONS = ("dead_hand", "removal", "disqualification", "annulment", "tab
               "session's results, a table-point penalty): recorded with who and why, sent to the hall",
               {"seat": "seat 0..3", "kind": ", ".join(TABLE_SANCTIONS), "reason": "why",
                "points": "table points (a table-point penalty)"})
-def _sanction(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+def _sanction(svc: ServedTable, judge: Judge, params: JSONObject) -> JSONObject:
     seat = _int(params, "seat", 0, svc.players - 1)
     kind = _text(params, "kind", 40)
     if kind not in TABLE_SANCTIONS:
         raise ActionError(f"kind: one of {', '.join(TABLE_SANCTIONS)}")
     reason = _text(params, "reason", 300)
     points = _int(params, "points", 1, 100) if kind == "table_points" else 0
-    detail = {"kind": kind, "seat": seat, "reason": reason, "points": points}
+    detail: JSONObject = {"kind": kind, "seat": seat, "reason": reason, "points": points}
     ev = JudgeAction(action="sanction", detail=detail, **_stamp(svc, judge))
     record(svc, ev)
     _to_referee(svc, ev)
     return {"sanction": detail}
 
 
-def _seat_check_holds(svc: Any) -> bool:
-    hall = getattr(svc, "hall", None)
+def _seat_check_holds(svc: ServedTable) -> bool:
+    hall: HallLink | None = getattr(svc, "hall", None)
     return hall is not None and hall.seat_check_on and hall.session_state().reason == "seat_check"
 
 
@@ -213,19 +237,20 @@ def _seat_check_holds(svc: Any) -> bool:
               "not sitting as the hall seated them (or could not read the badges): recorded with who and why, "
               "sent to the hall's dashboard (controller/hall_link/seat_check.py)",
               {"reason": "why"}, available=_seat_check_holds)
-def _override_seat_check(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
+def _override_seat_check(svc: ServedTable, judge: Judge, params: JSONObject) -> JSONObject:
     reason = _text(params, "reason", 200)
-    if not _seat_check_holds(svc):
+    hall: HallLink | None = getattr(svc, "hall", None)
+    if hall is None or not _seat_check_holds(svc):
         raise ActionError("no seat check holds the first hand", 409)
-    seats = svc.hall.seats
+    seats = hall.seats
     record(svc, JudgeAction(action="override_seat_check",
                             detail={"reason": reason, "session": seats.session, "status": seats.status,
                                     "expected": list(seats.expected), "found": list(seats.found)},
                             **_stamp(svc, judge)))
-    done = svc.hall.override_seats(judge.name, reason)
+    done = hall.override_seats(judge.name, reason)
     if getattr(svc, "auto", False):  # demo mode: the hand the check held starts now
         svc.trigger("start")
-    return {"seat_check": done.to_dict()}
+    return {"seat_check": cast("JSONObject", done.to_dict())}  # (a SeatCheckBody is JSON: a TypedDict to mypy)
 
 
 def catalogue(profile: RuleSet | str) -> dict[str, PenaltyKind]:
@@ -241,7 +266,7 @@ def catalogue(profile: RuleSet | str) -> dict[str, PenaltyKind]:
     return {k.code: k for k in profile.penalty_catalogue}
 
 
-def _from_catalogue(svc: Any, judge: Judge, kind: PenaltyKind, seat: int, params: dict[str, Any]) -> PenaltyAwarded:
+def _from_catalogue(svc: ServedTable, judge: Judge, kind: PenaltyKind, seat: int, params: JSONObject) -> PenaltyAwarded:
     seats = list(range(svc.players))
     chosen = _int(params, "points", 0, 100000) if kind.amount is None and not kind.ladder else None
     to_seat = _int(params, "to_seat", 0, svc.players - 1) if kind.payee == "one_player" else None
@@ -257,7 +282,7 @@ def _from_catalogue(svc: Any, judge: Judge, kind: PenaltyKind, seat: int, params
                           dead_hand=kind.dead_hand, replay=kind.replay, **_stamp(svc, judge))
 
 
-def previous_offences(svc: Any, kind: PenaltyKind, seat: int) -> int:
+def previous_offences(svc: ServedTable, kind: PenaltyKind, seat: int) -> int:
     """The seat's earlier offences on ``kind``'s ladder: in this hall session (since its start; the whole record
     without a hall), and within the current block of ``per_hands`` hands (MCR: in each round, 003 line 2144)."""
     if not kind.ladder:
@@ -280,35 +305,35 @@ def previous_offences(svc: Any, kind: PenaltyKind, seat: int) -> int:
     return n
 
 
-def _player_at(svc: Any, hand_id: str, seat: int) -> str | int:
+def _player_at(svc: ServedTable, hand_id: str, seat: int) -> object:
     """Who sat in ``seat`` during ``hand_id`` (the hall's players by chair); the seat itself without a hall."""
-    hall = getattr(svc, "hall", None)
+    hall: HallLink | None = getattr(svc, "hall", None)
     if hall is None:
         return seat
     ctx = hall.context_for(hand_id or "")
     by_seat = ctx.get("seats") or ctx.get("players") or []
-    return by_seat[seat] if 0 <= seat < len(by_seat) else seat
+    return by_seat[seat] if isinstance(by_seat, Sequence) and 0 <= seat < len(by_seat) else seat
 
 
-def _session_scope(svc: Any) -> tuple[float, list[str] | None]:
+def _session_scope(svc: ServedTable) -> tuple[float, list[str] | None]:
     """When the hall's current session began at this table (0: no hall) and its hands played, in order."""
-    hall = getattr(svc, "hall", None)
+    hall: HallLink | None = getattr(svc, "hall", None)
     if hall is None:
         return 0.0, None
     return hall.session_began(), hall.session_hands()
 
 
-def penalty_catalog(profile: RuleSet | str) -> list[dict[str, Any]]:
+def penalty_catalog(profile: RuleSet | str) -> list[dict[str, object]]:
     """The penalties the profile's seed names, for the judge's form (rules/game/penalty_catalogue.py): code,
     names in English and Russian, rule, points (None when the ladder or the judge decides), the payee."""
     return [k.to_json() for k in catalogue(profile).values()]
 
 
-def audit(svc: Any, limit: int = 200) -> list[dict[str, Any]]:
+def audit(svc: ServedTable, limit: int = 200) -> list[JSONObject]:
     """The judge stream, newest first: every action with who made it and when."""
     evs: list[Event] = svc.store.events(judge_stream(svc))
     return [e.to_json() for e in reversed(evs[-limit:])]
 
 
-def penalties(svc: Any) -> list[PenaltyAwarded]:
+def penalties(svc: ServedTable) -> list[PenaltyAwarded]:
     return [e for e in svc.store.events(judge_stream(svc)) if isinstance(e, PenaltyAwarded)]

@@ -13,15 +13,15 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any
 
 from controller.tasks import cancel_and_wait
 from controller.web import judge as judge_mod
 from controller.web import refereeing
 from controller.web.public import PublicHand
-from rules.events import Event, PenaltyAwarded, QuestionAnswered, Violation
+from controller.web.served import ServedTable
+from rules.events import Event, JSONObject, PenaltyAwarded, QuestionAnswered, Violation
 from rules.game.penalty_catalogue import receipts, taken
 
 log = logging.getLogger("mahjong_table.web")
@@ -37,7 +37,7 @@ class Client:
     """One page's connection: ``send`` delivers a text message; ``judge`` says (at each message) whether it
     still gets the judge's part (None: a public page)."""
 
-    def __init__(self, send: Callable[[str], Any], judge: Callable[[], bool] | None = None):
+    def __init__(self, send: Callable[[str], Awaitable[object]], judge: Callable[[], bool] | None = None):
         self.send = send
         self._judge = judge
         self.pending: str | None = None
@@ -50,17 +50,17 @@ class Client:
 
 
 class LiveTable:
-    def __init__(self, svc: Any, extras: Callable[[], dict[str, Any]] | None = None):
+    def __init__(self, svc: ServedTable, extras: Callable[[], Mapping[str, object]] | None = None):
         self.svc = svc
         self.hand: PublicHand | None = None
-        self.previous: dict[str, Any] | None = None  # the last settled hand's view (its result stays shown)
+        self.previous: JSONObject | None = None  # the last settled hand's view (its result stays shown)
         self._fed = 0  # next seq of the hand's game stream the view expects
         self._rev = 0  # the revision of the hand's record the view follows
         self.clients: set[Client] = set()
         self._changed: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Task | None = None
-        self._svc_key: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._svc_key: object = None
         self._last_public = ""
         self.extras = extras  # more public fields (the camera view's frame number)
         self.messages = 0  # messages handed to clients (tests, the bench)
@@ -151,18 +151,18 @@ class LiveTable:
         return self.hand
 
     # --- the states ---------------------------------------------------------------------------------------
-    def scores(self, results: list[tuple[str, dict[str, Any]]], pens: list[PenaltyAwarded]) -> dict[str, Any]:
+    def scores(self, results: Sequence[tuple[str, Mapping[str, object]]], pens: list[PenaltyAwarded]) -> dict[str, object]:
         seats = self.seats
         total = [0] * 4
         won = [0] * 4
         pen = [0] * 4
         for _, r in results:
-            for s, d in enumerate(r.get("deltas") or []):
+            for s, d in enumerate(_listed(r.get("deltas"))):
                 if s < 4:
-                    total[s] += int(d)
-            for w in r.get("winners") or []:
-                if 0 <= w < 4:
-                    won[w] += 1
+                    total[s] += _whole(d)
+            for w in _listed(r.get("winners")):
+                if 0 <= _whole(w) < 4:
+                    won[_whole(w)] += 1
         for p in pens:
             # the console numbers the players by chair (0..n-1): chair i sits at seats[i] (a table of two: seats
             # 0 and 2); what each chair receives and what the offender pays, as the hall counts it (hall/standings.py)
@@ -179,7 +179,7 @@ class LiveTable:
         return {"totals": [total[s] if s in seats else None for s in range(4)], "standings": standings,
                 "hands": sum(1 for _, r in results if r.get("status") == "played")}
 
-    def public_state(self, now: float | None = None) -> dict[str, Any]:
+    def public_state(self, now: float | None = None) -> dict[str, object]:
         svc = self.svc
         now = time.monotonic() if now is None else now
         snap = svc.snapshot()
@@ -187,7 +187,7 @@ class LiveTable:
         pens = judge_mod.penalties(svc)
         hand = self.current_hand()
         chk = snap.table_check
-        out = {
+        out: dict[str, object] = {
             "table": {"id": snap.table, "profile": snap.profile, "players": svc.players,
                       "seats": list(self.seats),  # by chair (the console's numbers): where each sits
                       "language": svc.cfg["web.language"]},
@@ -211,17 +211,18 @@ class LiveTable:
             out.update(self.extras())
         return out
 
-    def judge_state(self) -> dict[str, Any]:
+    def judge_state(self) -> dict[str, object]:
         svc = self.svc
         snap = svc.snapshot()
         hid = svc.hand_id
+        learning = getattr(svc, "set_learning", None)  # (vision's: the tile set being learned)
         rev = self._rev if self.hand is not None and self.hand.hand_id == hid else 0  # the record's latest revision
         raw = [v for v in svc.store.events(record_stream(hid, rev)) if isinstance(v, Violation)] if hid else []
         return {
             "log": snap.log,
             "table_check": snap.table_check,
             "camera_set": getattr(svc, "camera_set", None),
-            "set_learning": svc.set_learning() if callable(getattr(svc, "set_learning", None)) else None,
+            "set_learning": learning() if callable(learning) else None,
             "audit": judge_mod.audit(svc, 100),
             "violations": [{"seat": v.seat, "code": v.code, "rule": v.rule, "message": v.message} for v in raw],
             "actions": [{"name": a.name, "help": a.help, "fields": a.fields} for a in judge_mod.ACTIONS.values()
@@ -231,20 +232,22 @@ class LiveTable:
             "referee": refereeing.judge_view(svc),
         }
 
-    def snapshot_json(self) -> dict[str, Any]:
+    def snapshot_json(self) -> dict[str, object]:
         """``GET /api/state``: the service snapshot, as the page has always served it."""
         return asdict(self.svc.snapshot())
 
     # --- publishing ---------------------------------------------------------------------------------------
-    def _service_key(self) -> Any:
+    def _service_key(self) -> tuple[object, ...]:
         s = self.svc
         snap = s.snapshot()
         rules = (snap.hall or {}).get("rules") or {}
+        if not isinstance(rules, Mapping):
+            raise TypeError(f"the hall's session rules are {rules!r}")
         left = rules.get("seconds_left")
         return (snap.state, snap.prompt, snap.fault, snap.hand_id, snap.dice, json.dumps(snap.shuffle),
                 snap.hands_done, json.dumps(snap.table_check, sort_keys=True, default=str), snap.log[-1:],
                 rules.get("reason"), rules.get("last_hand"), rules.get("red_zone"),
-                None if left is None else int(left // 60))  # the session's clock: once a minute
+                None if left is None else int(_real(left) // 60))  # the session's clock: once a minute
 
     async def _publish(self) -> None:
         assert self._changed is not None
@@ -328,7 +331,30 @@ def revision_of(stream: str, hand_id: str) -> int | None:
     return int(tail) if tail.isdigit() else None
 
 
-def _button_enabled(svc: Any, button: str) -> bool:
+def _listed(v: object) -> Sequence[object]:
+    """A list of a stored result (as JSON has it: absent, None or empty is none)."""
+    if not v:
+        return ()
+    if not isinstance(v, Sequence):
+        raise TypeError(f"{v!r} is not a list")
+    return v
+
+
+def _real(v: object) -> float:
+    """A number as JSON has it (a whole number or not)."""
+    if isinstance(v, int | float):
+        return v
+    raise TypeError(f"{v!r} is not a number")
+
+
+def _whole(v: object) -> int:
+    """A number of a stored result, as a whole number."""
+    if isinstance(v, int | float | str):
+        return int(v)
+    raise TypeError(f"{v!r} is not a number")
+
+
+def _button_enabled(svc: ServedTable, button: str) -> bool:
     from controller.table_machine import S
 
     st = svc.machine.state

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rules.events import (
     Dealt,
@@ -42,6 +42,7 @@ from rules.events import (
     HandEnded,
     HandRevealed,
     HandStarted,
+    JSONObject,
     MeldMade,
     MissingSuitDeclared,
     QuestionAnswered,
@@ -53,6 +54,10 @@ from rules.events import (
     Won,
 )
 from rules.game.protocols import RuleSet
+from rules.game.state import WinRecord
+
+if TYPE_CHECKING:
+    from vision.scene_model import Scene
 
 log = logging.getLogger("mahjong_table.web")
 
@@ -70,24 +75,26 @@ FAN_FIELDS = ("name", "value", "count", "id", "no")
 #: ``missing_suit`` does until its hand is shown): its answer is published as "answered" only.
 PUBLIC_ANSWERS = frozenset({"tile", "impossible", "kong_tile", "order", "slot"})
 
-_RENDERERS: dict[str, Callable[[Event], dict[str, Any] | None]] = {}
+#: how an event appears to the public: a JSON-ready notice, or None to show nothing
+Renderer = Callable[[Event], JSONObject | None]
+_RENDERERS: dict[str, Renderer] = {}
 #: what a public notice may carry (its words in both languages, whom it is about)
 NOTICE_FIELDS = ("kind", "seat", "text", "text_ru")
 
 
-def public_renderer(wire_type: str) -> Callable[[Callable[[Event], dict[str, Any] | None]], Any]:
+def public_renderer(wire_type: str) -> Callable[[Renderer], Renderer]:
     """Register how an event type (by its wire name, e.g. the referee's ``question``) appears to the public:
     a function returning a JSON-ready notice (``{"kind": ..., "text": ...}``, no hidden information) or
     None to show nothing. Events of the hand's stream with no renderer and no part in the hand are not shown."""
 
-    def deco(fn: Callable[[Event], dict[str, Any] | None]) -> Callable[[Event], dict[str, Any] | None]:
+    def deco(fn: Renderer) -> Renderer:
         _RENDERERS[wire_type] = fn
         return fn
 
     return deco
 
 
-def public_violation(v: Violation) -> dict[str, Any]:
+def public_violation(v: Violation) -> JSONObject:
     return {"seat": v.seat, "code": v.code, "rule": v.rule, "deferred": v.deferred}
 
 
@@ -108,16 +115,16 @@ class PublicHand:
         self.machine = (SiameseHandMachine if two_hands else HandMachine)(prof, "table")
         self._camera = siamese_table_view if two_hands else table_view
         self.events: list[Event] = []  # what the camera saw, in order
-        self.violations: list[dict[str, Any]] = []
-        self.notices: list[dict[str, Any]] = []
+        self.violations: list[JSONObject] = []
+        self.notices: list[JSONObject] = []
         self.questions: dict[int, str] = {}  # the referee's question id -> its kind
         self.dora: list[str] = []
         self.claim_opened: float | None = None  # server clock when the open claim window opened
-        self._window: tuple | None = None  # which window that is (seat, tile, opened_at)
-        self.last: dict[str, Any] | None = None
+        self._window: tuple[int, str, float] | None = None  # which window that is (seat, tile, opened_at)
+        self.last: JSONObject | None = None
         self.broken = ""  # why the view stopped following (a log the machine cannot play)
         self.scene_error = ""  # why the table picture could not follow (it keeps the last one)
-        self._scene: Any = None
+        self._scene: Scene | None = None
         self._scene_at = -1
 
     # --- input --------------------------------------------------------------------------------------------
@@ -164,27 +171,27 @@ class PublicHand:
             self._window, self.claim_opened = key, (now if key is not None else None)
         self.last = _last(ev)
 
-    def _notice(self, notice: dict[str, Any] | None, ev: Event) -> None:
+    def _notice(self, notice: JSONObject | None, ev: Event) -> None:
         if notice is None:
             return
         notice = {k: v for k, v in notice.items() if k in NOTICE_FIELDS}  # a renderer adds nothing else
         notice["t"] = ev.t_mono
         self.notices.append(notice)
-        self.notices.sort(key=lambda n: n["t"])  # answers arrive from another stream than the questions
+        self.notices.sort(key=_when)  # answers arrive from another stream than the questions
 
-    def _answer(self, ev: QuestionAnswered) -> dict[str, Any]:
+    def _answer(self, ev: QuestionAnswered) -> JSONObject:
         kind = self.questions.get(ev.question_id)
         if kind in PUBLIC_ANSWERS:
             return {"kind": "answer", "text": f"answered ({ev.by}): {ev.answer}",
                     "text_ru": f"ответ на вопрос ({ev.by}): {ev.answer}"}
         return {"kind": "answer", "text": f"answered ({ev.by})", "text_ru": f"ответ на вопрос ({ev.by})"}
 
-    def _violation(self, v: dict[str, Any]) -> None:
+    def _violation(self, v: JSONObject) -> None:
         if v not in self.violations[-8:]:  # the same finding from the log and from the machine: once
             self.violations.append(v)
 
     # --- output -------------------------------------------------------------------------------------------
-    def scene(self) -> Any:
+    def scene(self) -> Scene | None:
         """The physical table the events so far leave (cached until the next event)."""
         from vision.scene_game import scenes_from_events
 
@@ -203,11 +210,11 @@ class PublicHand:
             self._scene_at = len(self.events)
         return self._scene
 
-    def view(self, now: float = 0.0) -> dict[str, Any]:
+    def view(self, now: float = 0.0) -> JSONObject:
         st = self.machine.state
         n = st.n_players
         scene = self.scene()
-        seats = []
+        seats: list[JSONObject] = []
         for s in st.seats:
             ss = st.seat_state.get(s)
             sv = scene.seats[s] if scene is not None and s < len(scene.seats) else None
@@ -227,7 +234,7 @@ class PublicHand:
                 "dead": bool(ss and ss.dead),
                 "missing_suit": ss.missing_suit if ss and ss.revealed else None,
             })
-        claim = None
+        claim: JSONObject | None = None
         win = st.window
         if win is not None and self.claim_opened is not None:
             # the profile's claim time (None where the seed sets none: the window shows, without a countdown)
@@ -261,8 +268,13 @@ class PublicHand:
         }
 
 
-def _last(ev: Event) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": ev.TYPE}
+def _when(notice: JSONObject) -> float:
+    t = notice["t"]
+    return t if isinstance(t, float | int) else 0.0
+
+
+def _last(ev: Event) -> JSONObject:
+    out: JSONObject = {"type": ev.TYPE}
     for k in ("seat", "tile", "kind", "from_seat"):
         v = getattr(ev, k, None)
         if v is not None and v != "x":
@@ -270,8 +282,8 @@ def _last(ev: Event) -> dict[str, Any]:
     return out
 
 
-def _win(w: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": w.seat, "tile": str(w.tile), "from_seat": w.from_seat, "valid": w.valid,
+def _win(w: WinRecord) -> JSONObject:
+    out: JSONObject = {"seat": w.seat, "tile": str(w.tile), "from_seat": w.from_seat, "valid": w.valid,
                            "robbing_kong": w.robbing_kong, "kong_replacement": w.kong_replacement,
                            "last_tile": w.last_tile}
     res = w.result.to_json() if w.result is not None else None
@@ -279,13 +291,15 @@ def _win(w: Any) -> dict[str, Any]:
         for k in WIN_FIELDS:
             if k in res:
                 out[k] = res[k]
-        out["fans"] = [{k: f[k] for k in FAN_FIELDS if k in f} for f in res.get("fans", []) if isinstance(f, dict)]
+        fans = res.get("fans", [])
+        out["fans"] = [{k: f[k] for k in FAN_FIELDS if k in f} for f in (fans if isinstance(fans, Sequence) else ())
+                       if isinstance(f, dict)]
     if out["tile"] == "x":
         out["tile"] = None
     return out
 
 
-def _settlement(settled: Any) -> dict[str, Any] | None:
+def _settlement(settled: Settled | None) -> JSONObject | None:
     if settled is None:
         return None
     return {"payments": [{k: p.get(k) for k in ("payer", "payee", "amount", "reason", "rule")}

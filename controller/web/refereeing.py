@@ -18,10 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypedDict
 
 from controller.web.judge import ActionError, Judge, judge_action, not_now_check, note
-from rules.events import ButtonPressed, Event, JudgeCorrection, QuestionAnswered
+from controller.web.served import ServedTable
+from rules.events import ButtonPressed, Event, JSONObject, JSONValue, JudgeCorrection, QuestionAnswered
+
+if TYPE_CHECKING:
+    from controller.referee.core import Referee
+    from controller.referee.session import RefereeSession
 
 #: the referee's actions on the page (the referee session registers the first three)
 REFEREE_ACTIONS = ("answer", "correct", "undo", "confirm_result", "reject")
@@ -31,15 +37,15 @@ RECORD_ROWS = 400  # the newest inputs of the record listed for the judge
 UNDO = "undo of revision "
 
 
-def session_of(svc: Any) -> Any | None:
+def session_of(svc: ServedTable) -> RefereeSession | None:
     """The referee session of the service's current hand (None: no refereed hand)."""
-    s = getattr(getattr(svc, "play_source", None), "session", None)
+    s: RefereeSession | None = getattr(getattr(svc, "play_source", None), "session", None)
     if s is None or not svc.hand_id or getattr(s, "hand_id", None) != svc.hand_id:
         return None
     return s
 
 
-def why_not(svc: Any, action: str) -> str | None:
+def why_not(svc: ServedTable, action: str) -> str | None:
     """Why the referee action ``action`` cannot be done now (None: it can): the page's 409 message."""
     from controller.table_machine import S
 
@@ -63,13 +69,27 @@ def why_not(svc: Any, action: str) -> str | None:
 
 from controller.referee import web as _referee_web  # noqa: E402,F401  (answer, correct, confirm_result)
 
+
+def _why_not(action: str) -> Callable[[ServedTable], str | None]:
+    return lambda svc: why_not(svc, action)
+
+
 for _name in REFEREE_ACTIONS:
-    not_now_check(_name, lambda svc, _n=_name: why_not(svc, _n))
+    not_now_check(_name, _why_not(_name))
 
 
 # --- undo ---------------------------------------------------------------------------------------------------
 
-def standing_corrections(ref: Any) -> list[tuple[int, dict[str, Any]]]:
+class Inverse(TypedDict, total=False):
+    """The correction that undoes one (``RefereeSession.correct``'s arguments)."""
+
+    op: str
+    index: int
+    event: JSONObject
+    to: int
+
+
+def standing_corrections(ref: Referee) -> list[tuple[int, Inverse]]:
     """The judge's corrections of this hand still in effect, oldest first: (revision, the correction that
     undoes it as ``RefereeSession.correct`` arguments). Replays the record as the referee built it (the
     corrections it refused left out); an undo takes its revision off the list."""
@@ -78,7 +98,7 @@ def standing_corrections(ref: Any) -> list[tuple[int, dict[str, Any]]]:
     )
 
     rec: list[Event] = []
-    standing: list[tuple[int, dict[str, Any]]] = []
+    standing: list[tuple[int, Inverse]] = []
     revision = 0
     for ev in ref.inputs:
         if not isinstance(ev, JudgeCorrection):
@@ -98,7 +118,7 @@ def standing_corrections(ref: Any) -> list[tuple[int, dict[str, Any]]]:
     return standing
 
 
-def _inverse(before: list[Event], after: list[Event], c: JudgeCorrection) -> dict[str, Any]:
+def _inverse(before: list[Event], after: list[Event], c: JudgeCorrection) -> Inverse:
     if c.op == "replace":
         return {"op": "replace", "index": c.index, "event": before[c.index].to_json()}
     if c.op == "insert":
@@ -112,8 +132,8 @@ def _inverse(before: list[Event], after: list[Event], c: JudgeCorrection) -> dic
 
 @judge_action("undo", "take back the latest correction of this hand that still stands (a new revision)",
               {"reason": "why"}, available=lambda svc: why_not(svc, "undo") is None)
-def _undo(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
-    s = session_of(svc)
+def _undo(svc: ServedTable, judge: Judge, params: JSONObject) -> JSONObject:
+    s = _refereed(svc)
     standing = standing_corrections(s.referee)
     if not standing:
         raise ActionError("no correction of this hand to undo", 409)
@@ -127,7 +147,7 @@ def _undo(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
 
 # --- reject -------------------------------------------------------------------------------------------------
 
-def signatures(ref: Any) -> list[int]:
+def signatures(ref: Referee) -> list[int]:
     """Record indices of the presses that signed the result: each signed seat's last call-button press."""
     out = []
     for seat in sorted(ref.confirm_seats):
@@ -141,20 +161,29 @@ def signatures(ref: Any) -> list[int]:
 @judge_action("reject", "refuse the result as it stands: the seats' signatures are withdrawn, the hand waits "
               "to be corrected and signed again", {"reason": "why"},
               available=lambda svc: why_not(svc, "reject") is None)
-def _reject(svc: Any, judge: Judge, params: dict[str, Any]) -> dict[str, Any]:
-    s = session_of(svc)
+def _reject(svc: ServedTable, judge: Judge, params: JSONObject) -> JSONObject:
+    s = _refereed(svc)
     reason = _text(params.get("reason"), 200)
     if not reason:
         raise ActionError("reason: say why the result does not stand")
     signed = signatures(s.referee)
+    settled = s.referee.machine.state.settled
     note(svc, judge, "reject", reason=reason, seats=sorted(s.referee.confirm_seats),
-         deltas=list(s.referee.machine.state.settled.deltas))
+         deltas=list(settled.deltas) if settled is not None else None)
     for index in sorted(signed, reverse=True):  # from the end: the other indices stay right
         s.correct(judge.name, "delete", index, None, -1, f"result rejected: {reason}")
     return {"rejected": True, "withdrawn": len(signed)}
 
 
-def _text(v: Any, limit: int) -> str:
+def _refereed(svc: ServedTable) -> RefereeSession:
+    """The refereed hand an action acts on (the page checks that there is one before it runs the action)."""
+    s = session_of(svc)
+    if s is None:
+        raise ActionError("no refereed hand at this table now", 409)
+    return s
+
+
+def _text(v: JSONValue, limit: int) -> str:
     if v is None:
         return ""
     if not isinstance(v, str):
@@ -170,7 +199,7 @@ def _text(v: Any, limit: int) -> str:
 class Mark:
     """What the referee had taken before an action: the page waits for what the action sent."""
 
-    def __init__(self, svc: Any):
+    def __init__(self, svc: ServedTable):
         self.session = session_of(svc)
         ref = self.session.referee if self.session is not None else None
         self.inputs = len(ref.inputs) if ref is not None else 0
@@ -189,7 +218,7 @@ def _judge_input(ev: Event) -> bool:
                                                                   and ev.button == "confirm")
 
 
-async def settle(mark: Mark, timeout: float = SETTLE_S) -> dict[str, Any]:
+async def settle(mark: Mark, timeout: float = SETTLE_S) -> JSONObject:
     """Wait until the referee has acted on the inputs the action queued (the input durable first, then
     fed), at most ``timeout`` s; what it concluded: the question now open, the correction applied (or
     refused: :class:`ActionError` 422 with the referee's words), the result and who has signed it."""
@@ -207,7 +236,7 @@ async def settle(mark: Mark, timeout: float = SETTLE_S) -> dict[str, Any]:
     else:
         if sent > 0:
             return {"pending": True}
-    out: dict[str, Any] = {"revision": ref.revision}
+    out: JSONObject = {"revision": ref.revision}
     corrections = sum(1 for e in ref.inputs[mark.inputs:] if isinstance(e, JudgeCorrection))
     if corrections > ref.revision - mark.revision:  # the referee refused one: it says why in a verdict
         why = next((v.message for v in reversed(s.verdicts) if "correction refused" in v.message), "")
@@ -227,7 +256,7 @@ async def settle(mark: Mark, timeout: float = SETTLE_S) -> dict[str, Any]:
 
 # --- what the judge sees ------------------------------------------------------------------------------------
 
-def judge_view(svc: Any) -> dict[str, Any] | None:
+def judge_view(svc: ServedTable) -> JSONObject | None:
     """The refereed hand for the judge's console (judge only: the question's subject, the whole record)."""
     s = session_of(svc)
     if s is None:
@@ -237,10 +266,10 @@ def judge_view(svc: Any) -> dict[str, Any] | None:
     record = ref.record
     first = max(0, len(record) - RECORD_ROWS)
     t0 = min((e.t_mono for e in record), default=0.0)  # seconds since the hand's first input
-    rows = []
+    rows: list[JSONObject] = []
     for i in range(first, len(record)):
         e = record[i].to_json()
-        row = {"i": i, "type": e.get("type"), "t": round(float(e.get("t_mono", 0.0)) - t0, 1)}
+        row: JSONObject = {"i": i, "type": e.get("type"), "t": round(float(record[i].t_mono) - t0, 1)}
         for k in ("seat", "tile", "tiles", "call", "button", "kind", "index"):
             if e.get(k) is not None:
                 row[k] = e[k]

@@ -20,14 +20,18 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from aiohttp import web
 
 from controller.replay import ReplayError, Streams, hall_streams, latest_record, replay, tenhou6
 from rules.events import Event, QuestionAnswered
+
+if TYPE_CHECKING:
+    from controller.referee.export import RefereedHands
+    from controller.web.served import ServedTable
 
 STATIC = Path(__file__).resolve().parent / "static"
 TILES = Path(__file__).resolve().parents[2] / "vision" / "assets" / "tiles"
@@ -82,13 +86,21 @@ def _add_routes(app: web.Application, key: str, page: Handler, data: Handler, te
     r.add_get("/replay-assets/{name:.+}", asset)
 
 
+class HallRows(Protocol):
+    """What the replay reads of the hall's database (:class:`hall.db.HallDB`): its rows, its results."""
+
+    def q(self, sql: str, args: tuple[str, ...]) -> Sequence[tuple[object, ...]]: ...
+
+    def results(self) -> Sequence[Mapping[str, object]]: ...
+
+
 class Replays:
     """Replays built off the loop (a long hand takes a moment), kept while their record is unchanged."""
 
     def __init__(self) -> None:
-        self.cache: dict[tuple[str, Any], dict[str, Any]] = {}
+        self.cache: dict[tuple[str, tuple[tuple[str, int], ...]], Mapping[str, object]] = {}
 
-    async def get(self, key: str, streams: Streams, hand: str) -> dict[str, Any]:
+    async def get(self, key: str, streams: Streams, hand: str) -> Mapping[str, object]:
         version = tuple(sorted((s, len(v)) for s, v in streams.streams.items()))
         hit = self.cache.get((key, version))
         if hit is not None:
@@ -103,14 +115,14 @@ class Replays:
         return out
 
 
-def _json(data: Any) -> web.Response:
+def _json(data: object) -> web.Response:
     return web.json_response(data, dumps=lambda v: json.dumps(v, default=str),
                              headers={"Cache-Control": "no-store"})
 
 
 # --- the table ------------------------------------------------------------------------------------------------
 
-def table_streams(store: Any, hand: str) -> Streams:
+def table_streams(store: RefereedHands, hand: str) -> Streams:
     """What the replay reads of a hand in the table's store: its latest record, the answers, the referee's
     outputs."""
     from controller.referee.session import record_stream
@@ -124,7 +136,7 @@ def table_streams(store: Any, hand: str) -> Streams:
                     f"{hand}/verdicts": store.events(f"{hand}/verdicts")})
 
 
-def add_table_routes(app: web.Application, svc_of: Any) -> None:
+def add_table_routes(app: web.Application, svc_of: Callable[[web.Request], ServedTable]) -> None:
     """``svc_of(request)``: the table service (its ``store``)."""
     replays = Replays()
 
@@ -149,14 +161,14 @@ def add_table_routes(app: web.Application, svc_of: Any) -> None:
 
 # --- the hall -------------------------------------------------------------------------------------------------
 
-def add_hall_routes(app: web.Application, db: Any) -> None:
+def add_hall_routes(app: web.Application, db: HallRows) -> None:
     """The replay on the hall's dashboard, from the events the tables sent (``hall.events = "all"``)."""
     replays = Replays()
 
     def streams(table: str, hand: str) -> Streams:
         rows = db.q("SELECT body FROM messages WHERE table_id=? AND hand=? AND kind='event' ORDER BY seq",
                     (table, hand))
-        return hall_streams(rows, hand)
+        return hall_streams([(body,) for body, *_ in rows if isinstance(body, str)], hand)
 
     async def hands(request: web.Request) -> web.Response:
         # a hand whose record (``<hand>/game``) the hall holds; the messages' key begins with table and hand,

@@ -16,6 +16,7 @@ import secrets
 import time
 import tomllib
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -93,7 +94,8 @@ class Session:
 class Sessions:
     """Judge sessions by token (in memory), expiring after ``idle_s`` without a request and ``max_s`` in all."""
 
-    def __init__(self, idle_s: float = 4 * 3600, max_s: float = 16 * 3600, clock=time.monotonic, limit: int = 32):
+    def __init__(self, idle_s: float = 4 * 3600, max_s: float = 16 * 3600, clock: Callable[[], float] = time.monotonic,
+                 limit: int = 32):
         self.idle_s, self.max_s, self.clock, self.limit = idle_s, max_s, clock, limit
         self._by_token: dict[str, Session] = {}
 
@@ -143,7 +145,7 @@ class RateLimit:
     per_client: int = 5
     overall: int = 20
     window_s: float = 60.0
-    clock: object = time.monotonic
+    clock: Callable[[], float] = time.monotonic
     _fails: dict[str, deque[float]] = field(default_factory=dict)
     _all: deque[float] = field(default_factory=deque)
 
@@ -154,7 +156,7 @@ class RateLimit:
     def retry_after(self, client: str, overall: bool = True) -> float:
         """Seconds until ``client`` may try again (0: now); ``overall=False``: the table-wide limit does not
         apply to this client (the table's own screen, the judge button held)."""
-        now = self.clock()  # type: ignore[operator]
+        now = self.clock()
         self._trim(self._all, now)
         q = self._fails.get(client)
         waits = [0.0]
@@ -169,7 +171,7 @@ class RateLimit:
         return max(waits)
 
     def failed(self, client: str) -> None:
-        now = self.clock()  # type: ignore[operator]
+        now = self.clock()
         if len(self._fails) > 1024 and client not in self._fails:  # bounded memory under a flood
             self._fails.pop(next(iter(self._fails)))
         self._fails.setdefault(client, deque()).append(now)
@@ -183,7 +185,8 @@ class PinWatch:
     """Notices a new ``web.judge_pin_hash`` in the config file (``web set-pin`` while the service runs): the
     file is looked at (one ``stat``) at most every ``every_s`` seconds and read only when it changed."""
 
-    def __init__(self, path: str | Path, current: str, every_s: float = 1.0, clock=time.monotonic):
+    def __init__(self, path: str | Path, current: str, every_s: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic):
         self.path, self.current, self.every_s, self.clock = Path(path), current, every_s, clock
         self._next = 0.0
         self._stamp = self._stat()
@@ -216,7 +219,7 @@ class PinWatch:
         return new
 
 
-def same_origin(headers, host: str) -> bool:
+def same_origin(headers: Mapping[str, str], host: str) -> bool:
     """Whether a request comes from this page: its ``Origin`` (or, without one, ``Referer``) names this
     host, or, from a client that sends neither, ``Sec-Fetch-Site`` is not cross-site."""
     for name in ("Origin", "Referer"):

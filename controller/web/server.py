@@ -36,17 +36,17 @@ class WebServer:
         self.svc = service
         self.host = host
         self.port = port
-        self.certfile, self.keyfile = cfg.get("web.tls_certfile", ""), cfg.get("web.tls_keyfile", "")
+        self.certfile, self.keyfile = cfg.web.tls_certfile, cfg.web.tls_keyfile
         self.tls = bool(self.certfile)
-        hp = int(cfg.get("web.http_port", -1)) if http_port is None else http_port
+        hp = int(cfg.web.http_port) if http_port is None else http_port
         self.http_port: int | None = hp if self.tls and hp >= 0 else None
-        source = getattr(cfg, "source", "")
+        source = cfg.source
         watch = None  # a PIN given here (a demo's one-time PIN) is not the config file's
         if pin_hash is None and source and Path(source).is_file():
-            watch = PinWatch(source, cfg["web.judge_pin_hash"])
-        self.table = Table(service, cfg["web.judge_pin_hash"] if pin_hash is None else pin_hash,
-                           float(cfg["web.camera_interval_s"]), bool(cfg["web.camera_public"]), tls=self.tls,
-                           insecure_login=bool(cfg.get("web.insecure_login", False)), pin_watch=watch)
+            watch = PinWatch(source, cfg.web.judge_pin_hash)
+        self.table = Table(service, cfg.web.judge_pin_hash if pin_hash is None else pin_hash,
+                           float(cfg.web.camera_interval_s), bool(cfg.web.camera_public), tls=self.tls,
+                           insecure_login=bool(cfg.web.insecure_login), pin_watch=watch)
         self.app = make_app(self.table)
         self._runner: web.AppRunner | None = None
 
@@ -98,5 +98,6 @@ class WebServer:
 
 
 def _port_of(site: web.TCPSite) -> int:
-    port: int = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    # (aiohttp keeps the started site's server in ``_server``, None before ``start``)
+    port: int = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # started above
     return port

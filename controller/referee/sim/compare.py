@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from controller.referee.sim.timeline import Expected
-from rules.events import Violation
+from rules.events import JSONObject, JSONValue, Settled, Violation
 
 MOMENT_SLACK = 1.5  # seconds: a verdict counts as given "at the right moment" this close to its moment
 
@@ -25,7 +25,7 @@ class HandReport:
     missed: list[str] = field(default_factory=list)
     false: list[str] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
-    faults: Counter = field(default_factory=Counter)  # injected faults by kind
+    faults: Counter[str] = field(default_factory=Counter)  # injected faults by kind
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)  # ms from a settled frame to its verdict
     judged: list[str] = field(default_factory=list)  # impossible observations the judge settled
@@ -36,14 +36,14 @@ class HandReport:
     queue_wait_max: float = 0.0  # seconds: the longest a frame read waited for the reader
     read_max: float = 0.0  # seconds: the longest read (camera time: stretched by the slowdown)
     read_cpu_ms: list[float] = field(default_factory=list)  # the CPU time of each read here (not stretched)
-    asked: list[dict[str, Any]] = field(default_factory=list)  # each question: t, kind, seat, zone, message
+    asked: list[JSONObject] = field(default_factory=list)  # each question: t, kind, seat, zone, message
 
     @property
     def ok(self) -> bool:
         return not (self.missed or self.false or self.mismatches)
 
 
-def compare_payments(truth: Any, ref: Any) -> list[str]:
+def compare_payments(truth: Settled | None, ref: Settled | None) -> list[str]:
     """Every difference between two settlements (``Settled`` events or None), payment by payment."""
     if truth is None or ref is None:
         return [] if truth is ref else [f"settled: truth {'yes' if truth else 'no'}, referee {'yes' if ref else 'no'}"]
@@ -59,13 +59,13 @@ def compare_payments(truth: Any, ref: Any) -> list[str]:
     return out
 
 
-def _money(p: Any) -> dict[str, Any]:
+def _money(p: Mapping[str, JSONValue]) -> dict[str, JSONValue]:
     """What a payment is: who pays whom, how much, by which rule (its wording follows the judged hand)."""
     d = dict(p)
     return {k: d.get(k) for k in ("payer", "payee", "amount", "rule")} | {"reason": str(d.get("reason", "")).split(" (")[0]}
 
 
-def _pay(p: dict[str, Any] | None) -> str:
+def _pay(p: dict[str, JSONValue] | None) -> str:
     if p is None:
         return "none"
     return f"{p.get('payer')}->{p.get('payee')} {p.get('amount')} ({p.get('reason')})"

@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from controller.referee.sim.compare import HandReport
+from rules.events import JSONObject
 from rules.game.protocols import RuleSet
 
 
@@ -112,7 +112,7 @@ class TableSummary:
     read_cpu_ms: list[float] = field(default_factory=list)  # ms of CPU per frame read, here (not stretched)
     faults: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
-    asked: list[dict[str, Any]] = field(default_factory=list)  # every question, with its hand (--verbose)
+    asked: list[JSONObject] = field(default_factory=list)  # every question, with its hand (--verbose)
 
     def add(self, r: HandReport) -> None:
         self.hands += 1
@@ -156,7 +156,7 @@ class TableSummary:
 
         return {"p50": at(50), "p95": at(95), "max": round(s[-1], 1)}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         out = self._json()
         if self.cpu_slowdown is not None:
             out |= {"cpu_slowdown": self.cpu_slowdown, "frames_read": self.frames_read,
@@ -164,7 +164,7 @@ class TableSummary:
                     "queue_wait_max_ms": round(self.queue_wait_max * 1e3, 1), "read_max_ms": round(self.read_max * 1e3, 1)}
         return out
 
-    def _json(self) -> dict[str, Any]:
+    def _json(self) -> JSONObject:
         return {"table": self.table, "hands": self.hands, "events": self.events, "frames": self.frames,
                 "questions": self.questions, "questions_unreadable": self.questions_planned,
                 "questions_other": self.questions - self.questions_planned,
@@ -243,24 +243,26 @@ def run_hand(spec: TableSpec, seed: int, i: int, faults: bool, style: str | None
     discards = sorted(truth.timeline.discard_times)
     marks = set(rng.sample(discards, min(unreadable, len(discards))))
     n = view_seats(spec.profile, spec.players)
+    cam: CameraObserver | None = None
+    obs: CameraObserver | ExactObserver
     if camera:
         st = style or rng.choice(styles_for(spec.profile))
-        obs: Any = CameraObserver(spec.profile, n, style=st, seed=rng.randrange(1 << 31), unreadable=marks,
-                                  slowdown=slowdown)
+        obs = cam = CameraObserver(spec.profile, n, style=st, seed=rng.randrange(1 << 31), unreadable=marks,
+                                   slowdown=slowdown)
     else:
         obs = ExactObserver(spec.profile, n, marks)
     _, rep = referee_hand(profile, truth, obs, planned_questions=len(marks), players=spec.players)
     rep.redealt = redeals
-    _mark_planned(rep, list(getattr(obs, "smudged", [])))
-    rep.vision_s = getattr(obs, "vision_s", 0.0)
-    rep.frames_read = getattr(obs, "read", 0)
-    if slowdown is None or not camera:
-        rep.latencies = list(getattr(obs, "settle_ms", []))
+    _mark_planned(rep, list(obs.smudged))
+    rep.vision_s = cam.vision_s if cam is not None else 0.0
+    rep.frames_read = cam.read if cam is not None else 0
+    if slowdown is None or cam is None:
+        rep.latencies = list(cam.settle_ms) if cam is not None else []
     else:  # (the referee_hand's: the change's camera time -> the verdict)
-        rep.frames_dropped = obs.queue_dropped
-        rep.queue_wait_max = max(obs.queue_wait, default=0.0)
-        rep.read_max = max(obs.read_s, default=0.0)
-        rep.read_cpu_ms = [x / slowdown * 1e3 for x in obs.read_s]
+        rep.frames_dropped = cam.queue_dropped
+        rep.queue_wait_max = max(cam.queue_wait, default=0.0)
+        rep.read_max = max(cam.read_s, default=0.0)
+        rep.read_cpu_ms = [x / slowdown * 1e3 for x in cam.read_s]
     rep.seconds = time.perf_counter() - t0
     return rep
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 from controller.referee.sim.timeline import Moment
 from rules.events import IndicatorSeen, ObservationEvent, PondTileSeen, RackCounted
+from vision.scene_model import Scene
 from vision.tracking import Tracker
 
 FPS = 10.0
@@ -42,6 +43,14 @@ class Read:
     frame: float
     settled: bool
     events: list[tuple[float, ObservationEvent]]
+
+
+class FrameStamp(TypedDict):
+    """What an observation is stamped with: the camera's frame and its time."""
+
+    frame: int
+    t_mono: float
+    t_wall: float
 
 
 class Observer(Protocol):
@@ -67,15 +76,15 @@ class ExactObserver:
 
     def observe(self, m: Moment) -> list[ObservationEvent]:
         self.frames += 1
-        st = {"frame": self.frames, "t_mono": m.t, "t_wall": m.t}
+        st: FrameStamp = {"frame": self.frames, "t_mono": m.t, "t_wall": m.t}
         out: list[ObservationEvent] = []
-        for e in self.tracker.update(m.scene, frame=self.frames, t_mono=m.t, t_wall=m.t):  # type: ignore[arg-type]
+        for e in self.tracker.update(m.table, frame=self.frames, t_mono=m.t, t_wall=m.t):
             if isinstance(e, PondTileSeen) and m.truth in self.unreadable:
                 e = PondTileSeen(seat=e.seat, index=e.index, tile="unknown", sideways=e.sideways, **st)
                 self.smudged.append((e.seat, e.index))
             out.append(e)
         apart = dict(m.apart)
-        for seat, v in enumerate(m.scene.seats):  # type: ignore[union-attr]
+        for seat, v in enumerate(m.table.seats):
             rack = (v.standing, apart.get(seat, 0))
             if v.standing and self.racks.get(seat) != rack:
                 self.racks[seat] = rack
@@ -229,7 +238,7 @@ class CameraObserver:
             del self._origin[k]
         return evs
 
-    def _smudge_new(self, scene) -> None:
+    def _smudge_new(self, scene: Scene) -> None:
         """The discard just laid cannot be read (the last tile of the pond that grew)."""
         before = {s: len(v) for s, v in self._ponds().items()}
         for s, v in enumerate(scene.seats):
@@ -238,13 +247,13 @@ class CameraObserver:
                 self.smudged.append((s, len(v.pond) - 1))
                 return
 
-    def _ponds(self) -> dict[int, list]:
-        out: dict[int, list] = {}
+    def _ponds(self) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
         for seat, _zone, idx in (k for s in range(4) for k in self.film.pond_items(s)):
             out.setdefault(seat, []).append(idx)
         return out
 
-    def _push(self, scene) -> None:
+    def _push(self, scene: Scene) -> None:
         """A tile in a pond nudged out of line by a sleeve (it stays so)."""
         seats = [s for s, v in enumerate(scene.seats) if v.pond]
         if not seats:

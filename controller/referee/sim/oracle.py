@@ -4,14 +4,17 @@ by the referee like any other)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Protocol, TypedDict
 
-from controller.referee.core import TILE_TEXTS
+from controller.referee.core import TILE_TEXTS, Referee
+from controller.referee.effects import Stamp
+from rules.driver import HandDriver
 from rules.events import (
     Discarded,
     DoraRevealed,
     Event,
     HandRevealed,
+    JSONObject,
     JudgeCorrection,
     MeldMade,
     MeldSeen,
@@ -24,9 +27,25 @@ from rules.game.machine import table_view
 from vision.scene_model import Scene
 
 
-def respond(q: QuestionAsked, ref: Any, truth: Any, scene: Scene | None, at: Event) -> list[Event]:
+class Truth(Protocol):
+    """The ground truth of a simulated hand, as the operator and the judge know it
+    (:class:`controller.referee.sim.play.TruthHand`): the bots' driver, its machine in full information."""
+
+    @property
+    def driver(self) -> HandDriver: ...
+
+
+class Fix(TypedDict, total=False):
+    """A judge's correction of the record, as :class:`~rules.events.JudgeCorrection`'s fields."""
+
+    op: str
+    index: int
+    event: JSONObject
+
+
+def respond(q: QuestionAsked, ref: Referee, truth: Truth, scene: Scene | None, at: Event) -> list[Event]:
     """What the operator (or the judge) does about question ``q``: a correction of the record, an answer."""
-    stamp = {"t_mono": at.t_mono, "t_wall": at.t_wall, "hand_id": ref.hand_id}
+    stamp: Stamp = {"t_mono": at.t_mono, "t_wall": at.t_wall, "hand_id": ref.hand_id}
     if q.kind == "impossible":
         fixes = corrections(ref, truth, stamp)
         if fixes:
@@ -34,7 +53,7 @@ def respond(q: QuestionAsked, ref: Any, truth: Any, scene: Scene | None, at: Eve
     return [QuestionAnswered(question_id=q.question_id, answer=answer(q, ref, scene, truth), by="operator", **stamp)]
 
 
-def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
+def answer(q: QuestionAsked, ref: Referee, scene: Scene | None, truth: Truth) -> str:
     """The answer from the ground truth."""
     log = truth.driver.machine.log
     if q.kind == "kong_tile" and q.seat is not None:
@@ -76,7 +95,7 @@ def answer(q: QuestionAsked, ref: Any, scene: Scene | None, truth: Any) -> str:
     return "ignore"
 
 
-def corrections(ref: Any, truth: Any, stamp: dict[str, Any]) -> list[JudgeCorrection]:
+def corrections(ref: Referee, truth: Truth, stamp: Stamp) -> list[JudgeCorrection]:
     """The judge finds the observation the camera misread — the first discard, set or shown hand of the
     referee's record unlike the truth — and corrects the input it came from; a set the camera saw only
     after play ended is put in its place (before the discard that followed it)."""
@@ -95,23 +114,23 @@ def corrections(ref: Any, truth: Any, stamp: dict[str, Any]) -> list[JudgeCorrec
     return []
 
 
-def _late_meld(ref: Any, discard: Discarded, real: MeldMade) -> list[dict[str, Any]]:
+def _late_meld(ref: Referee, discard: Discarded, real: MeldMade) -> list[Fix]:
     """The set ``real`` seen after play ended: its late observation dropped, the set put in before the
     observation of the discard that followed it."""
     at = next((i for i, ev in enumerate(ref.record) if isinstance(ev, PondTileSeen) and ev.seat == discard.seat
                and ev.t_mono == discard.t_mono), None)
-    late = [i for i, ev in enumerate(ref.record) if isinstance(ev, MeldSeen) and ev.seat == real.seat
+    late = [(i, ev) for i, ev in enumerate(ref.record) if isinstance(ev, MeldSeen) and ev.seat == real.seat
             and ev.kind == real.kind and at is not None and i > at]
     if at is None or not late:
         return []
-    old = ref.record[late[-1]]
+    k, old = late[-1]
     new = old.to_json()
     new.update(tiles=list(_as_shown(old.tiles, real.tiles)), t_mono=ref.record[at].t_mono - 0.05,
                t_wall=ref.record[at].t_wall - 0.05, frame=getattr(ref.record[at], "frame", 0))
-    return [{"op": "delete", "index": late[-1]}, {"op": "insert", "index": at, "event": new}]
+    return [{"op": "delete", "index": k}, {"op": "insert", "index": at, "event": new}]
 
 
-def _fix(ref: Any, mine: Event, real: Event) -> dict[str, Any] | None:
+def _fix(ref: Referee, mine: Event, real: Event) -> Fix | None:
     if isinstance(mine, Discarded) and isinstance(real, Discarded) and mine.tile != real.tile:
         return _replace(ref, PondTileSeen, mine, tile=real.tile)
     if isinstance(mine, HandRevealed) and isinstance(real, HandRevealed) and sorted(mine.tiles) != sorted(real.tiles):
@@ -134,7 +153,7 @@ def _as_shown(seen: tuple[str, ...], real: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(left.pop(0) if t == "" else t for t in out)
 
 
-def _replace(ref: Any, kind: type, derived: Event, **change: Any) -> dict[str, Any] | None:
+def _replace(ref: Referee, kind: type[Event], derived: Event, **change: str | tuple[str, ...]) -> Fix | None:
     """The record's input of type ``kind`` that the derived event came from (same seat, same moment)."""
     for i, ev in enumerate(ref.record):
         if isinstance(ev, kind) and getattr(ev, "seat", None) == getattr(derived, "seat", None) \

@@ -10,15 +10,15 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict, Unpack
 
 from controller.referee.core import TICK_S, Referee
 from controller.referee.sim.compare import HandReport, compare_payments, compare_violations
-from controller.referee.sim.observe import ExactObserver, Observer
+from controller.referee.sim.observe import CameraObserver, ExactObserver, Observer, Read
 from controller.referee.sim.oracle import respond
 from controller.referee.sim.timeline import Timeline, build
-from controller.referee.sim.truth import FaultPlan, TableDriver, driver_for, faults_for
-from rules.events import ButtonPressed, Event, QuestionAsked, RefereeTick
+from controller.referee.sim.truth import FaultPlan, TableMixin, driver_for, faults_for
+from rules.events import ButtonPressed, Event, JSONObject, QuestionAsked, RefereeTick
 from rules.game.protocols import RuleSet
 from vision.scene_game import view_seats
 from vision.scene_model import Scene
@@ -28,7 +28,7 @@ MAX_ASKED = 3  # the same question asked again after this many answers: the simu
 
 @dataclass
 class TruthHand:
-    driver: TableDriver
+    driver: TableMixin
     timeline: Timeline
 
     @property
@@ -40,8 +40,19 @@ class Unplayable(ValueError):
     """A hand the emulated table cannot show (a pond longer than the pond area holds: 30 tiles)."""
 
 
+class TruthOptions(TypedDict):
+    """:func:`truth_hand`'s keywords (:func:`playable_truth` passes them on)."""
+
+    hand_id: str
+    dealer: int
+    players: int
+    dice: tuple[tuple[int, ...], ...] | None
+    faults: bool
+    options: NotRequired[JSONObject | None]
+
+
 def truth_hand(profile: RuleSet, seed: int, *, hand_id: str, dealer: int, players: int,
-               dice: tuple[tuple[int, int], ...] | None, faults: bool, options: dict[str, Any] | None = None) -> TruthHand:
+               dice: tuple[tuple[int, ...], ...] | None, faults: bool, options: JSONObject | None = None) -> TruthHand:
     """The bots' hand (seeded) and its moments at the table. Raises :class:`Unplayable` for a hand whose
     pond outgrows the table's pond area."""
     rng = random.Random(seed)
@@ -49,7 +60,7 @@ def truth_hand(profile: RuleSet, seed: int, *, hand_id: str, dealer: int, player
     drv = driver_for(profile)(profile, random.Random(rng.random()), dice=dice, plan=plan,
                       n_players=players, dealer=dealer, hand_id=hand_id, options=options)
     drv.run()
-    fault_of = {}
+    fault_of: dict[int, str] = {}
     for inj in drv.injected:  # the truth log index of each rule fault's violation
         for i in range(inj.log_index, len(drv.machine.log)):
             e = drv.machine.log[i]
@@ -63,7 +74,7 @@ def truth_hand(profile: RuleSet, seed: int, *, hand_id: str, dealer: int, player
     return TruthHand(drv, tl)
 
 
-def playable_truth(profile: RuleSet, seed: int, **kw: Any) -> tuple[TruthHand, int]:
+def playable_truth(profile: RuleSet, seed: int, **kw: Unpack[TruthOptions]) -> tuple[TruthHand, int]:
     """:func:`truth_hand`, dealt again (the next seed) while the table cannot show it; (hand, redeals)."""
     for k in range(50):
         try:
@@ -116,8 +127,10 @@ def referee_hand(profile: RuleSet, truth: TruthHand, observer: Observer, *, plan
         ticks_to(ev.t_mono)
         settle(ref.feed(ev), ev)
 
-    slowdown: float | None = getattr(observer, "slowdown", None)
-    pending: list[Any] = []  # the frames read (observe.Read) whose observations the referee has not had yet
+    # a Pi-class CPU: the camera observer's reads reach the referee when they end (observe.Read)
+    camera = observer if isinstance(observer, CameraObserver) and observer.slowdown is not None else None
+    slowdown = camera.slowdown if camera is not None else None
+    pending: list[Read] = []  # the frames read whose observations the referee has not had yet
     busy = [float("-inf")]  # camera time the referee is done with what it was given
     settled = [True]  # the camera's view settled after the last read delivered
 
@@ -140,13 +153,13 @@ def referee_hand(profile: RuleSet, truth: TruthHand, observer: Observer, *, plan
             settled[0] = r.settled
 
     for m in truth.timeline.moments:
-        if slowdown is not None:
-            deliver(m.t, m.t if m.kind == "input" and m.event.TYPE == "button_pressed" else None)  # type: ignore[union-attr]
+        if camera is not None:
+            deliver(m.t, m.t if m.kind == "input" and m.input.TYPE == "button_pressed" else None)
         if m.kind == "input":
-            feed(m.event)  # type: ignore[arg-type]
-        elif slowdown is not None:
-            observer.observe(m)
-            pending += observer.take_timed()  # type: ignore[attr-defined]
+            feed(m.input)
+        elif camera is not None:
+            camera.observe(m)
+            pending += camera.take_timed()
             ticks_to(min([m.t, *(r.arrival for r in pending)]))  # (answered from the table as it was till then)
             scene = m.scene
             deliver(m.t)
@@ -158,13 +171,13 @@ def referee_hand(profile: RuleSet, truth: TruthHand, observer: Observer, *, plan
                 feed(ev)
         settle(ref.tick(m.t), RefereeTick(t_mono=m.t, t_wall=m.t))
     for ev in observer.settle(truth.timeline.end):
-        if slowdown is None:
+        if camera is None:
             feed(ev)
-    if slowdown is not None:
-        pending += observer.take_timed()  # type: ignore[attr-defined]
+    if camera is not None:
+        pending += camera.take_timed()
         deliver(float("inf"))
-    for ev in signed_again(ref, truth.timeline.end):
-        feed(ev)
+    for press in signed_again(ref, truth.timeline.end):
+        feed(press)
     ref.tick(truth.timeline.end)
     rep.frames = observer.frames
     rep.events = len(ref.game_log)
@@ -185,8 +198,8 @@ def signed_again(ref: Referee, t: float) -> list[ButtonPressed]:
     were withdrawn): each presses its call button again."""
     if not ref.settled or ref.confirmed is not None or not ref.withdrawn:
         return []
-    return [ButtonPressed(button="call", seat=s, t_mono=t + 0.3 * (k + 1), t_wall=t + 0.3 * (k + 1),
-                          hand_id=ref.hand_id) for k, s in enumerate(ref.machine.state.seats)]
+    return [ButtonPressed(button="call", seat=s, t_mono=t + 0.3 * (k + 1), t_wall=t + 0.3 * (k + 1))
+            for k, s in enumerate(ref.machine.state.seats)]
 
 
 def exact_hand(profile: RuleSet, seed: int, *, hand_index: int = 0, players: int = 4, faults: bool = False,

@@ -87,8 +87,8 @@ def _noise_bank(size: tuple[int, int], n: int = 4) -> tuple[tuple[np.ndarray, np
     rng = np.random.default_rng(12345)
     out = []
     for _ in range(n):
-        z = rng.standard_normal((size[1] // 2, size[0] // 2, 3), dtype=np.float32) * NOISE
-        z = cv2.resize(z, size, interpolation=cv2.INTER_NEAREST)
+        half = rng.standard_normal((size[1] // 2, size[0] // 2, 3), dtype=np.float32) * NOISE
+        z = cv2.resize(half, size, interpolation=cv2.INTER_NEAREST)
         out.append((np.clip(z, 0, 255).astype(np.uint8), np.clip(-z, 0, 255).astype(np.uint8)))
     return tuple(out)
 
@@ -154,7 +154,7 @@ class TableFilm:
         self.clean = self._lit(self.warped, self.gain)
 
     def pond_items(self, seat: int) -> list[tuple[int, str, int]]:
-        return [(i.seat, i.zone, i.index) for i in self.items if i.seat == seat and i.zone == "pond"]  # type: ignore[misc]
+        return [(i.seat, i.zone, i.index) for i in self.items if i.seat == seat and i.zone == "pond"]
 
     # --- frames -------------------------------------------------------------------------------------
     def frame(self, hands: tuple[tuple[int, str], ...] = (), blur: bool = False) -> np.ndarray:
@@ -212,7 +212,7 @@ class TableFilm:
     def _overlaps(self, it: Placed, rect: tuple[int, int, int, int]) -> bool:
         c = local_to_table(it.seat if it.seat is not None else 0, np.array([[it.a, it.b]]), GEO)[0] * R
         h = 0.5 * np.hypot(it.w, it.h) * R + 3 * R + 3
-        return c[0] + h >= rect[0] and c[0] - h <= rect[2] and c[1] + h >= rect[1] and c[1] - h <= rect[3]
+        return bool(c[0] + h >= rect[0] and c[0] - h <= rect[2] and c[1] + h >= rect[1] and c[1] - h <= rect[3])
 
     def _smudge(self, view: np.ndarray, it: Placed, origin: tuple[int, int]) -> None:
         """A stain over most of the tile's face (inside the tile): no face can be read from it."""
@@ -260,11 +260,13 @@ class TableFilm:
         g -= self.rng.uniform(0, 0.2) * (xx * xx + yy * yy)
         g = cv2.resize(g.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
         cast = self.rng.uniform(0.95, 1.05, 3).astype(np.float32)
-        return g[..., None] * cast
+        light: np.ndarray = g[..., None] * cast
+        return light
 
     @staticmethod
     def _lit(img: np.ndarray, gain: np.ndarray) -> np.ndarray:
-        return np.clip(img * gain, 0, 255).astype(np.uint8)
+        lit: np.ndarray = np.clip(img * gain, 0, 255).astype(np.uint8)
+        return lit
 
     def _arm(self, f: np.ndarray, seat: int, zone: str) -> None:
         """A player's arm reaching from his edge of the table to ``zone`` (drawn in the frame)."""

@@ -20,6 +20,7 @@ from controller.referee.verdicts import CALL_WAIT_S
 from rules.events import (
     ButtonPressed,
     Claimed,
+    Dealt,
     DiceRolled,
     Discarded,
     DoraRevealed,
@@ -30,9 +31,11 @@ from rules.events import (
     HandRevealed,
     HandStarted,
     MeldMade,
+    MissingSuitDeclared,
     Settled,
     Violation,
     Won,
+    as_int,
 )
 from rules.game.protocols import RuleSet
 from vision.scene_game import changed_zones, scene_after_each
@@ -56,6 +59,20 @@ class Moment:
     apart: tuple[tuple[int, int], ...] = ()  # (seat, tiles standing apart at the right end of its rack)
     dora: tuple[str, ...] = ()  # riichi's indicators face up on the dead wall (and the ura ones turned)
     ura: tuple[str, ...] = ()
+
+    @property
+    def input(self) -> Event:
+        """The event of an ``input`` moment."""
+        if self.event is None:
+            raise ValueError(f"a {self.kind} moment at {self.t} has no input event")
+        return self.event
+
+    @property
+    def table(self) -> Scene:
+        """The table a ``scene`` moment shows."""
+        if self.scene is None:
+            raise ValueError(f"an {self.kind} moment at {self.t} shows no table")
+        return self.scene
 
 
 @dataclass
@@ -172,13 +189,13 @@ def build(profile: RuleSet, log: list[Event], acts: list[Act], rng: random.Rando
             act = e.action.get("type") if e.action else None
             if act == "claimed":
                 p = e.action
-                key = (int(p["seat"]), str(p["kind"]))
+                key = (as_int(p["seat"]), str(p["kind"]))
                 if e.code == "claim_late" and last_disc is not None:  # a call after the window closed
                     presses[key] = round(last_disc[1] + window_s + rng.uniform(0.3, 0.8), 3)
                     late_calls.add(key)
                     floor = max(floor, presses[key] + 1.5)
                 tp = presses.setdefault(key, _call_time(last_disc, rng, _last_call(presses, late_calls)))
-                moments.append(_press(tp, int(p["seat"]), str(p["kind"]), hand_id))
+                moments.append(_press(tp, as_int(p["seat"]), str(p["kind"]), hand_id))
                 expected.append(Expected(e.code, e.seat, tp, fault_of.get(i, "")))
             else:
                 expected.append(Expected(e.code, e.seat, max(t, reveal_t), fault_of.get(i, "")))
@@ -205,9 +222,9 @@ def build(profile: RuleSet, log: list[Event], acts: list[Act], rng: random.Rando
             disc_t[i] = t
             presses = {}
             floor = t
-            act = acts_at.get(i)
-            if act is not None:
-                floor = _act(act, t, expected, rng, overlays)
+            fault = acts_at.get(i)
+            if fault is not None:
+                floor = _act(fault, t, expected, rng, overlays)
             continue
         if isinstance(e, MeldMade):
             if e.from_seat is not None and last_disc is not None:  # a claimed set: laid after the call
@@ -262,7 +279,7 @@ def build(profile: RuleSet, log: list[Event], acts: list[Act], rng: random.Rando
                 t = max(t, last_disc[1] + window_s + rng.uniform(*TURN_EXTRA))
             scene_at(t, sc, i)
     end = max(t, reveal_t) + 2.0
-    for s in sorted({s for m in moments if m.kind == "scene" for s in range(len(m.scene.seats))}):  # type: ignore[union-attr]
+    for s in sorted({s for m in moments if m.kind == "scene" for s in range(len(m.table.seats))}):
         moments.append(_press(end + 0.3 * s, s, None, hand_id))  # every seat signs the result
     moments.sort(key=lambda m: m.t)
     moments = _lay_overlays(moments, overlays)
@@ -274,10 +291,10 @@ def _judge_cards(profile: RuleSet, log: list[Event]) -> dict[int, tuple[int, str
     judge's card, face down, turned up on his first discard (AMB-27): seat -> (log index, suit)."""
     if not missing_suit_from_first_discard(profile):
         return {}
-    dealt = {e.seat: e.tiles for e in log if e.TYPE == "dealt"}
+    dealt = {e.seat: e.tiles for e in log if isinstance(e, Dealt)}
     out = {}
     for i, e in enumerate(log):
-        if e.TYPE == "missing_suit_declared" and not any(t[-1] == e.suit for t in dealt.get(e.seat, ())):
+        if isinstance(e, MissingSuitDeclared) and not any(t[-1] == e.suit for t in dealt.get(e.seat, ())):
             out[e.seat] = (i, e.suit)
     return out
 
@@ -364,7 +381,7 @@ def _lay_overlays(moments: list[Moment], overlays: list[tuple[float, float, int,
         out = []
         for m in moments:
             if m.kind == "scene" and ta < m.t < tb:
-                m = replace(m, scene=_with_phantom(m.scene, seat, tile))  # type: ignore[arg-type]
+                m = replace(m, scene=_with_phantom(m.table, seat, tile))
             out.append(m)
         if base is not None:
             out.append(Moment(ta, "scene", scene=_with_phantom(base, seat, tile), zones=((seat, "pond"),),

@@ -18,17 +18,18 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, Unpack
 
 from controller.referee.variants import missing_suit_from_first_discard
 from rules.bots import Decision
-from rules.driver import HandDriver
+from rules.driver import HandDriver, HandOptions, HandResult
 from rules.events import Claimed, DoraRevealed
 from rules.game.protocols import RuleSet
-from rules.game.state import Phase
+from rules.game.state import HandState, Phase, SeatState
 from rules.notation import Hand
 from rules.siamese_play import SiameseDriver
 from rules.tiles import Tile
+from rules.wall import WallSpec
 
 #: fault -> the violation code the referee must give it.
 FAULTS: dict[str, str] = {
@@ -74,28 +75,39 @@ class Injected:
     log_index: int  # the truth log's length when it was committed
 
 
-class _FixedDice:
-    """Stands in for the driver's RNG while it throws the dice: the table's throws, in order."""
+class _FixedDice(random.Random):
+    """Stands in for the driver's RNG while it throws the dice: the table's throws, in order (only
+    ``randint`` is asked: ``rules.wall.roll_dice``)."""
 
-    def __init__(self, dice: tuple[tuple[int, int], ...]):
+    def __init__(self, dice: tuple[tuple[int, ...], ...]):
+        super().__init__(0)
         self._values = [v for pair in dice for v in pair]
 
     def randint(self, a: int, b: int) -> int:
         return self._values.pop(0)
 
 
+class _Bot(Protocol):
+    """What the table asks of a driver's bot in its turn (``rules.bots``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    def turn(self, state: HandState, spec: WallSpec) -> Decision: ...
+
+
 class _TableBot:
     """A seat's bot as the driver asks it, with the table's overrides: the WMSG set-aside tile as the
     first discard, and a false hu when the driver says so."""
 
-    def __init__(self, bot: Any, driver: TableDriver):
+    def __init__(self, bot: _Bot, driver: TableMixin):
         self._bot = bot
         self._driver = driver
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         return getattr(self._bot, name)
 
-    def turn(self, state: Any, spec: Any) -> Decision:
+    def turn(self, state: HandState, spec: WallSpec) -> Decision:
         d = self._bot.turn(state, spec)
         drv = self._driver
         seat = self._bot.seat
@@ -121,11 +133,12 @@ class FaultPlan:
         self.start = {f: self.rng.randint(2, 36) for f in self.faults}
 
 
-class TableMixin:
-    """One hand of bots at the table (see the module's docstring), over a driver of the rules engine."""
+class TableMixin(HandDriver):
+    """One hand of bots at the table (see the module's docstring), over a driver of the rules engine (the
+    plain one, :class:`TableDriver`, or the Siamese one, :class:`SiameseTableDriver`: this class comes first)."""
 
-    def __init__(self, profile: RuleSet, rng: random.Random, *, dice: tuple[tuple[int, int], ...] | None = None,
-                 plan: FaultPlan | None = None, **kw: Any):
+    def __init__(self, profile: RuleSet, rng: random.Random, *, dice: tuple[tuple[int, ...], ...] | None = None,
+                 plan: FaultPlan | None = None, **kw: Unpack[HandOptions]):
         super().__init__(profile, rng, **kw)
         self.dice = dice
         self.plan = plan
@@ -138,10 +151,8 @@ class TableMixin:
         if not profile.capabilities.two_hands:  # (Siamese bots choose a hand and its tiles: they are played as they are)
             self.bots = {s: _TableBot(b, self) for s, b in self.bots.items()}
 
-    def result(self) -> Any:
+    def result(self) -> HandResult:
         """The hand as :class:`rules.simulate.HandResult` (after :meth:`run`)."""
-        from rules.driver import HandResult
-
         st = self.machine.state
         return HandResult(machine=self.machine, wall=self.wall, deltas=tuple(st.settled.deltas) if st.settled else (),
                           next_dealer=st.next_dealer if st.next_dealer is not None else st.dealer,
@@ -161,7 +172,7 @@ class TableMixin:
     def setup(self) -> None:
         if self.dice is None:
             return super().setup()
-        rng, self.rng = self.rng, _FixedDice(self.dice)  # type: ignore[assignment]
+        rng, self.rng = self.rng, _FixedDice(self.dice)
         try:
             return super().setup()
         finally:
@@ -169,11 +180,11 @@ class TableMixin:
 
     def _reveal_all(self, force: bool = False) -> None:
         st = self.machine.state
-        if self.spec.replacement == "dead_wall" and not any(e.TYPE == "dora_revealed" and e.kind == "ura"
+        if self.spec.replacement == "dead_wall" and not any(isinstance(e, DoraRevealed) and e.kind == "ura"
                                                             for e in st.history):
-            if any(st.seat_state[w.seat].riichi and w.valid is None for w in st.wins):
-                wall = st.wall
-                for pos in wall.ura_indicator_positions(wall.kongs)[:1 + wall.kongs]:  # type: ignore[union-attr]
+            wall = st.wall  # (dealt: the wall is built)
+            if wall is not None and any(st.seat_state[w.seat].riichi and w.valid is None for w in st.wins):
+                for pos in wall.ura_indicator_positions(wall.kongs)[:1 + wall.kongs]:
                     self.machine.submit(self._ev(DoraRevealed, indicator=str(self.wall[pos]), kind="ura"))
         super()._reveal_all(force)
 
@@ -298,12 +309,12 @@ class SiameseTableDriver(TableMixin, SiameseDriver):
     pass
 
 
-def driver_for(profile: RuleSet) -> type[HandDriver]:
+def driver_for(profile: RuleSet) -> type[TableMixin]:
     """The table's driver for ``profile`` (two hands per player: the Siamese one)."""
     return SiameseTableDriver if profile.capabilities.two_hands else TableDriver
 
 
-def _chow_tiles(ss: Any, tile: Tile) -> tuple[Tile, ...]:
+def _chow_tiles(ss: SeatState, tile: Tile) -> tuple[Tile, ...]:
     """Two tiles of ``ss``'s hand that make a chow with ``tile`` (empty when none do)."""
     k = tile.kind
     n = k % 9

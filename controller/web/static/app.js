@@ -242,12 +242,15 @@ function renderConsole(j, pub, hand) {
   // the console numbers the players by chair, 0..n-1; chair i sits at seat pub.table.seats[i] (two: seats 0 and 2)
   const atChair = c => seatName(hand, (pub.table.seats || [])[c] ?? c);
   const seatSel = $("#pen-seat");
-  if (seatSel.options.length !== pub.table.players) {
-    seatSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: atChair(s)})));
+  const chairNames = Array.from({length: pub.table.players}, (_, s) => atChair(s));  // (the winds turn hand by hand)
+  const stale = sel => sel.options.length !== chairNames.length || chairNames.some((n, i) => sel.options[i].text !== n);
+  const keep = (sel, fill) => { const v = sel.value; fill(); if (v !== "") sel.value = v; };
+  if (stale(seatSel)) {
+    keep(seatSel, () => seatSel.replaceChildren(...chairNames.map((n, s) => el("option", {value: s, text: n}))));
   }
   const toSel = $("#pen-to");
-  if (toSel.options.length !== pub.table.players) {
-    toSel.replaceChildren(...Array.from({length: pub.table.players}, (_, s) => el("option", {value: s, text: atChair(s)})));
+  if (stale(toSel)) {
+    keep(toSel, () => toSel.replaceChildren(...chairNames.map((n, s) => el("option", {value: s, text: n}))));
   }
   const codeSel = $("#pen-code");
   if (codeSel.options.length !== j.penalty_catalog.length + 1) {
