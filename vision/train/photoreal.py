@@ -30,11 +30,12 @@ and :mod:`vision.heldout_styles` keeps some out for reporting (``kai`` and reser
 
     crop = render_photo("classic", "3m", look=random_look(7), orientation=1, size=64, seed=5)
 
-Cost: 3-10 ms a crop on one core (numpy), against ~1.5 ms for :func:`vision.tile_render.render_tile`.
-Why not Blender: ``bpy``'s Cycles path tracer on 2 shared CPU cores takes seconds per small frame even
-at 16-32 samples (about 2-5 s for a 160 x 160 px crop with glossy and transmissive materials), so the
-~60 000 photoreal crops of one training cache would take 1.5-3.5 days of both cores; this renderer makes
-them in about 10 minutes.
+Cost: 15 ms of CPU a crop (36-80 px, one core, numpy), against 5 ms for
+:func:`vision.tile_render.render_tile` (same run). Why not Blender: ``bpy``'s Cycles path tracer on this
+machine's 2 shared CPU cores needs of the order of 1-5 s per small crop even at 16-64 samples with glossy
+and bevelled materials (a scene build and a render per tile), so the ~16 000-60 000 photoreal crops of one
+training cache would take 2 hours to 2 days of both cores; this renderer makes them in 2-8 minutes (an
+estimate from Cycles' published CPU sample rates, not a run here: ``bpy`` was not installed).
 """
 from __future__ import annotations
 
