@@ -74,7 +74,43 @@ def run(quick: bool) -> list[Row]:
     per_turn, one = score(clf, test, ts), score(clf, test, replace(ts, prototypes=single.astype(np.float32)))
     rows.append(Row(f"accuracy {held} (held out), 3-shot, a prototype per quarter turn", per_turn.accuracy * 100, "%",
                     one.accuracy * 100, "one prototype per class", note=f"n={per_turn.n}"))
-    return rows + sure_rows(quick)
+    return rows + sure_rows(quick) + photoreal_rows(quick)
+
+
+def photoreal_rows(quick: bool) -> list[Row]:
+    """The held-out photoreal sets (:data:`vision.heldout_styles.PHOTOREAL`: kai and other faces rendered as
+    physical sets by :mod:`vision.train.photoreal`, never trained on): single crops read as a photo (four
+    turns) with no set and a 3-shot set of photo-like crops, and table-like (tight) crops read by the
+    pipeline's reader. The rich random styles need the training fonts; without them only the kai sets."""
+    from vision.heldout_styles import PHOTOREAL, photoreal_style
+    from vision.train import photo_eval
+
+    names = []
+    for name in PHOTOREAL:
+        try:
+            photoreal_style(name)
+            names.append(name)
+        except OSError:  # a rich random style without its fonts
+            continue
+    data = photo_eval.render_all(1 if quick else 6, 1, names=names, kai=False)
+    res = photo_eval.evaluate(None, data, kai=False)
+    rows = []
+    for kind in ("no set", "3-shot"):
+        parts = [res["photo"][n][kind] for n in names]
+        n = sum(x["n"] for x in parts)
+        best = sum(x["best"] * x["n"] for x in parts) / n
+        ans = sum(x["answered"] * x["n"] for x in parts) / n
+        wrong = sum(x["wrong"] for x in parts)
+        conf = "; ".join(f"{k}: {', '.join(res['photo'][k][kind]['confusions'][:3]) or 'none'}" for k in names)
+        rows.append(Row(f"accuracy held-out photoreal single crops, {kind}, four turns", best * 100, "%",
+                        note=f"n={n}, sets {', '.join(names)}; answered {ans:.3f}, wrong faces {wrong}; {conf}"))
+    parts = [res["photo_table"][n] for n in names]
+    n = sum(x["n"] for x in parts)
+    rows.append(Row("held-out photoreal table-like crops, 3-shot set, the pipeline's reader: best guess",
+                    sum(x["best"] * x["n"] for x in parts) / n * 100, "%",
+                    note=f"n={n}; answered {sum(x['answered'] * x['n'] for x in parts) / n:.3f}, wrong faces "
+                         f"{sum(x['wrong'] for x in parts)}, missed {sum(x['missed'] for x in parts)}"))
+    return rows
 
 
 def sure_rows(quick: bool) -> list[Row]:

@@ -14,11 +14,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.tile_render import ASSET_DIR
+
+if TYPE_CHECKING:
+    from vision.tile_eval import RenderedSet
 
 #: name -> (hue turn of the inks in OpenCV's 0-180 hue units, face RGB, back RGB)
 VARIANTS: dict[str, tuple[int, tuple[int, int, int], tuple[int, int, int]]] = {
@@ -56,3 +60,69 @@ def heldout_style(name: str, root: Path | None = None) -> str:
     except OSError:  # another process wrote it first
         pass
     return str(out)
+
+
+# ---- held-out photoreal sets (vision IV item 5) ---------------------------------------------------------
+
+#: name -> (face style: a shipped style, a :data:`VARIANTS` name or ``rich:SEED`` -- a rich random style
+#: of a reserved seed -- and the set look's seed). Never trained or tuned on: the training sets' looks
+#: are seeds 70 000-70 099 and their rich styles seeds 5 000 onward (``vision.train.dataset``); these use
+#: looks 90 000 onward and styles 9 900 onward.
+PHOTOREAL: dict[str, tuple[str, int]] = {
+    "photo-kai": ("kai", 90_001),
+    "photo-kai-green": ("kai-green", 90_002),
+    "photo-r9900": ("rich:9900", 90_003),
+    "photo-r9901": ("rich:9901", 90_004),
+}
+
+
+def photoreal_style(name: str, root: Path | None = None) -> str:
+    """The face style of held-out photoreal set ``name`` (:data:`PHOTOREAL`) as :func:`load_style` takes it;
+    a rich random style is drawn into the cache folder on first use (needs the training fonts:
+    ``vision/train/README.md``)."""
+    src, _ = PHOTOREAL[name]
+    if src in VARIANTS:
+        return heldout_style(src, root)
+    if not src.startswith("rich:"):
+        return src
+    seed = int(src.removeprefix("rich:"))
+    out = (root or _cache()) / f"rich{seed}"
+    if (out / "style.json").is_file():
+        return str(out)
+    from vision.train.make_assets import random_faces
+
+    faces, meta = random_faces(seed, rich=True)
+    tmp = out.with_name(f".rich{seed}.{os.getpid()}")
+    tmp.mkdir(parents=True, exist_ok=True)
+    for lab, im in faces.items():
+        im.save(tmp / f"{lab}.png")
+    meta = dict(meta, labels=sorted(faces), source=f"rich random style, seed {seed}; held out")
+    (tmp / "style.json").write_text(json.dumps(meta, indent=1))
+    try:
+        tmp.replace(out)
+    except OSError:  # another process wrote it first
+        pass
+    return str(out)
+
+
+def photoreal_crops(name: str, per_label: int, seed: int, *, rotate: bool = True, tight: bool | None = None,
+                    sizes: tuple[int, int] = (36, 80)) -> RenderedSet:
+    """``per_label`` photo-like crops (:func:`vision.train.photoreal.render_photo`) of every face and the back
+    of held-out photoreal set ``name``, in random quarter turns (``rotate``) and sizes, with their labels."""
+    from vision.tile_eval import RenderedSet as _Set
+    from vision.tile_render import load_style
+    from vision.train.photoreal import random_look, render_photo
+
+    style = photoreal_style(name)
+    look = random_look(PHOTOREAL[name][1])
+    rng = np.random.default_rng([seed, 31])
+    out = _Set([], [], [])
+    for li, lab in enumerate(load_style(style).labels):
+        for i in range(per_label):
+            k = int(rng.integers(4)) if rotate else 0
+            size = int(rng.integers(*sizes))
+            out.crops.append(render_photo(style, lab, look=look, orientation=k, size=size,
+                                          seed=seed + li * 10_000 + i, tight=tight))
+            out.labels.append(lab)
+            out.orientations.append(k)
+    return out

@@ -9,6 +9,14 @@ by random quarter turns at training time; validation samples are rendered in all
 
 ``--random-styles N`` first draws N randomised procedural styles (``make_assets.random_faces``, never the
 held-out style's font) into ``cache/styles/`` and adds them to the training set only.
+
+``--photoreal N`` also renders N photo-like crops per face of every *photoreal set*
+(:mod:`vision.train.photoreal`: a face style rendered as a physical set with one :class:`SetLook`): the
+three training styles in two looks each, the randomised styles in one look each and ``--rich-styles K``
+rich random styles (``random_faces(seed, rich=True)``, seeds 5000 onward, drawn into ``cache/styles/``) --
+into ``cache/photo_train.npz`` and a photoreal validation set of the training styles'
+``cache/photo_val.npz``. ``--photoreal-only`` renders only those (beside a cache made before). The
+held-out photoreal sets (:data:`vision.heldout_styles.PHOTOREAL`) are never among them.
 """
 from __future__ import annotations
 
@@ -18,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from vision.tile_labels import BACK, CLASS_LABELS, NONE
 from vision.tile_preprocess import INPUT_SIZE, preprocess
@@ -31,6 +40,9 @@ NONE_STYLE = -1
 RANDOM_DIR = CACHE / "styles"  # randomised training styles (vision.train.make_assets.random_faces)
 RANDOM_STYLE_ID0 = 10  # style ids of the randomised styles: 10, 11, ...
 RANDOM_SEED = 4_000
+RICH_SEED = 5_000  # rich random styles of the photoreal sets: 5000, 5001, ... (held-out ones: 9900 onward)
+PHOTO_STYLE_ID0 = 40  # style ids of the photoreal sets: 40, 41, ... (int8)
+PHOTO_LOOK_SEED = 70_000  # set looks of the training photoreal sets (held-out looks: 90 000 onward)
 
 
 def style_id(style: str) -> int:
@@ -38,6 +50,12 @@ def style_id(style: str) -> int:
     if style in STYLE_IDS:
         return STYLE_IDS[style]
     return RANDOM_STYLE_ID0 + int(Path(style).name.removeprefix("rand"))
+
+
+def photo_sets(random_styles: tuple[str, ...], rich_styles: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """The training photoreal sets: (face style, look seed, style id)."""
+    faces = [s for s in TRAIN_STYLES for _ in range(2)] + list(random_styles) + list(rich_styles)
+    return [(st, PHOTO_LOOK_SEED + i, PHOTO_STYLE_ID0 + i) for i, st in enumerate(faces)]
 
 
 def half_turn_symmetric(style: str, label: str) -> bool:
@@ -75,6 +93,49 @@ def _render_job(job: tuple[str | tuple[tuple[str, ...], ...], str, int, int, boo
     return imgs, orients
 
 
+def _photo_job(job: tuple[str, str, int, int, int, bool, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Render ``count`` photo-like crops of one (style, look, label) from ``seed0``."""
+    from vision.train.photoreal import random_look, render_photo
+
+    style, label, look_seed, seed0, count, rotate, size_px = job
+    look = random_look(look_seed)
+    imgs = np.empty((count, size_px, size_px, 3), np.uint8)
+    orients = np.zeros(count, np.int8)
+    for i in range(count):
+        rng = np.random.default_rng(seed0 + i + 5_555_555)
+        size = int(rng.integers(36, 80))
+        k = int(rng.integers(4)) if rotate else 0
+        imgs[i] = preprocess(render_photo(style, label, look=look, orientation=k, size=size, seed=seed0 + i), size_px)
+        orients[i] = k
+    return imgs, orients
+
+
+def build_photo(sets: list[tuple[str, int, int]], per_label: int, seed_base: int, rotate: bool, workers: int,
+                size_px: int = INPUT_SIZE, desc: str = "photoreal") -> dict[str, np.ndarray]:
+    """``per_label`` photo-like crops per face of every photoreal set (style, look seed, style id)."""
+    jobs, meta = [], []
+    for style, look_seed, sid in sets:
+        for label in load_style(style).labels:
+            seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
+            jobs.append((style, label, look_seed, seed0, per_label, rotate, size_px))
+            meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
+    return _collect(_photo_job, jobs, meta, workers, desc)
+
+
+def _collect(fn, jobs: list, meta: list, workers: int, desc: str) -> dict[str, np.ndarray]:
+    """Run render jobs on ``workers`` processes (a progress bar on stderr) and stack them with their labels."""
+    with ProcessPoolExecutor(workers) as ex:
+        results = list(tqdm(ex.map(fn, jobs, chunksize=1), total=len(jobs), desc=desc, unit="job",
+                            mininterval=5.0))
+    x = np.concatenate([r[0] for r in results])
+    o = np.concatenate([r[1] for r in results])
+    n = [len(r[0]) for r in results]
+    y = np.concatenate([np.full(k, m[0], np.int16) for k, m in zip(n, meta)])
+    s = np.concatenate([np.full(k, m[1], np.int8) for k, m in zip(n, meta)])
+    sym = np.concatenate([np.full(k, m[2], bool) for k, m in zip(n, meta)])
+    return {"x": x, "y": y, "orient": o, "style": s, "sym": sym}
+
+
 def build(styles: tuple[str, ...], per_label: int, n_none: int, seed_base: int, rotate: bool,
           workers: int, extra: tuple[tuple[str, ...], int] = ((), 0), size_px: int = INPUT_SIZE,
           tight: float = 0.0) -> dict[str, np.ndarray]:
@@ -91,15 +152,7 @@ def build(styles: tuple[str, ...], per_label: int, n_none: int, seed_base: int, 
     if n_none:  # slivers of the set's own styles only: never a held-out style's tiles, not even as none
         jobs.append(((styles, extra[0]), NONE, seed_base + 99_000_000, n_none, rotate, size_px, tight))
         meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
-    with ProcessPoolExecutor(workers) as ex:
-        results = list(ex.map(_render_job, jobs, chunksize=1))
-    x = np.concatenate([r[0] for r in results])
-    o = np.concatenate([r[1] for r in results])
-    n = [len(r[0]) for r in results]
-    y = np.concatenate([np.full(k, m[0], np.int16) for k, m in zip(n, meta)])
-    s = np.concatenate([np.full(k, m[1], np.int8) for k, m in zip(n, meta)])
-    sym = np.concatenate([np.full(k, m[2], bool) for k, m in zip(n, meta)])
-    return {"x": x, "y": y, "orient": o, "style": s, "sym": sym}
+    return _collect(_render_job, jobs, meta, workers, "flat")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,12 +166,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=INPUT_SIZE, help="crop size in the cache: the network's input")
     ap.add_argument("--tight", type=float, default=0.0,
                     help="share of tile crops cut as the table pipeline cuts them, with camera effects")
+    ap.add_argument("--photoreal", type=int, default=0,
+                    help="photo-like crops per face of every photoreal set (vision.train.photoreal)")
+    ap.add_argument("--rich-styles", type=int, default=16, help="rich random styles among the photoreal sets")
+    ap.add_argument("--photoreal-only", action="store_true",
+                    help="render only the photoreal sets (beside a cache made before; implies --keep-styles)")
     ap.add_argument("--keep-styles", action="store_true",
                     help="use the randomised styles already in cache/styles/ instead of drawing them (no fonts needed)")
     args = ap.parse_args(argv)
     CACHE.mkdir(parents=True, exist_ok=True)
     assert set(TRAIN_STYLES + HELD_OUT_STYLES) <= set(available_styles())
     t0 = time.time()
+    if args.photoreal_only:
+        if not args.photoreal:
+            ap.error("--photoreal-only needs --photoreal N")
+        args.keep_styles = True
+    if args.photoreal < 0 or args.rich_styles < 0:
+        ap.error("--photoreal and --rich-styles must not be negative")
     random_styles: tuple[str, ...] = ()
     if args.random_styles and args.keep_styles:
         random_styles = tuple(str(RANDOM_DIR / f"rand{i:02d}") for i in range(args.random_styles))
@@ -135,11 +199,31 @@ def main(argv: list[str] | None = None) -> int:
         "val": (TRAIN_STYLES, args.val_per_label, args.val_per_label * 8, 2_000_000_000, True),
         "heldout": (HELD_OUT_STYLES, args.val_per_label, 0, 3_000_000_000, True),
     }
+    if args.photoreal_only:
+        sets = {}
     for name, (styles, per, n_none, seed_base, rotate) in sets.items():
         extra = (random_styles, args.random_per_label) if name == "train" else ((), 0)
         data = build(styles, per, n_none, seed_base, rotate, args.workers, extra, args.size, args.tight)
         np.savez(CACHE / f"{name}.npz", **data)
         print(f"{name}: {len(data['y'])} crops, {time.time() - t0:.0f}s", flush=True)
+    if args.photoreal:
+        from vision.train.make_assets import write_random_styles
+
+        rich_dirs = [RANDOM_DIR / f"rich{i:02d}" for i in range(args.rich_styles)]
+        if all((d / "style.json").is_file() for d in rich_dirs) and args.keep_styles:
+            rich = tuple(str(d) for d in rich_dirs)
+        else:
+            rich = tuple(str(p) for p in write_random_styles(RANDOM_DIR, args.rich_styles, RICH_SEED, rich=True,
+                                                             prefix="rich"))
+        psets = photo_sets(random_styles, rich)
+        data = build_photo(psets, args.photoreal, 4_000_000_000, False, args.workers, args.size, "photoreal train")
+        np.savez(CACHE / "photo_train.npz", **data)
+        print(f"photo_train: {len(data['y'])} crops of {len(psets)} sets, {time.time() - t0:.0f}s", flush=True)
+        val_sets = [(st, PHOTO_LOOK_SEED + 500 + i, STYLE_IDS[st]) for i, st in enumerate(TRAIN_STYLES)]
+        data = build_photo(val_sets, max(1, args.val_per_label // 6), 4_500_000_000, True, args.workers, args.size,
+                           "photoreal val")
+        np.savez(CACHE / "photo_val.npz", **data)
+        print(f"photo_val: {len(data['y'])} crops, {time.time() - t0:.0f}s", flush=True)
     return 0
 
 

@@ -357,14 +357,21 @@ def _warp_glyphs(im: Image.Image, rng) -> Image.Image:
     return im
 
 
-def random_faces(seed: int) -> tuple[dict[str, Image.Image], dict]:
+def random_faces(seed: int, rich: bool = False) -> tuple[dict[str, Image.Image], dict]:
     """A randomised procedural tile set for training: fonts, ink colours, pip drawings, layouts, corner
-    indices, white dragon and joker variants drawn at random (never the held-out ``kai`` font)."""
+    indices, white dragon and joker variants drawn at random (never the held-out ``kai`` font).
+
+    ``rich`` (the photoreal sets, :mod:`vision.train.photoreal`) draws what real sets vary in and the plain
+    random styles do not, from a second random stream (so ``rich=False`` gives exactly the styles the
+    shipped model was trained on): ink palettes of real sets (blue / black / red-and-green), more dot
+    designs, several 1-bamboo birds, flowers and seasons drawn many ways, and corner indices (a numeral,
+    E S W N on the winds, numbers on the flowers) in either top corner, in most sets."""
     import numpy as np
 
     from vision.tile_render import random_back_colour
 
     rng = np.random.default_rng(seed)
+    rng2 = np.random.default_rng([seed, 17])
     font, idx = RANDOM_CJK_FONTS[rng.integers(len(RANDOM_CJK_FONTS))]
     font2, idx2 = RANDOM_CJK_FONTS[rng.integers(len(RANDOM_CJK_FONTS))]
     latin = RANDOM_LATIN_FONTS[rng.integers(len(RANDOM_LATIN_FONTS))]
@@ -374,6 +381,9 @@ def random_faces(seed: int) -> tuple[dict[str, Image.Image], dict]:
         red = (int(rng.uniform(150, 230)), int(rng.uniform(0, 60)), int(rng.uniform(0, 60)))
     indices = rng.random() < 0.5
     corner = (rng.uniform(0.12, 0.2), rng.uniform(0.08, 0.13))
+    if rich:  # real sets' inks; corner indices are drawn at the end (_rich_faces)
+        ink, red, c1, c2, c3 = _ink_palette(rng2)
+        indices = False
     warp = rng.random() < 0.7
     margin = rng.uniform(0.06, 0.18)
     stroke = int(rng.integers(0, 2)) * S
@@ -444,6 +454,8 @@ def random_faces(seed: int) -> tuple[dict[str, Image.Image], dict]:
     jk = rng.integers(3)
     faces["j"] = (chars("百", "搭", red, c1, size) if jk == 0 else chars("財", "神", red, red, size) if jk == 1
                   else chars("J", None, red, red, 0.5))
+    if rich:
+        _rich_faces(faces, rng2, (ink, red, c1, c2, c3), font, idx, latin, margin)
     faces = {k: _finish(v) for k, v in faces.items()}
     face = [int(v) for v in rng.uniform([215, 210, 190], [255, 252, 245])]
     back = list(random_back_colour(rng))[::-1]  # style.json holds RGB
@@ -452,12 +464,197 @@ def random_faces(seed: int) -> tuple[dict[str, Image.Image], dict]:
     return faces, meta
 
 
-def write_random_styles(out: Path, count: int, seed: int) -> list[Path]:
+# ---- rich random styles (photoreal training sets) ---------------------------------------------------
+
+#: Ink palettes of real sets: (characters, red, pips 1, pips 2, pips 3), RGB.
+INK_PALETTES: tuple[tuple[Color, Color, Color, Color, Color], ...] = (
+    ((15, 15, 15), (200, 20, 30), (0, 120, 60), (20, 60, 170), (15, 15, 15)),     # black, red, green, blue
+    ((20, 35, 120), (190, 20, 40), (0, 110, 70), (20, 35, 120), (190, 20, 40)),   # blue-black characters
+    ((10, 10, 10), (210, 30, 30), (0, 140, 60), (0, 140, 60), (210, 30, 30)),     # red and green only
+    ((25, 60, 160), (25, 60, 160), (25, 60, 160), (25, 60, 160), (200, 30, 40)),  # a blue set
+    ((30, 30, 30), (170, 10, 20), (10, 90, 50), (30, 30, 30), (170, 10, 20)),     # dark inks
+    ((0, 70, 40), (200, 40, 20), (0, 110, 50), (30, 80, 160), (0, 70, 40)),       # green characters
+)
+
+
+def _ink_palette(rng) -> tuple[Color, Color, Color, Color, Color]:
+    """A real set's inks, each jittered a little."""
+    pal = INK_PALETTES[int(rng.integers(len(INK_PALETTES)))]
+    return tuple(tuple(int(min(255, max(0, c + rng.normal(0, 12)))) for c in col) for col in pal)  # type: ignore[return-value]
+
+
+def _pins_rich(n: int, colors: list[Color], design: int, margin: float) -> Image.Image:
+    """Dot faces in other designs than :func:`_pins`: 0 a coin (disc, square hole), 1 a double ring,
+    2 a disc in a ring of beads, 3 a disc with a cross, 4 a plain disc with a pale centre."""
+    im, d = _canvas()
+    r = PIN_R[n] * CW * (1 - margin)
+    for i, (x, y) in enumerate(PIN_LAYOUT[n]):
+        cx = (margin + x * (1 - 2 * margin)) * CW
+        cy = (margin * 0.75 + y * (1 - 1.5 * margin)) * CH
+        c = colors[i % len(colors)] + (255,)
+        clear = (255, 255, 255, 0)
+        if design == 0:
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c)
+            q = r * 0.28
+            d.rectangle((cx - q, cy - q, cx + q, cy + q), fill=clear)
+        elif design == 1:
+            w = max(2, int(r * 0.18))
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=c, width=w)
+            r2 = r * 0.6
+            d.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), outline=c, width=w)
+            r3 = r * 0.2
+            d.ellipse((cx - r3, cy - r3, cx + r3, cy + r3), fill=c)
+        elif design == 2:
+            r2 = r * 0.55
+            d.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), fill=c)
+            for k in range(10):
+                a = k * math.pi / 5
+                px, py = cx + math.cos(a) * r * 0.85, cy + math.sin(a) * r * 0.85
+                d.ellipse((px - r * 0.12, py - r * 0.12, px + r * 0.12, py + r * 0.12), fill=c)
+        elif design == 3:
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c)
+            w = max(2, int(r * 0.14))
+            d.line((cx - r * 0.6, cy, cx + r * 0.6, cy), fill=clear, width=w)
+            d.line((cx, cy - r * 0.6, cx, cy + r * 0.6), fill=clear, width=w)
+        else:
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c)
+            r2 = r * 0.35
+            d.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), fill=(250, 240, 200, 255))
+    return im
+
+
+def _sparrow(main: Color, accent: Color, rng) -> Image.Image:
+    """Another 1-bamboo bird: a small bird on a bamboo branch, facing left or right."""
+    im, d = _canvas()
+    flip = rng.random() < 0.5
+    cx, cy = CW * rng.uniform(0.45, 0.55), CH * rng.uniform(0.42, 0.55)
+    d.line((CW * 0.15, CH * 0.8, CW * 0.85, CH * 0.62), fill=(0, 120, 50, 255), width=S * 4)  # branch
+    for t in (0.3, 0.7):
+        x, y = CW * (0.15 + 0.7 * t), CH * (0.8 - 0.18 * t)
+        d.polygon([(x, y), (x + CW * 0.12, y - CH * 0.12), (x + CW * 0.04, y - CH * 0.02)], fill=(0, 140, 60, 255))
+    d.ellipse((cx - CW * 0.22, cy - CH * 0.1, cx + CW * 0.16, cy + CH * 0.12), fill=main + (255,))  # body
+    d.polygon([(cx - CW * 0.05, cy - CH * 0.02), (cx + CW * 0.12, cy + CH * 0.02), (cx - CW * 0.12, cy + CH * 0.1)],
+              fill=accent + (255,))  # wing
+    d.polygon([(cx - CW * 0.2, cy), (cx - CW * 0.42, cy - CH * 0.12), (cx - CW * 0.38, cy + CH * 0.04)],
+              fill=main + (255,))  # tail
+    d.ellipse((cx + CW * 0.06, cy - CH * 0.2, cx + CW * 0.26, cy - CH * 0.04), fill=main + (255,))  # head
+    d.ellipse((cx + CW * 0.16, cy - CH * 0.15, cx + CW * 0.2, cy - CH * 0.12), fill=(255, 255, 255, 255))
+    d.polygon([(cx + CW * 0.25, cy - CH * 0.13), (cx + CW * 0.36, cy - CH * 0.1), (cx + CW * 0.25, cy - CH * 0.08)],
+              fill=(220, 150, 0, 255))
+    return im.transpose(Image.FLIP_LEFT_RIGHT) if flip else im
+
+
+def _flower_rich(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, petals: int, c: Color, centre: Color,
+                 kind: int, leaf: Color) -> None:
+    """A flower in one of several drawings: 0 round petals, 1 pointed petals, 2 a spray of small blossoms on
+    a stem with leaves, 3 an orchid-like pair of long leaves and a blossom."""
+    if kind in (2, 3):
+        d.line((cx, cy + r * 1.2, cx, cy - r * 0.2), fill=leaf + (255,), width=S * 2)
+        d.polygon([(cx, cy + r), (cx - r * 1.1, cy + r * 0.2), (cx - r * 0.2, cy + r * 0.7)], fill=leaf + (255,))
+        d.polygon([(cx, cy + r * 0.8), (cx + r * 1.1, cy + r * 0.1), (cx + r * 0.2, cy + r * 0.6)], fill=leaf + (255,))
+    if kind == 2:
+        for dx, dy in ((-0.5, -0.3), (0.5, -0.5), (0.0, -0.9), (-0.2, 0.2)):
+            _flower_drawing(d, cx + dx * r, cy + dy * r, r * 0.45, petals, c, centre)
+        return
+    if kind == 3:
+        cy -= r * 0.5
+        r *= 0.7
+    for k in range(petals):
+        a = 2 * math.pi * k / petals
+        if kind == 1:
+            tip = (cx + math.cos(a) * r, cy + math.sin(a) * r)
+            s1 = (cx + math.cos(a + 0.35) * r * 0.4, cy + math.sin(a + 0.35) * r * 0.4)
+            s2 = (cx + math.cos(a - 0.35) * r * 0.4, cy + math.sin(a - 0.35) * r * 0.4)
+            d.polygon([(cx, cy), s1, tip, s2], fill=c + (255,))
+        else:
+            px, py = cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6
+            d.ellipse((px - r * 0.42, py - r * 0.42, px + r * 0.42, py + r * 0.42), fill=c + (255,))
+    d.ellipse((cx - r * 0.25, cy - r * 0.25, cx + r * 0.25, cy + r * 0.25), fill=centre + (255,))
+
+
+def _season_rich(d: ImageDraw.ImageDraw, i: int, kind: int, c: Color, accent: Color, rng) -> None:
+    """A season's picture: 0 a sun, 1 a tree, 2 a mountain with a moon, 3 a fan."""
+    cx, cy, r = CW * 0.5, CH * rng.uniform(0.3, 0.45), CW * rng.uniform(0.22, 0.3)
+    if kind == 0:
+        _sun_drawing(d, cx, cy, r, accent, 6 + 2 * i)
+    elif kind == 1:
+        d.rectangle((cx - r * 0.1, cy, cx + r * 0.1, cy + r * 1.2), fill=(120, 70, 20, 255))
+        for k in range(3 + i):
+            a = math.pi * (0.1 + 0.8 * k / (2 + i))
+            px, py = cx - math.cos(a) * r * 0.7, cy - math.sin(a) * r * 0.5
+            d.ellipse((px - r * 0.35, py - r * 0.3, px + r * 0.35, py + r * 0.3), fill=c + (255,))
+    elif kind == 2:
+        d.polygon([(cx - r * 1.2, cy + r), (cx - r * 0.2, cy - r * 0.4), (cx + r * 0.4, cy + r * 0.3),
+                   (cx + r * 0.8, cy - r * 0.1), (cx + r * 1.3, cy + r)], fill=c + (255,))
+        m = r * (0.2 + 0.05 * i)
+        d.ellipse((cx + r * 0.4 - m, cy - r * 0.9 - m, cx + r * 0.4 + m, cy - r * 0.9 + m), fill=accent + (255,))
+    else:
+        for k in range(5 + i):
+            a = math.pi * (1.1 + 0.8 * k / (4 + i))
+            d.line((cx, cy + r * 0.6, cx + math.cos(a) * r * 1.2, cy + r * 0.6 + math.sin(a) * r * 1.2),
+                   fill=c + (255,), width=S * 2)
+        d.pieslice((cx - r * 1.2, cy - r * 0.6, cx + r * 1.2, cy + r * 1.8), 200, 340, outline=accent + (255,),
+                   width=S * 3)
+
+
+def _rich_faces(faces: dict[str, Image.Image], rng, inks: tuple[Color, Color, Color, Color, Color], font: str,
+                idx: int, latin: str, margin: float) -> None:
+    """Redraw the dots, the 1-bamboo, the flowers and seasons of a random style in other designs and add
+    the corner indices real sets carry (in place, on the unfinished canvases)."""
+    ink, red, c1, c2, c3 = inks
+    design = int(rng.integers(6))  # 5: keep _pins' ringed / solid dots
+    if design < 5:
+        cols = [c1, c2, c3][: int(rng.integers(1, 4))]
+        for n in range(1, 10):
+            faces[f"{n}p"] = _pins_rich(n, cols if n > 1 else [red], design, margin)
+        faces["0p"] = _pins_rich(5, [red], design, margin)
+    bird = int(rng.integers(3))
+    if bird == 1:
+        faces["1s"] = _sparrow(c1, red, rng)
+    elif bird == 2:
+        faces["1s"] = faces["1s"].transpose(Image.FLIP_LEFT_RIGHT)
+    kind, skind = int(rng.integers(4)), int(rng.integers(5))
+    leaf = (0, int(rng.uniform(90, 150)), int(rng.uniform(30, 80)))
+    for i in range(4):
+        im, d = _canvas()
+        fy = rng.uniform(0.35, 0.55)
+        _flower_rich(d, CW * 0.5, CH * fy, CW * rng.uniform(0.2, 0.28), int(rng.integers(4, 9)), _rand_colour(rng),
+                     _rand_colour(rng), kind, leaf)
+        if rng.random() < 0.7:
+            _text(d, (0.5, 0.86), FLOWER_NAMES[i], font, 0.2, c1 if rng.random() < 0.5 else red, idx)
+        faces[f"{i + 1}f"] = im
+        im, d = _canvas()
+        if skind < 4:
+            _season_rich(d, i, skind, c3, _rand_colour(rng), rng)
+            _text(d, (0.5, 0.82), SEASON_NAMES[i], font, 0.24, c3, idx)
+        else:
+            _text(d, (0.5, 0.55), SEASON_NAMES[i], font, 0.42, c3, idx)
+        faces[f"{i + 5}f"] = im
+    if rng.random() < 0.85:  # corner indices: a numeral, E S W N, numbers on the flowers
+        right = rng.random() < 0.3
+        pos = (rng.uniform(0.8, 0.88) if right else rng.uniform(0.12, 0.2), rng.uniform(0.08, 0.13))
+        size = rng.uniform(0.1, 0.16)
+        col = [red, ink, c3][int(rng.integers(3))]
+        boxed = rng.random() < 0.25
+        for lab, im in faces.items():
+            txt = "" if len(lab) != 2 else (lab[0] if lab[1] in "mpsf" and lab[0] != "0" else "5" if lab[0] == "0"
+                   else "ESWN"[int(lab[0]) - 1] if lab[1] == "z" and lab[0] in "1234" else "")
+            if not txt:
+                continue
+            d = ImageDraw.Draw(im)
+            if boxed:
+                rr = size * CH * 0.55
+                d.ellipse((pos[0] * CW - rr, pos[1] * CH - rr, pos[0] * CW + rr, pos[1] * CH + rr), outline=col + (255,),
+                          width=S * 2)
+            _text(d, pos, txt, latin, size * (0.8 if boxed else 1.0), col)
+
+
+def write_random_styles(out: Path, count: int, seed: int, rich: bool = False, prefix: str = "rand") -> list[Path]:
     """Write ``count`` randomised styles as style folders under ``out`` (the training cache)."""
     paths = []
     for i in range(count):
-        faces, meta = random_faces(seed + i)
-        folder = out / f"rand{i:02d}"
+        faces, meta = random_faces(seed + i, rich=rich)
+        folder = out / f"{prefix}{i:02d}"
         folder.mkdir(parents=True, exist_ok=True)
         for lab, im in faces.items():
             im.save(folder / f"{lab}.png")

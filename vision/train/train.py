@@ -100,6 +100,46 @@ def calibrate(logits: np.ndarray, y: np.ndarray) -> float:
     return best_t
 
 
+def load_onnx_weights(model: TileNet, path: Path) -> None:
+    """Start ``model`` from an exported model (``tiles.onnx``): the export folded every convolution's batch
+    norm into its weights and bias, so each conv takes the folded weights and its batch norm becomes the
+    identity plus that bias (mean 0, variance 1 - eps, scale 1). Train such a model with frozen batch-norm
+    statistics (``--init-onnx`` does): batch statistics would no longer match the folded weights."""
+    import onnx
+    from onnx import numpy_helper
+
+    g = onnx.load(str(path)).graph
+    init = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+    convs = [n for n in g.node if n.op_type == "Conv"]
+    blocks = [m for m in model.features if isinstance(m, torch.nn.Sequential)]
+    if len(convs) != len(blocks):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the network has {len(blocks)}")
+    state = model.state_dict()
+    for node, block in zip(convs, blocks):
+        w, b = init[node.input[1]], init[node.input[2]]
+        idx = list(model.features).index(block)
+        pre = f"features.{idx}"
+        state[f"{pre}.0.weight"] = torch.from_numpy(w.copy())
+        bn = block[1]
+        state[f"{pre}.1.weight"] = torch.ones_like(state[f"{pre}.1.weight"])
+        state[f"{pre}.1.bias"] = torch.from_numpy(b.copy())
+        state[f"{pre}.1.running_mean"] = torch.zeros_like(state[f"{pre}.1.running_mean"])
+        state[f"{pre}.1.running_var"] = torch.full_like(state[f"{pre}.1.running_var"], 1.0 - bn.eps)
+    matmul = next(n for n in g.node if n.op_type == "MatMul" and n.input[1] in init)
+    state["hidden.1.weight"] = torch.from_numpy(init[matmul.input[1]].T.copy())
+    for k in ("hidden.2.weight", "hidden.2.bias", "hidden.2.running_mean", "hidden.2.running_var",
+              "emb.weight", "emb.bias", "orient.weight", "orient.bias", "class_w"):
+        state[k] = torch.from_numpy(init[k].copy())
+    model.load_state_dict(state)
+
+
+def freeze_batchnorm(model: torch.nn.Module) -> None:
+    """Batch-norm layers keep their running statistics (their scale and shift still train)."""
+    for m in model.modules():
+        if isinstance(m, (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d)):
+            m.eval()
+
+
 def choose_threshold(conf: np.ndarray, correct: np.ndarray, max_error: float = 5e-4) -> float:
     """Lowest confidence threshold whose accepted answers are wrong at most ``max_error`` of the time."""
     for thr in np.linspace(0.3, 0.95, 66):
@@ -122,6 +162,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="train for this many steps instead of a wall-clock budget (schedule over steps)")
     ap.add_argument("--warmup", type=float, default=0.05, help="share of the schedule spent warming up")
     ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint (.pt) instead of scratch")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="start from an exported model (e.g. vision/models/tiles.onnx), batch norm frozen")
+    ap.add_argument("--photoreal", action="store_true",
+                    help="also train on the cache's photo-like crops (photo_train.npz: dataset --photoreal N)")
+    ap.add_argument("--photo-repeat", type=int, default=1,
+                    help="draw each photo-like crop this many times as often as a flat one")
     ap.add_argument("--episode-weight", type=float, default=1.0,
                     help="weight of the in-style few-shot episode loss (0: no episodes)")
     ap.add_argument("--episode-support", type=int, default=2, help="support crops per class in an episode")
@@ -139,10 +185,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.random_styles >= 0:
         keep = train["style"] < RANDOM_STYLE_ID0 + args.random_styles
         train = {k: v[keep] for k, v in train.items()}
+    n_flat = len(train["y"])
+    if args.photoreal:
+        photo = load("photo_train")
+        train = {k: np.concatenate([train[k], photo[k]]) for k in train}
+        print(f"{len(photo['y'])} photo-like crops added", flush=True)
     n = len(train["y"])
     counts = np.bincount(train["y"], minlength=len(CLASS_LABELS)).astype(np.float64)
     reps = np.clip(np.round(np.median(counts[counts > 0]) / np.maximum(counts, 1)), 1, 3).astype(int)  # f, j
-    base_index = np.repeat(np.arange(n), reps[train["y"]])
+    reps_i = reps[train["y"]] * np.where(np.arange(n) >= n_flat, max(1, args.photo_repeat), 1)
+    base_index = np.repeat(np.arange(n), reps_i)
     dev = torch.device(args.device)
     x_all = torch.from_numpy(train["x"]).to(dev)
     y_all = torch.from_numpy(train["y"].astype(np.int64)).to(dev)
@@ -154,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.init:
         model.load_state_dict(torch.load(args.init))
         print(f"starting from {args.init}", flush=True)
+    if args.init_onnx:
+        load_onnx_weights(model, args.init_onnx)
+        print(f"starting from {args.init_onnx} (batch norm frozen)", flush=True)
     model = model.to(dev, memory_format=torch.channels_last)  # channels-last convolutions: ~1.3x on the CPU
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60.0
@@ -161,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     progress, step, epoch = 0.0, 0, 0
     while progress < 1.0:
         model.train()
+        if args.init_onnx:
+            freeze_batchnorm(model)
         order = rng.permutation(base_index)
         t0, tot, tot_ok, b = time.time(), 0.0, 0, 0
         for b in range(len(order) // args.batch):
@@ -231,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
             report[f"val_accuracy_{name}"] = float(correct[m].mean())
     m = val["y"] == NONE_IDX
     report["val_accuracy_none"] = float(correct[m].mean())
+    if (CACHE / "photo_val.npz").is_file():  # photo-like crops of the training styles, looks never trained on
+        pv = load("photo_val")
+        lg_p, _ = evaluate(model, pv, device=args.device)
+        report["photo_val_accuracy"] = float((lg_p.argmax(1) == pv["y"]).mean())
     print(json.dumps(report, indent=1), flush=True)
 
     model = model.cpu().to(memory_format=torch.contiguous_format).eval()
@@ -249,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         "train_styles": list(TRAIN_STYLES),
         "held_out_styles": list(HELD_OUT_STYLES),
         "train_crops": int(n),
+        "init": str(args.init_onnx or args.init or ""),
+        "photoreal": bool(args.photoreal),
         "epochs": epoch,
         "steps": step,
         "train_seconds": round(time.time() - t_start),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import asdict, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -56,15 +57,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--per-label", type=int, default=6)
     ap.add_argument("--none", type=int, default=200)
-    ap.add_argument("--write", action="store_true", help="store the result in vision/models/tiles.json")
+    ap.add_argument("--write", action="store_true", help="store the result in the model's .json")
+    ap.add_argument("--model", type=Path, default=MODEL_PATH,
+                    help="the model (default vision/models/tiles.onnx; a candidate before it is copied)")
     args = ap.parse_args(argv)
-    clf = TileClassifier.load()
+    if not args.model.is_file() or not args.model.with_suffix(".json").is_file():
+        ap.error(f"{args.model}: no such model (needs {args.model.name} and its .json)")
+    clf = TileClassifier.load(args.model)
     parts = collect(clf, list(clf.meta["train_styles"]), args.per_label, args.none, 3)
     best = Fusion()
     best = replace(best, threshold=choose_threshold(clf, parts, best))
     print(json.dumps({"fusion": asdict(best)}, indent=1))
     if args.write:
-        path = MODEL_PATH.with_suffix(".json")
+        path = args.model.with_suffix(".json")
         meta = json.loads(path.read_text())
         meta["fusion"] = asdict(best)
         path.write_text(json.dumps(meta, indent=1) + "\n")
