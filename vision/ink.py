@@ -39,8 +39,6 @@ BINS = 12  # ink hues (30 degrees each) and one bin more for neutral ink
 NEUTRAL_LO, NEUTRAL_HI = 0.1, 0.4  # chroma (a share of the absorption) under LO: neutral ink, over HI: coloured
 FAINT = 0.08  # absorption under this is the body's own grain, not ink
 DARK_BODY = 110.0  # a body darker than this (mean of B, G, R) carries light ink (fluffy_black)
-_E = np.stack([np.array([1.0, -1.0, 0.0]) / np.sqrt(2.0),  # the plane across the grey axis
-               np.array([1.0, 1.0, -2.0]) / np.sqrt(6.0)], 1).astype(np.float32)
 
 
 BODY_SHARE = 0.2  # the body is the brightest fifth of a crop's pixels, per channel (the darkest, on a dark body)
@@ -87,8 +85,9 @@ def ink_signatures(crops: Sequence[np.ndarray]) -> InkSignature:
         a[dark] = (inner[dark] - bd) / np.maximum(256.0 - bd, 1.0)
     np.maximum(a, 0.0, out=a)
     np.minimum(a, 1.0, out=a)
-    uv = a @ _E  # (N, P, 2) the absorption's part across the grey axis: its hue and chroma
-    u, v = uv[..., 0], uv[..., 1]
+    b_, g_, r_ = a[..., 0], a[..., 1], a[..., 2]  # the absorption's part across the grey axis: hue and chroma
+    u = (b_ - g_) * np.float32(1 / np.sqrt(2.0))
+    v = (b_ + g_ - 2.0 * r_) * np.float32(1 / np.sqrt(6.0))
     strength = np.sqrt((a * a).sum(2))
     ratio = np.sqrt(u * u + v * v) / (strength + 1e-6)  # 0 for black or grey ink, up to 0.8 for one channel's
     greyness = np.clip((NEUTRAL_HI - ratio) * (1.0 / (NEUTRAL_HI - NEUTRAL_LO)), 0.0, 1.0)

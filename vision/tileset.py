@@ -135,18 +135,14 @@ class TileSet:
         out = np.full((len(emb), len(CLASS_LABELS)), np.nan, np.float32)
         if not self.labels or not len(emb):
             return out
-        p, m, d = self.prototypes.shape
-        out[:, self._cols] = (emb @ self._flat.T).reshape(len(emb), p, m).max(axis=2)
+        # (einsum's own loop: a BLAS product spins its threads on a loaded 2-core machine, 90 ms for 129 crops)
+        out[:, self._cols] = np.einsum("nd,pmd->npm", emb, self.prototypes).max(axis=2)
         return out
 
     @cached_property
     def _cols(self) -> np.ndarray:
         return np.array([CLASS_LABELS.index(lab) for lab in self.labels], np.int64)
 
-    @cached_property
-    def _flat(self) -> np.ndarray:
-        """The prototypes as one (P * M, D) float32 matrix (one matrix product for all similarities)."""
-        return np.ascontiguousarray(self.prototypes.reshape(-1, self.prototypes.shape[2]), np.float32)
 
     def save(self, path: str | Path) -> None:
         extra = {} if self.faces is None else {"faces": self.faces.astype(np.uint8)}
