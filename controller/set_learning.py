@@ -176,8 +176,8 @@ class TableLearning:
                 taught = self._taught.setdefault(hand, set())
                 for key, label, crop in learned:
                     try:
-                        self.learner.add(f"{hand}/{key}", label, crop, hand=hand)
-                        taught.add(f"{hand}/{key}")
+                        if self.learner.add(f"{hand}/{key}", label, crop, hand=hand):
+                            taught.add(f"{hand}/{key}")
                     except ValueError:  # a face the table's set does not hold
                         continue
                 self.learned_now += len(taught)

@@ -53,7 +53,9 @@ INK_FAR = 0.14
 #: ... looked at for the faces the set draws as another of its faces in other inks (TileSet.ink_twins: a red
 #: five and its five, the flowers): on the tuning split every tile of another set taken for a face of the
 #: table's set (250 of 250), and every wrong face of the own set (1: a red five for its five), was one of them;
-#: and where that face holds ink at all (a blank white dragon: none; kai's faces 0.1-0.15)
+#: and for every answer taken only by its clear margin (its crop far from the set's look: a peacock drawn where the
+#: set enrolled a bamboo one, 0.57 to the joker and 0.3 ahead, inks 0.92 apart; the own set's such answers, under
+#: glare, 0.04 at most); and where that face holds ink at all (a blank white dragon: none; kai's faces 0.1-0.15)
 INK_MIN = 0.01
 #: two faces whose inks are at least this far apart are told apart by them (:meth:`SetReader._inks_decide`;
 #: kai's flowers 0.84-0.93 from one another, its red fives 0.92 from their fives)
@@ -170,7 +172,9 @@ class SetReader:
             p, cos, sure = self._look_again(x, p, cos, keep, blank, sure, near)
             sure |= self._inks_decide(crops, p, cos, keep, self._faces[p.argmax(1)] & ~sure & ~blank)
             best = p.argmax(1)
-            sure &= self._inks_agree(crops, best, sure & ~blank & self.tileset.ink_twins[best])
+            level = self.tileset.match_level or TRUST_LEVEL
+            far = np.where(self._faces[None, :] & ~np.isnan(cos), cos, -2.0).max(1) < level - SURE_DROP
+            sure &= self._inks_agree(crops, best, sure & ~blank & (self.tileset.ink_twins[best] | far))
         face = self._faces[p.argmax(1)]
         unsure = face & ~sure
         if self.watch is not None:
