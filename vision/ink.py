@@ -18,11 +18,11 @@ the three channels alike; a coloured ink some more than others, in a direction -
 its colour. The signature is the histogram of the ink's hue (:data:`BINS` bins, soft-binned) with one bin for
 neutral (black, grey) ink, each pixel weighted by how strongly it absorbs and shared between the neutral bin and
 its hue by its chroma (all neutral under :data:`NEUTRAL_LO`, all hue over :data:`NEUTRAL_HI`: a dark navy dot
-is neither), normalised to one; the distance of two signatures is their total variation (0: the same inks in
+is neither), each hue bin sharing a quarter with either neighbour (:data:`SMOOTH`), normalised to one; the distance of two signatures is their total variation (0: the same inks in
 the same shares, 1: none in common). No glyph's place is compared, only the inks' colours, so a crop cut a
 little off-centre, turned or blurred keeps its signature. Measured on six sets' table crops (tuning split,
-docs/vision-model.md): the set's own red fives, fives and flowers 0.01-0.03 from their face (median), 99.9 %
-under 0.13; another set's tiles taken for such a face of the table's set 0.17 and more. About 40 us a crop.
+docs/vision-model.md): the set's own red fives, fives and flowers 0.005-0.02 from their face (median), 99.9 %
+under 0.11; another set's tiles taken for such a face of the table's set 0.17 and more. About 40 us a crop.
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from vision.tile_preprocess import to_bgr
 H, W = 20, 15  # the size crops are measured at (the set's mean crops: 40 x 30)
 BINS = 12  # ink hues (30 degrees each) and one bin more for neutral ink
 NEUTRAL_LO, NEUTRAL_HI = 0.1, 0.4  # chroma (a share of the absorption) under LO: neutral ink, over HI: coloured
+SMOOTH = 0.25  # each hue bin gives this share to either neighbour (a hue at a bin's edge; a little lamp shift)
 FAINT = 0.08  # absorption under this is the body's own grain, not ink
 DARK_BODY = 110.0  # a body darker than this (mean of B, G, R) carries light ink (fluffy_black)
 
@@ -103,6 +104,8 @@ def ink_signatures(crops: Sequence[np.ndarray]) -> InkSignature:
                           np.broadcast_to(base + BINS, lo.shape).ravel()])
     hist = np.bincount(idx, np.concatenate([(w_col - w_hi).ravel(), w_hi.ravel(), w_grey.ravel()]),
                        n * (BINS + 1)).reshape(n, BINS + 1)
+    hue = hist[:, :BINS]  # a hue at a bin's edge, or a little off under another lamp, shared with its neighbours
+    hist[:, :BINS] = (1 - 2 * SMOOTH) * hue + SMOOTH * (np.roll(hue, 1, axis=1) + np.roll(hue, -1, axis=1))
     total = hist.sum(1)
     return InkSignature((hist / np.maximum(total, 1e-9)[:, None]).astype(np.float32),
                         (total / len(_INNER)).astype(np.float32))

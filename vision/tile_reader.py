@@ -47,11 +47,12 @@ WATCH_FLOOR = 0.55
 #: within this of the set's match level (the table's own doubted tiles: 92 % of them; another set's: 38 %)
 LOOK_DROP = 0.2
 #: a face answer is taken only where its crop's inks are at most this far (:func:`vision.ink.ink_distance`) from
-#: the answered face's mean enrolled crop (the tuning split's own tiles of six sets: median 0.01-0.03, 99.9 % under
-#: 0.13, 2 of 2 892 over 0.14; another set's tiles taken for a face of the table's set: 0.17 and more)
+#: the answered face's mean enrolled crop (the tuning split's own tiles of six sets: median 0.005-0.02, 99.9 % under
+#: 0.11, 2 of 2 892 over 0.14; another set's tiles taken for a face of the table's set: 0.17 and more)
 INK_FAR = 0.14
 #: ... looked at for the faces the set draws as another of its faces in other inks (TileSet.ink_twins: a red
-#: five and its five, the flowers): on the tuning split every tile of another set taken for a face of the
+#: five and its five, the flowers) where the crop fits its face less closely than the set's own crops do (its
+#: match level; another set's tiles taken for such a face: 0.017 below it at the nearest): on the tuning split every tile of another set taken for a face of the
 #: table's set (250 of 250), and every wrong face of the own set (1: a red five for its five), was one of them;
 #: and for every answer taken only by its clear margin (its crop far from the set's look: a peacock drawn where the
 #: set enrolled a bamboo one, 0.57 to the joker and 0.3 ahead, inks 0.92 apart; the own set's such answers, under
@@ -173,8 +174,9 @@ class SetReader:
             sure |= self._inks_decide(crops, p, cos, keep, self._faces[p.argmax(1)] & ~sure & ~blank)
             best = p.argmax(1)
             level = self.tileset.match_level or TRUST_LEVEL
-            far = np.where(self._faces[None, :] & ~np.isnan(cos), cos, -2.0).max(1) < level - SURE_DROP
-            sure &= self._inks_agree(crops, best, sure & ~blank & (self.tileset.ink_twins[best] | far))
+            top1 = np.where(self._faces[None, :] & ~np.isnan(cos), cos, -2.0).max(1)
+            twin = self.tileset.ink_twins[best] & (top1 < level)  # (at the match level: the face's own look)
+            sure &= self._inks_agree(crops, best, sure & ~blank & (twin | (top1 < level - SURE_DROP)))
         face = self._faces[p.argmax(1)]
         unsure = face & ~sure
         if self.watch is not None:

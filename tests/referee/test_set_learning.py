@@ -100,7 +100,9 @@ def test_the_signed_record_teaches_every_tile_it_confirms_and_only_those(tmp_pat
     record, table, cam = _signed_table("riichi-ema2016", "kai", 501)
     reader = cam.set_reader()
     base = reader.tileset
-    learning = TableLearning(SetLearner(base, pipeline_classifier(), per_face=50), tmp_path / "k.learned.npz", cam)
+    # every confirmed crop kept (novel=None): what the record confirms, not what the learner finds new
+    learning = TableLearning(SetLearner(base, pipeline_classifier(), per_face=50, novel=None),
+                             tmp_path / "k.learned.npz", cam)
     cam.zone_crops["pond1"] = (["9s" if t != "9s" else "1s" for t in cam.zone_crops["pond1"][0]],
                                cam.zone_crops["pond1"][1])  # a pond the camera read otherwise than the record
     _sign(learning, record)
