@@ -86,10 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         j = (i * n) % max(1, len(crops) - n)
         return (crops * 2)[j:j + n]
 
+    def reads(rd: Any, n: int, allowed: list[frozenset[str]] | None) -> Callable[[int], Any]:
+        return lambda i: rd.read(cut(n, i), allowed)
+
     rows = []
     for n, allowed in ((6, pond), (129, None)):
-        m = _rounds({"now": lambda i, n=n, al=allowed: now.read(cut(n, i), al),
-                     "then": lambda i, n=n, al=allowed: then.read(cut(n, i), al)}, a.rounds)
+        m = _rounds({"now": reads(now, n, allowed), "then": reads(then, n, allowed)}, a.rounds)
         rows.append((f"SetReader.read, {n} crops", m))
     f1, f2, _ = speed_frames(a.style)
     cal = calibrate(f1)
