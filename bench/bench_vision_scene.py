@@ -40,6 +40,11 @@ def _scenes(profile: str, seeds: range, pick: float):
     return out
 
 
+#: the readers the vision IV rows compare: now, the reader of 27 Nov 2026 (no second look, no ink check), and the
+#: reader before vision IV (every crop its most probable class, no set watch)
+READERS: dict[str, dict[str, bool]] = {"now": {}, "27 Nov": {"second_look": False}, "before": {"guard": False}}
+
+
 def accuracy(quick: bool, n: int | None = None) -> list[Row]:
     """Tile labels and structure on held-out scenes, read three ways in the same run: the default reader
     (classifier + the style's enrolled set: three rendered photos of the layout, never the art); the held-out
@@ -63,7 +68,7 @@ def accuracy(quick: bool, n: int | None = None) -> list[Row]:
     from vision.tile_reader import SetReader
 
     wrong_set = style_tileset("classic")  # a table whose configured set is not its tiles
-    outcomes: dict[tuple[str, bool], list[int]] = {}
+    outcomes: dict[tuple[str, str], list[int]] = {}
     ways = {"enrolled set": {}, "upper bound, exact art": {}}
     held: dict[str, list[int]] = {}
     illegal = melds = 0
@@ -94,10 +99,10 @@ def accuracy(quick: bool, n: int | None = None) -> list[Row]:
                 a[1] += t
             # vision IV: right / asked / wrong tiles, now and before (every tile read), own and a wrong set
             for key, ts in (("own", kai), ("wrong", wrong_set)):
-                for guard in (True, False):
-                    rd = SetReader([ts], guard=guard)
+                for way, kw in READERS.items():
+                    rd = SetReader([ts], **kw)
                     kgot = VisionPipeline(kcal, p, reader=rd, threads=1).process(kframe, full=True).scene
-                    o = outcomes.setdefault((key, guard), [0, 0, 0, 0, 0])
+                    o = outcomes.setdefault((key, way), [0, 0, 0, 0, 0])
                     for i, v in enumerate(label_outcomes(kgot, sc)):
                         o[i] += v
                     o[4] += bool(rd.watch and rd.watch.wrong)
@@ -114,12 +119,14 @@ def accuracy(quick: bool, n: int | None = None) -> list[Row]:
                         note=f"{r}/{t}; kai enrolled from 3 rendered layout photos; the same {k} tables"))
     rows.append(Row("illegal or unknown melds reported", illegal, "melds", note=f"of {melds} melds read"))
     for key, what in (("own", "kai's own set"), ("wrong", "a wrong set (classic's) enrolled")):
-        r, asked, w, t, flagged = outcomes[(key, True)]
-        r0, asked0, w0, t0, _ = outcomes[(key, False)]
+        r, asked, w, t, flagged = outcomes[(key, "now")]
+        r1, asked1, w1, _, _ = outcomes[(key, "27 Nov")]
+        r0, asked0, w0, t0, _ = outcomes[(key, "before")]
         rows.append(Row(f"held-out kai scenes, {what}: confident misreads", 100.0 * w / max(1, t), "% of tiles",
                         100.0 * w0 / max(1, t0), "before vision IV (every tile read)",
-                        note=f"{t} tiles: right {r}, asked {asked}, wrong or missed {w} (before: right {r0}, "
-                             f"asked {asked0}, wrong {w0}); set watch said 'wrong set' in {flagged} of {k} scenes"))
+                        note=f"{t} tiles: right {r}, asked {asked}, wrong or missed {w} (the reader of 27 Nov: right "
+                             f"{r1}, asked {asked1}, wrong {w1}; before vision IV: right {r0}, asked {asked0}, wrong "
+                             f"{w0}); set watch said 'wrong set' in {flagged} of {k} scenes"))
     return rows
 
 
@@ -153,10 +160,10 @@ def _spare_tiles(scene, reserve: tuple[str, ...] = ()) -> list[str]:
     return spare[::7] + [t for i, t in enumerate(spare) if i % 7]  # every face early: a varied pond
 
 
-def speed(quick: bool) -> list[Row]:
+def speed_frames(style: str = "classic") -> tuple[np.ndarray, np.ndarray, int]:
+    """The speed rows' table (riichi, every zone in use, ponds of up to 18) and the same table with one discard
+    more, in ``style``: (frame, frame with the discard, tiles in view)."""
     from tests.vision_scene.helpers import feature_scene
-    from vision.calibration import calibrate
-    from vision.pipeline import VisionPipeline
     from vision.scene_model import PondTile, SeatView
     from vision.scene_render import CameraPose, render_scene
 
@@ -170,11 +177,19 @@ def speed(quick: bool) -> list[Row]:
         extras = extras[n:]
     scene = type(base)(base.profile, tuple(seats), base.dice)
     pose = CameraPose.random(np.random.default_rng(5))
-    f1, truth = render_scene(scene, seed=61, style="classic", pose=pose, layout_seed=3)
+    f1, truth = render_scene(scene, seed=61, style=style, pose=pose, layout_seed=3)
     n_tiles = len([o for o in truth.objects if not o.label.startswith(("die:", "card:", "stick"))])
     changed = scene.with_seat(1, SeatView(**{**scene.seats[1].__dict__,
                                              "pond": scene.seats[1].pond + (PondTile("5s"),)}))
-    f2, _ = render_scene(changed, seed=61, style="classic", pose=pose, layout_seed=3)  # same light: one tile more
+    f2, _ = render_scene(changed, seed=61, style=style, pose=pose, layout_seed=3)  # same light: one tile more
+    return f1, f2, n_tiles
+
+
+def speed(quick: bool) -> list[Row]:
+    from vision.calibration import calibrate
+    from vision.pipeline import VisionPipeline
+
+    f1, f2, n_tiles = speed_frames()
     cal = calibrate(f1)
     # the default reader (classifier + enrolled set) and the old one (templates of the exact art), 1 and 2
     # threads, all interleaved: every figure sees the same load
@@ -183,9 +198,11 @@ def speed(quick: bool) -> list[Row]:
 
     pipes = {(rd, t): VisionPipeline(cal, "riichi-ema2016", ["classic"], threads=t, reader=rd)
              for rd in ("auto", "template") for t in (1, 2)}
-    for t in (1, 2):  # the reader before vision IV (every crop its most probable class, no set watch)
-        pipes[("unguarded", t)] = VisionPipeline(cal, "riichi-ema2016", threads=t,
+    for t in (1, 2):  # the reader before vision IV (every crop its most probable class, no set watch), and that
+        pipes[("unguarded", t)] = VisionPipeline(cal, "riichi-ema2016", threads=t,  # of 27 Nov 2026
                                                  reader=SetReader([style_tileset("classic")], guard=False))
+        pipes[("nov27", t)] = VisionPipeline(cal, "riichi-ema2016", threads=t,
+                                             reader=SetReader([style_tileset("classic")], second_look=False))
     reps = 10 if quick else 30
     full: dict[tuple[str, int], tuple[list[float], list[float]]] = {k: ([], []) for k in pipes}
     for i in range(reps):
@@ -227,6 +244,13 @@ def speed(quick: bool) -> list[Row]:
                         "ms", statistics.median(full[("unguarded", t)][1]), before, note="process CPU time, all threads"))
         rows.append(Row(f"incremental {th} CPU median, vision IV reader vs before", statistics.median(inc[("auto", t)][1]),
                         "ms", statistics.median(inc[("unguarded", t)][1]), before, note="process CPU time, all threads"))
+    nov27 = "the reader of 27 Nov 2026 (no second look, no ink check), same run"
+    for t in (1, 2):
+        th = f"{t} thread{'s' * (t > 1)}"
+        for what, d in (("full frame", full), ("incremental", inc)):
+            rows.append(Row(f"{what} {th} CPU median, this reader vs 27 Nov", statistics.median(d[("auto", t)][1]),
+                            "ms", statistics.median(d[("nov27", t)][1]), nov27,
+                            note="process CPU time, all threads; target: incremental no slower, full <= 1.2x"))
     for t in (1, 2):
         th = f"{t} thread{'s' * (t > 1)}"
         new_i, old_i = inc[("auto", t)], inc[("template", t)]

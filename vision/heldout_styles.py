@@ -31,14 +31,24 @@ VARIANTS: dict[str, tuple[int, tuple[int, int, int], tuple[int, int, int]]] = {
 }
 
 
+#: name -> {face: the style whose drawing of it the copy takes}: ``kai`` with some faces drawn otherwise -- a set
+#: whose copies of a face are not all printed alike (the learning table's proxy, docs/vision-model.md: the layout
+#: enrolled shows kai's own drawing, most copies on the table the other; the embedding doubts them, never misreads)
+REDRAWN: dict[str, dict[str, str]] = {
+    "kai-redrawn": {"1s": "fluffy", "3m": "classic"},  # the bamboo one as a peacock, the 3-character in another hand
+}
+
+
 def _cache() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "mahjong-table" / "styles"
 
 
 def heldout_style(name: str, root: Path | None = None) -> str:
-    """The folder of held-out style ``name`` (:data:`VARIANTS`), written on first use; returned as a path
-    string that :func:`vision.tile_render.load_style` accepts."""
+    """The folder of held-out style ``name`` (:data:`VARIANTS`, :data:`REDRAWN`), written on first use; returned as
+    a path string that :func:`vision.tile_render.load_style` accepts."""
+    if name in REDRAWN:
+        return _redrawn(name, root)
     turn, face, back = VARIANTS[name]
     out = (root or _cache()) / name
     if (out / "style.json").is_file():
@@ -126,3 +136,25 @@ def photoreal_crops(name: str, per_label: int, seed: int, *, rotate: bool = True
             out.labels.append(lab)
             out.orientations.append(k)
     return out
+
+
+def _redrawn(name: str, root: Path | None) -> str:
+    import shutil
+
+    out = (root or _cache()) / name
+    if (out / "style.json").is_file():
+        return str(out)
+    src = ASSET_DIR / "kai"
+    tmp = out.with_name(f".{name}.{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(src, tmp)
+    for face, other in REDRAWN[name].items():
+        shutil.copy(ASSET_DIR / other / f"{face}.png", tmp / f"{face}.png")
+    meta = json.loads((src / "style.json").read_text())
+    meta.update(source=f"kai with {', '.join(f'{f} drawn as in {o}' for f, o in REDRAWN[name].items())}; held out")
+    (tmp / "style.json").write_text(json.dumps(meta, indent=1))
+    try:
+        tmp.replace(out)
+    except OSError:  # another process wrote it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return str(out)

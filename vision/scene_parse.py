@@ -60,7 +60,11 @@ class ParseInfo:
     scores: dict[str, list[float]] = field(default_factory=dict)  # the reader's score of each tile read
     why: dict[str, list[str]] = field(default_factory=dict)
     ms: dict[str, float] = field(default_factory=dict)
-    crops: dict[str, list[np.ndarray]] = field(default_factory=dict)  # ponds: the crop of each tile, in order
+    crops: dict[str, list[np.ndarray]] = field(default_factory=dict)  # ponds, revealed hands, flowers: each tile's
+    # crop, in the order of the zone's reading (the scene's pond, revealed tiles, flowers)
+    meld_crops: dict[str, list[list[np.ndarray]]] = field(default_factory=dict)  # per meld read, its tiles' crops
+    # in the order of MeldView.tiles
+    meld_found: dict[str, list[list[Found]]] = field(default_factory=dict)  # per meld read, its tiles (boxes)
 
 
 def _two_hands(profile: str) -> bool:
@@ -188,14 +192,17 @@ class SceneParser:
                     info.crops[name] = [crop_of[(name, f)] for f in found if f in labs and (name, f) in crop_of]
                 elif kind == "meld":
                     upd["melds"] = info.melds.get(name, ())
+                    info.meld_crops[name] = [[crop_of[(name, f)] for f in fs] for fs in info.meld_found.get(name, [])]
                 elif kind == "side":
                     upd["flowers"] = tuple(labs[f] for f in found if f in labs)
+                    info.crops[name] = [crop_of[(name, f)] for f in found if f in labs and (name, f) in crop_of]
                     cards = [f for f in found if f.shape == "card"]
                     upd["card"] = self._card(zimgs[name], cards[0]) if cards else None
                 else:
                     stands = [f for f in found if f.shape == "stand"]
                     upd["standing"] = len(stands)
                     upd["revealed"] = tuple("x" if labs[f] == BACK else labs[f] for f in found if f in labs)
+                    info.crops[name] = [crop_of[(name, f)] for f in found if f in labs and (name, f) in crop_of]
             if s in stick:
                 upd["riichi_stick"] = stick[s]
             if upd:
@@ -324,9 +331,10 @@ class SceneParser:
             z = self.zones[name]
             if z.kind != "meld" or name not in info.found or name in info.occluded:
                 continue
-            melds = self._melds(info.found[name], {f: readings[(name, f)] for f in info.found[name]
-                                                   if (name, f) in readings})
+            melds, tiles = self._melds(info.found[name], {f: readings[(name, f)] for f in info.found[name]
+                                                          if (name, f) in readings})
             info.melds[name] = melds
+            info.meld_found[name] = tiles
             fixed.update(t for m in melds for t in m.tiles if t not in ("x", UNKNOWN))
             by_zone[name] = {f: r.label for (n, f), r in readings.items() if n == name}  # type: ignore[attr-defined]
         for v, s in zip(prev.seats, range(self.n_seats)):  # zones kept from the previous reading still count
@@ -340,11 +348,14 @@ class SceneParser:
             by_zone.setdefault(n, {})[f] = lab
         return by_zone
 
-    def _melds(self, found: list[Found], reads: Mapping[Found, object]) -> tuple[MeldView, ...]:
+    def _melds(self, found: list[Found], reads: Mapping[Found, object]
+               ) -> tuple[tuple[MeldView, ...], list[list[Found]]]:
+        """The sets of a meld row, the first declared first, and each one's tiles in its ``tiles``' order."""
         tiles = [f for f in found if f.shape == "tile" and f in reads]
         groups = self._groups(tiles)
         added = [f for f in tiles if f.layer == 1]
         out = []
+        boxes: list[list[Found]] = []
         for g in reversed(groups):  # the first set declared lies at the owner's right end
             side = [i for i, f in enumerate(g) if f.turns == 1]
             si = side[0] if side else None
@@ -354,7 +365,8 @@ class SceneParser:
             if m.kind == "kong_concealed":
                 src = None
             out.append(MeldView(m.kind, m.tiles, si, src, bool(extra)))
-        return tuple(out)
+            boxes.append(g + extra)
+        return tuple(out), boxes
 
     def _stick(self, zi: ZoneImage) -> bool:
         n, _, stats, _ = cv2.connectedComponentsWithStats(zi.mask, connectivity=8)

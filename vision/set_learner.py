@@ -30,25 +30,33 @@ from vision.tile_labels import CLASS_LABELS, is_label
 from vision.tileset import ROTATION_PROTOTYPES, TileSet, TileSetError
 
 PER_FACE = 12  # learned crops kept per face (the oldest out)
+#: a confirmed crop whose face's enrolled prototypes already match it this well (at least the set's match level
+#: less this) shows nothing the set does not know, and is not kept: the learned prototype is the mean of the
+#: looks the enrollment missed (a face drawn otherwise on some copies, a face unlike itself under the table's
+#: lamp), not drawn back toward the enrolled look by the many crops that already read well
+NOVEL = 0.05
 
 
 class SetLearner:
     """Confirmed crops of one table's set (see the module docstring)."""
 
-    def __init__(self, base: TileSet, classifier: TileClassifier | None = None, per_face: int = PER_FACE):
+    def __init__(self, base: TileSet, classifier: TileClassifier | None = None, per_face: int = PER_FACE,
+                 novel: float | None = NOVEL):
         self.base = base
         self.clf = classifier
         self.per_face = per_face
+        self.novel = novel  # None: keep every confirmed crop
         self._crops: dict[str, OrderedDict[str, tuple[np.ndarray, str]]] = {}  # label -> key -> (emb (4, D), hand)
         self._of: dict[str, str] = {}  # key -> label
         self._cache: TileSet | None = None
 
     # ---- what the record confirms ----------------------------------------------------------------------
     def add(self, key: str, label: str, crop: np.ndarray | None = None, hand: str = "",
-            embedding: np.ndarray | None = None) -> None:
+            embedding: np.ndarray | None = None) -> bool:
         """Learn ``crop`` (upright BGR, as the pipeline cut it) as face ``label``; ``key`` names it for a later
         withdrawal (adding a key again replaces it), ``hand`` the hand it was confirmed in. ``embedding``: its
-        (4, D) embeddings in the four quarter turns, where already known (else ``crop`` is embedded)."""
+        (4, D) embeddings in the four quarter turns, where already known (else ``crop`` is embedded). Whether it
+        was kept: a crop the enrolled prototypes of its face already match (:data:`NOVEL`) is not."""
         if not is_label(label) or label not in self.base.labels:
             raise ValueError(f"face {label!r} is not in the set {self.base.name!r}")
         if embedding is None:
@@ -58,6 +66,8 @@ class SetLearner:
         else:
             emb = np.asarray(embedding, np.float32)
         self.withdraw(key)
+        if self.novel is not None and self._known(label, emb):
+            return False
         faces = self._crops.setdefault(label, OrderedDict())
         faces[key] = (emb.astype(np.float32), hand)
         self._of[key] = label
@@ -65,6 +75,15 @@ class SetLearner:
             old, _ = faces.popitem(last=False)
             self._of.pop(old, None)
         self._cache = None
+        return True
+
+    def _known(self, label: str, emb: np.ndarray) -> bool:
+        """Whether the enrolled prototypes of ``label`` match the crop (upright, its first row) as well as the
+        set's own crops match theirs, less :data:`NOVEL`."""
+        assert self.novel is not None
+        protos = self.base.prototypes[self.base.labels.index(label)]  # (M, D)
+        level = self.base.match_level or 0.95
+        return float((protos * emb[0]).sum(1).max()) >= level - self.novel
 
     def withdraw(self, key: str) -> bool:
         """Forget the crop ``key`` (a correction withdrew its face); whether it was learned."""

@@ -110,6 +110,8 @@ class TileClassifier:
         self.model_id = str(meta.get("model_id", ""))
         self.turns = int(meta.get("turns", TURNS))
         self._faces = np.array([lab not in (NONE, BACK) for lab in self.classes])  # face classes (not back/none)
+        self._none_col = np.array([lab == NONE for lab in self.classes])
+        self._back_col = np.array([lab == BACK for lab in self.classes])
 
     @classmethod
     def load(cls, path: str | Path | None = None, threads: int | None = None) -> TileClassifier:
@@ -176,14 +178,14 @@ class TileClassifier:
             raise ValueError(f"tile set {tileset.name!s} was enrolled with another model; enroll it again")
         f = self.fusion
         cos = tileset.similarities(emb)  # (N, classes), NaN where the set has no prototype
-        enrolled = ~np.isnan(cos[0]) if len(cos) else np.zeros(len(self.classes), bool)
-        kept = np.array([lab == NONE or (lab == BACK and not enrolled[i]) for i, lab in enumerate(self.classes)])
+        enrolled = tileset.rows >= 0
+        kept = self._none_col | (self._back_col & ~enrolled)
         z = np.full_like(p, -np.inf)
         z[:, enrolled] = f.proto_scale * cos[:, enrolled] + f.base_weight * np.log(p[:, enrolled] + 1e-9)
         # a crop that matches an enrolled face as closely as the set's own crops do is that face, whatever the
         # base model thinks of it (a flower it never saw is not "none"); empty felt and backs match no face
-        faces = enrolled & ~kept & (np.array(self.classes) != BACK)
-        best = np.nanmax(np.where(faces, cos, -1.0), axis=1) if faces.any() else np.full(len(p), -1.0)
+        faces = enrolled & self._faces
+        best = cos[:, faces].max(1) if faces.any() and len(p) else np.full(len(p), -1.0)
         hi = tileset.match_level or TRUST_LEVEL
         trust = np.clip((best - (hi - TRUST_SPAN)) / TRUST_SPAN, 0.0, 1.0)[:, None]
         p_kept = p[:, kept] * (1.0 - trust)

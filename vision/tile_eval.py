@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -207,12 +207,16 @@ def sure_score(reader, data: RenderedSet, batch: int = FRAME_TILES, threshold: f
                      int(missed.sum()))
 
 
-def mixed(a: RenderedSet, b: RenderedSet, share: float, seed: int = 0) -> RenderedSet:
-    """``a``'s crops with about ``share`` of them swapped for ``b``'s (two sets mixed on one table)."""
+def mixed(a: RenderedSet, b: RenderedSet, share: float, seed: int = 0, faces: tuple[str, ...] | None = None
+          ) -> RenderedSet:
+    """``a``'s crops with about ``share`` of them swapped for ``b``'s (two sets mixed on one table); ``faces``:
+    only crops of these faces are swapped (``a`` and ``b`` rendered at the same seeds: the same tiles in the same
+    places, so a swapped crop keeps its label -- some copies of a face drawn otherwise)."""
     rng = np.random.default_rng(seed)
     out = RenderedSet([], [], [])
     for i in range(min(len(a.crops), len(b.crops))):
-        src = b if rng.random() < share else a
+        swap = rng.random() < share and (faces is None or (a.labels[i] in faces and b.labels[i] == a.labels[i]))
+        src = b if swap else a
         out.crops.append(src.crops[i])
         out.labels.append(src.labels[i])
         out.orientations.append(src.orientations[i])
@@ -226,19 +230,23 @@ class HandCount:
     questions: int  # faces asked (read ``unknown``)
     misreads: int  # faces answered wrong
     tiles: int
+    asked: dict[str, int] = field(default_factory=dict)  # questions by true face
 
 
-def learning_curve(clf: TileClassifier, style: str, hands: int, per_hand: int = 30, learn: bool = True,
-                   seed: int = 900_000, revealed: int = 14, data: RenderedSet | None = None) -> list[HandCount]:
-    """A table playing ``hands`` hands in ``style`` (its set enrolled from 3 layout frames), reading
-    ``per_hand`` fresh table crops a hand (never a crop twice). Every face asked is answered by the judge,
-    every misread corrected, and at the hand's settlement ``revealed`` tiles it read are confirmed (the
-    winner's hand): with ``learn`` each confirmed crop joins the set (:class:`vision.set_learner.SetLearner`)
-    and the reader reads with it from the next hand on. ``data``: the crops (default: rendered here)."""
+def learning_curve(clf: TileClassifier, style: str, hands: int, per_hand: int = 100, learn: bool = True,
+                   seed: int = 900_000, signed: float = 1.0, data: RenderedSet | None = None,
+                   tileset: TileSet | None = None) -> list[HandCount]:
+    """A table playing ``hands`` hands in ``style`` (its set ``tileset``, default enrolled from 3 layout frames of
+    ``style``), reading ``per_hand`` fresh table crops a hand (never a crop twice; ``data``, default rendered
+    here), a frame's crops at a time. Every face asked is answered by the judge, every misread corrected, and at
+    the hand's signature the record confirms ``signed`` of the rest (the tiles of the final table whose zone the
+    camera read as the record holds it: controller/set_learning.py). With ``learn`` each confirmed crop joins the
+    set (:class:`vision.set_learner.SetLearner`, 12 a face, the oldest out) and the reader reads with it from the
+    next hand on."""
     from vision.set_learner import SetLearner
     from vision.tile_reader import SetReader
 
-    base = enroll_from_layouts(clf, style, 3)
+    base = tileset or enroll_from_layouts(clf, style, 3)
     learner = SetLearner(base, clf)
     reader = SetReader([base], classifier=clf)
     if data is None:
@@ -246,25 +254,28 @@ def learning_curve(clf: TileClassifier, style: str, hands: int, per_hand: int = 
     rng = np.random.default_rng(seed)
     out = []
     for h in range(hands):
-        idx = range(h * per_hand, min(len(data.crops), (h + 1) * per_hand))
-        if not len(idx):
+        idx = list(range(h * per_hand, min(len(data.crops), (h + 1) * per_hand)))
+        if not idx:
             break
-        q = w = 0
+        got = []
+        for i in range(0, len(idx), FRAME_TILES):
+            got += reader.read([data.crops[j] for j in idx[i:i + FRAME_TILES]])
+        asked: dict[str, int] = {}
+        w = 0
         confirmed = []
-        for i in idx:
-            r = reader.read([data.crops[i]])[0]
+        for i, r in zip(idx, got):
             truth = data.labels[i]
             if r.label == UNKNOWN:
-                q += 1
+                asked[truth] = asked.get(truth, 0) + 1
                 confirmed.append(i)  # the judge's answer confirms it
             elif r.label not in (NONE, BACK) and r.label != truth:
                 w += 1
                 confirmed.append(i)  # the judge's correction confirms it
-            elif r.label == truth and rng.random() < revealed / per_hand:
-                confirmed.append(i)  # revealed, settled and signed
+            elif r.label == truth and rng.random() < signed:
+                confirmed.append(i)  # on the final table, the signed record confirms it
         if learn:
             for i in confirmed:
                 learner.add(f"h{h}/{i}", data.labels[i], data.crops[i], hand=f"h{h}")
             reader.use(learner.tileset())
-        out.append(HandCount(q, w, len(idx)))
+        out.append(HandCount(sum(asked.values()), w, len(idx), asked))
     return out

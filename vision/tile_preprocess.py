@@ -38,7 +38,8 @@ def preprocess(crop: npt.ArrayLike, size: int = INPUT_SIZE) -> Image:
         raise ValueError(f"crop too small: {w}x{h}")
     s = max(h, w)
     border = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
-    pad = [int(v) for v in np.sort(border, axis=0)[len(border) // 2]]  # per-channel median
+    mid = len(border) // 2
+    pad = [int(v) for v in np.partition(border, mid, axis=0)[mid]]  # per-channel median (the upper one)
     top, left = (s - h) // 2, (s - w) // 2
     square = cv2.copyMakeBorder(img, top, s - h - top, left, s - w - left, cv2.BORDER_CONSTANT, value=pad)
     interp = cv2.INTER_AREA if s > size else cv2.INTER_LINEAR

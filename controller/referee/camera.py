@@ -280,6 +280,7 @@ class CameraReader:
         self.frames = 0
         self.ms: dict[str, float] = {}
         self.pond_crops: dict[tuple[int, int], np.ndarray] = {}  # (seat, pond index) -> its latest crop
+        self.zone_crops: dict[str, tuple[list[Any], list[Any]]] = {}  # zone -> (its reading, its crops), latest
 
     def prime(self, scene: Any) -> None:
         """Start from the table the record gives (after a restart): only changes from it are reported."""
@@ -289,10 +290,7 @@ class CameraReader:
     def process(self, image: np.ndarray, t_mono: float, t_wall: float = 0.0) -> list[ObservationEvent]:
         r = self.pipe.process(image, t_mono=t_mono, t_wall=t_wall)
         if r.info is not None:
-            for name, crops in r.info.crops.items():  # the latest crop of every pond tile (what a confirmed
-                seat = int(name[4:])                  # face can teach the set: controller/set_learning.py)
-                for i, c in enumerate(crops):
-                    self.pond_crops[(seat, i)] = c
+            self._keep_crops(r.scene, r.info)
             # a zone an arm covered is read again once uncovered, whatever the change detector says: what
             # was put down under the arm may differ little from the cloth at a quarter scale (白 on a pale
             # cloth)
@@ -308,6 +306,26 @@ class CameraReader:
 
     def close(self) -> None:
         self.pipe.close()
+
+    def _keep_crops(self, scene: Any, info: Any) -> None:
+        """The latest crop of every pond tile, and of every zone read this frame its reading and crops (what the
+        record's confirmed faces can teach the set: controller/set_learning.py)."""
+        for name, crops in info.crops.items():
+            kind, seat = name.rstrip("0123456789"), int(name.lstrip("abcdefghijklmnopqrstuvwxyz"))
+            if name in info.occluded or seat >= len(scene.seats):
+                continue
+            v = scene.seats[seat]
+            tiles = {"pond": [p.tile for p in v.pond], "hand": list(v.revealed), "side": list(v.flowers)}.get(kind)
+            if tiles is None or len(tiles) != len(crops):
+                continue
+            self.zone_crops[name] = (tiles, list(crops))
+            if kind == "pond":
+                for i, c in enumerate(crops):
+                    self.pond_crops[(seat, i)] = c
+        for name, per_meld in info.meld_crops.items():
+            melds = info.melds.get(name, ())
+            if name not in info.occluded and len(melds) == len(per_meld):
+                self.zone_crops[name] = ([list(m.tiles) for m in melds], [list(c) for c in per_meld])
 
     def set_reader(self) -> Any:
         """The classifier's reader with the enrolled set behind this camera (None: another reader)."""

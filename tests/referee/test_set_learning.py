@@ -50,6 +50,7 @@ def test_answers_and_corrections_teach_the_set_and_the_signature_saves_and_reads
                                          __import__("collections").Counter([data.labels[0], data.labels[2]]).items()}
     assert reader.tileset is base  # not read with before the hand is signed
     feed("h1/referee", 9, ResultConfirmed(by="seats", seats=(0, 1, 2, 3), t_mono=4.0, t_wall=0.0, hand_id="h1"))
+    learning.flush()
     assert (tmp_path / "t.learned.npz").is_file() and reader.tileset is not base
     assert learning.status() == {"hands": 1, "crops": 2}
     back = SetLearner.load(tmp_path / "t.learned.npz", base)
@@ -61,3 +62,77 @@ def test_answers_and_corrections_teach_the_set_and_the_signature_saves_and_reads
 
 def test_learned_crops_live_beside_the_set_file():
     assert learned_path("/etc/mahjong/table3.npz").name == "table3.learned.npz"
+
+
+# ---- the signed record: every tile of the final table whose face the record holds --------------------------
+
+def _signed_table(profile: str, style: str, seed: int):
+    """A bot-played hand's record, its final table rendered and read by the referee's camera reader."""
+    from controller.referee.camera import CameraReader
+    from rules.profiles import registry
+    from rules.simulate import random_hands
+    from vision.calibration import calibrate
+    from vision.scene_game import scenes_from_events
+    from vision.scene_render import render_scene
+
+    hr = next(random_hands(registry.get(profile), seed, 1))
+    table = scenes_from_events(profile, hr.events, max_pond=None)[-1]
+    frame, _ = render_scene(table, seed=seed, style=style)
+    cam = CameraReader(calibrate(frame), profile, [style])
+    cam.process(frame, 1.0)
+    return list(hr.events), table, cam
+
+
+def _sign(learning: TableLearning, record, hand: str = "h1", rev: int = 0) -> None:
+    stream = f"{hand}/game" if rev == 0 else f"{hand}/game.r{rev}"
+    for i, ev in enumerate(record):
+        learning.on_event(stream, i, ev)
+    learning.on_event(f"{hand}/verdicts", 99, ResultConfirmed(by="seats", seats=(0, 1, 2, 3), t_mono=9.0,
+                                                              t_wall=0.0, hand_id=hand))  # not the record's: waits
+    learning.on_event(stream, len(record), ResultConfirmed(by="seats", seats=(0, 1, 2, 3), t_mono=9.0, t_wall=0.0,
+                                                           hand_id=hand))
+    learning.flush()
+
+
+def test_the_signed_record_teaches_every_tile_it_confirms_and_only_those(tmp_path):
+    from collections import Counter
+
+    record, table, cam = _signed_table("riichi-ema2016", "kai", 501)
+    reader = cam.set_reader()
+    base = reader.tileset
+    # every confirmed crop kept (novel=None): what the record confirms, not what the learner finds new
+    learning = TableLearning(SetLearner(base, pipeline_classifier(), per_face=50, novel=None),
+                             tmp_path / "k.learned.npz", cam)
+    cam.zone_crops["pond1"] = (["9s" if t != "9s" else "1s" for t in cam.zone_crops["pond1"][0]],
+                               cam.zone_crops["pond1"][1])  # a pond the camera read otherwise than the record
+    _sign(learning, record)
+    faces: Counter[str] = Counter()
+    for s, v in enumerate(table.seats):
+        if s != 1:
+            faces.update(p.tile for p in v.pond)
+        faces.update(t for m in v.melds for t in m.tiles if t != "x")
+        faces.update(t for t in v.revealed if t != "x")
+    got = Counter(learning.learner.counts())
+    assert sum(got.values()) >= 0.9 * sum(faces.values()) > 30, (got, faces)
+    assert not got - faces  # nothing the record does not hold, nothing of the pond read otherwise
+    assert learning.status()["hands"] == 1 and (tmp_path / "k.learned.npz").is_file()
+    assert reader.tileset is not base  # read with from now on
+    keys = set(learning._taught["h1"])
+    assert keys and all(k.startswith("h1/") for k in keys) and not any(k.startswith("h1/pond1/") for k in keys)
+    # a correction after the signature withdraws what the record taught; the corrected record teaches again
+    fix = JudgeCorrection(by="judge", op="delete", index=3, event={"type": "dice_read"}, t_mono=10.0, t_wall=0.0,
+                          hand_id="h1")
+    learning.on_event("h1/referee", 200, fix)
+    assert sum(learning.learner.counts().values()) == 0
+    _sign(learning, record, rev=1)
+    assert Counter(learning.learner.counts()) == got
+
+
+def test_a_record_whose_table_the_camera_did_not_see_teaches_nothing(tmp_path):
+    record, _, cam = _signed_table("riichi-ema2016", "kai", 502)
+    other, _, _ = _signed_table("riichi-ema2016", "kai", 503)  # another hand's record against this table
+    learning = TableLearning(SetLearner(cam.set_reader().tileset, pipeline_classifier()), None, cam)
+    _sign(learning, other)
+    assert sum(learning.learner.counts().values()) <= 2  # (a pond of one tile may agree by chance)
+    learning.on_event("h2/game", 0, ResultConfirmed(by="judge", t_mono=1.0, t_wall=0.0, hand_id="h2"))
+    learning.flush()  # a record with no start: nothing, no error

@@ -68,7 +68,7 @@ def test_learned_crops_bring_the_face_closer_to_the_tables_own_look(crops):
     other kai crops of that face (another frame) nearer to it."""
     clf = pipeline_classifier()
     base = style_tileset("classic")
-    lr = SetLearner(base, clf)
+    lr = SetLearner(base, clf, novel=None)  # every confirmed crop kept
     half = len(crops.crops) // 2
     face = next(lab for lab in crops.labels[:half] if lab in crops.labels[half:] and lab in base.labels)
     for i in range(half):
@@ -80,3 +80,33 @@ def test_learned_crops_bring_the_face_closer_to_the_tables_own_look(crops):
     before = base.similarities(emb)[:, col]
     after = lr.tileset().similarities(emb)[:, col]
     assert (after > before + 0.02).all(), (before, after)
+
+
+def test_a_crop_the_enrolled_set_already_reads_well_is_not_kept():
+    """The learned prototype is the mean of the looks the enrollment missed: a confirmed crop its face's enrolled
+    prototypes match about as well as the set's own crops (classic's tiles, classic's set) teaches nothing."""
+    clf = pipeline_classifier()
+    own = table_crops("classic", 1, seed=84_500)
+    lr = SetLearner(style_tileset("classic"), clf)
+    kept = [lr.add(f"k{i}", lab, c, hand="h1") for i, (c, lab) in enumerate(zip(own.crops, own.labels))]
+    assert sum(kept) <= 0.2 * len(kept) and sum(lr.counts().values()) == sum(kept)
+    assert lr.tileset() is lr.base or sum(kept) > 0
+
+
+def test_a_face_asked_at_first_is_not_asked_once_the_judge_has_answered_it():
+    """kai with its 1s drawn as a peacock on the table's copies (vision.heldout_styles kai-redrawn) and the set
+    enrolled from kai's own layout (the bamboo): every peacock is asked, never misread; learning from the
+    judge's answers and the signed record, the table stops asking after the first hand."""
+    from vision.heldout_styles import heldout_style
+    from vision.style_sets import enroll_rendered
+    from vision.tile_eval import learning_curve, table_crops
+
+    clf = pipeline_classifier()
+    kai = enroll_rendered(clf, "kai", shots=3, seed=82_000)
+    data = table_crops(heldout_style("kai-redrawn"), 1, seed=87_000, labels=("1s",) * 24 + ("2s", "9m") * 6)
+    data.crops, data.labels = [c for c, lab in zip(data.crops, data.labels) if lab == "1s"], ["1s"] * 24
+    learned = learning_curve(clf, "kai", 4, per_hand=6, data=data, tileset=kai)
+    plain = learning_curve(clf, "kai", 4, per_hand=6, data=data, tileset=kai, learn=False)
+    assert [h.misreads for h in learned + plain] == [0] * 8
+    assert sum(h.questions for h in plain) >= 20  # the peacock is not the enrolled 1s
+    assert learned[0].questions >= 4 and sum(h.questions for h in learned[1:]) <= 1, learned

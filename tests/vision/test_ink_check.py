@@ -1,0 +1,94 @@
+"""The inks of a tile against the set's own mean crops (vision.ink), and the reader's second look at a doubted
+face: another set's red fives and flowers are asked, not read as the table's; the table's own are read."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.conftest import scaled
+from vision.heldout_styles import heldout_style
+from vision.ink import ink_distance, ink_signatures
+from vision.style_sets import enroll_rendered
+from vision.tile_eval import sure_score, table_crops
+from vision.tile_labels import CLASS_LABELS, FLOWERS, RED_FIVES, UNKNOWN
+from vision.tile_reader import SetReader, pipeline_classifier
+from vision.tileset import TileSet
+
+TWINS = tuple(RED_FIVES + ["5m", "5p", "5s"] + FLOWERS)
+
+
+def _tile(ink: tuple[int, int, int], body: tuple[int, int, int] = (230, 240, 245)) -> np.ndarray:
+    """A 44 x 34 BGR tile: a body with a bar of one ink and a dot of black."""
+    t = np.zeros((44, 34, 3), np.uint8)
+    t[:] = body
+    t[10:30, 12:22] = ink
+    t[33:38, 14:20] = (20, 20, 20)
+    return t
+
+
+def test_inks_are_told_apart_and_a_lamps_colour_cast_drops_out():
+    red, green = _tile((40, 40, 200)), _tile((40, 170, 40))
+    sig = ink_signatures([red, green])
+    assert ink_distance(sig, ink_signatures([red, red]))[1] > 0.5  # green ink is not red ink
+    cast = np.clip(red.astype(np.float32) * np.array([0.7, 0.9, 1.1]), 0, 255).astype(np.uint8)  # a warm lamp
+    dim = (red * 0.6).astype(np.uint8)  # a darker table
+    turned = np.ascontiguousarray(red[::-1, ::-1])
+    d = ink_distance(ink_signatures([cast, dim, turned]), ink_signatures([red] * 3))
+    assert d.max() < 0.1, d
+
+
+def test_a_dark_body_with_light_ink_and_odd_crops():
+    """fluffy_black: light inks on a black body; grey, BGRA, tiny and inkless crops give a signature, no NaN."""
+    dark = _tile((90, 90, 250), body=(30, 30, 30))
+    dark[33:38, 14:20] = (240, 240, 240)
+    other = dark.copy()
+    other[10:30, 12:22] = (90, 250, 90)
+    sig = ink_signatures([dark, other, dark[..., 0], np.dstack([dark, np.full(dark.shape[:2], 255, np.uint8)]),
+                          np.full((3, 2, 3), 200, np.uint8), np.zeros((40, 30, 3), np.uint8)])
+    assert np.isfinite(sig.hist).all() and np.isfinite(sig.ink).all()
+    assert sig.ink[0] > 0.05 and sig.ink[5] == 0.0  # light ink on a dark body counts; a black crop holds none
+    assert ink_distance(sig, ink_signatures([dark] * 6))[1] > 0.3
+    assert ink_signatures([]).hist.shape == (0, 13)
+
+
+@pytest.fixture(scope="module")
+def kai_table() -> TileSet:
+    return enroll_rendered(pipeline_classifier(), "kai", shots=3, seed=82_000)
+
+
+def test_the_set_knows_its_ink_twins(kai_table):
+    twins = {lab for lab, t in zip(CLASS_LABELS, kai_table.ink_twins) if t}
+    assert twins == set(TWINS)
+    no_reds = TileSet(tuple(lab for lab in kai_table.labels if lab not in RED_FIVES + FLOWERS[1:]),
+                      kai_table.prototypes[:1], kai_table.counts[:1])
+    assert not no_reds.ink_twins.any()  # a five without its red five, one flower: nothing drawn twice
+    assert kai_table.ink is not None and len(kai_table.ink) == len(kai_table.labels)
+
+
+def test_another_sets_red_fives_and_flowers_are_asked_not_read_as_the_tables(kai_table):
+    """kai-green's red fives, fives and flowers (inks turned 120 degrees) on a table enrolled with kai: the
+    embedding takes some for kai's faces drawn in other inks (the reader of 27 Nov: 0m -> 5m and the like)."""
+    crops = table_crops(heldout_style("kai-green"), scaled(6, 12), seed=84_000, labels=TWINS)
+    new, old = SetReader([kai_table]), SetReader([kai_table], second_look=False)
+    new.watch = old.watch = None  # a few strange tiles among the table's own: the set watch would not trip
+    s_new, s_old = sure_score(new, crops), sure_score(old, crops)
+    assert s_old.wrong >= 2, s_old  # what the ink check is for
+    assert s_new.wrong == 0, s_new
+
+
+def test_the_tables_own_twins_are_read_and_nothing_else_is_lost(kai_table):
+    crops = table_crops("kai", scaled(3, 8), seed=85_000)
+    new, old = SetReader([kai_table]), SetReader([kai_table], second_look=False)
+    s_new, s_old = sure_score(new, crops), sure_score(old, crops)
+    assert s_new.wrong == 0 and s_new.answered >= s_old.answered and s_new.answered >= 0.95, (s_new, s_old)
+    twins = [i for i, lab in enumerate(crops.labels) if lab in TWINS]
+    got = new.read([crops.crops[i] for i in twins])
+    assert np.mean([r.label != UNKNOWN for r in got]) >= 0.9
+
+
+def test_a_merged_set_has_no_mean_crops_and_reads_as_before(kai_table):
+    merged = TileSet.merge([kai_table, kai_table])
+    assert merged.faces is None and merged.ink is None
+    crops = table_crops("kai", 1, seed=86_000)
+    s = sure_score(SetReader([kai_table, kai_table]), crops)
+    assert s.wrong == 0 and s.answered > 0.8, s
