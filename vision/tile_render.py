@@ -94,7 +94,7 @@ def load_style(name: str) -> TileStyle:
 
 
 @lru_cache(maxsize=512)
-def _rounded_mask(h: int, w: int, radius_frac: float) -> np.ndarray:
+def rounded_mask(h: int, w: int, radius_frac: float) -> np.ndarray:
     """Float mask (h, w) of a rounded rectangle, anti-aliased (cached, read-only)."""
     ss = 4
     m = np.zeros((h * ss, w * ss), np.uint8)
@@ -125,7 +125,7 @@ def face_image(style: TileStyle | str, label: str, height: int, face_colour: tup
         g = cv2.resize(st.glyphs[label], (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
         a = g[..., 3:4] / 255.0
         out[..., :3] = out[..., :3] * (1 - a) + g[..., :3] * a
-    out[..., 3] = _rounded_mask(h, w, st.radius) * 255.0
+    out[..., 3] = rounded_mask(h, w, st.radius) * 255.0
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -155,7 +155,7 @@ def _paste(dst: np.ndarray, src_bgra: np.ndarray, x: int, y: int, colour_scale: 
 def _shape(h: int, w: int, radius: float, colour: tuple[float, float, float]) -> np.ndarray:
     out = np.empty((h, w, 4), np.float32)
     out[..., :3] = colour
-    out[..., 3] = _rounded_mask(h, w, radius) * 255.0
+    out[..., 3] = rounded_mask(h, w, radius) * 255.0
     return out
 
 

@@ -48,15 +48,15 @@ import numpy as np
 
 from vision.geometry import DEFAULT_GEOMETRY
 from vision.tile_labels import BACK
-from vision.tile_render import TABLE_COLOURS, TileStyle, _rounded_mask, load_style
+from vision.tile_render import TABLE_COLOURS, TileStyle, rounded_mask, load_style
 
 TILE_ASPECT = DEFAULT_GEOMETRY.tile_w / DEFAULT_GEOMETRY.tile_h
 #: Inks of real sets (BGR): what a style's glyph colours are mapped to, by hue class.
 INKS: dict[str, tuple[tuple[int, int, int], ...]] = {
     "dark": ((20, 20, 20), (90, 35, 20), (40, 60, 10), (25, 25, 60), (60, 40, 30)),  # black, navy, dark green
-    "red": ((40, 30, 200), (50, 20, 170), (30, 40, 220), (70, 40, 190)),
-    "green": ((60, 130, 10), (80, 120, 0), (50, 100, 20), (110, 150, 30)),
-    "blue": ((170, 70, 20), (140, 50, 10), (160, 110, 20), (200, 90, 40)),
+    "reds": ((40, 30, 200), (50, 20, 170), (30, 40, 220), (70, 40, 190)),
+    "greens": ((60, 130, 10), (80, 120, 0), (50, 100, 20), (110, 150, 30)),
+    "blues": ((170, 70, 20), (140, 50, 10), (160, 110, 20), (200, 90, 40)),
 }
 
 
@@ -138,7 +138,7 @@ def _face_layers(style: str, label: str, look: SetLook, h: int, w: int) -> tuple
         inks = dict(look.ink_map)
         cls = _hue_class(bgr)
         bgr = bgr.copy()
-        for i, name in ((1, "dark"), (2, "red"), (3, "green"), (4, "blue")):
+        for i, name in ((1, "dark"), (2, "reds"), (3, "greens"), (4, "blues")):
             bgr[cls == i] = inks[name]
     col = cv2.resize(bgr, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
     a = cv2.resize(g[..., 3], (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
@@ -294,7 +294,7 @@ def _tile_layer(sc: _Scene, style: str, label: str, look: SetLook, th: int, cx: 
     rgb = np.zeros((lh, lw, 3), np.float32)
     alpha = np.zeros((lh, lw), np.float32)
     radius = st.radius
-    foot = _rounded_mask(th, tw, radius)
+    foot = rounded_mask(th, tw, radius)
     fx, fy = (lw - tw) / 2.0, (lh - th) / 2.0
     back = label == BACK
     body, backc = _lin(look.body), _lin(look.back)
@@ -317,7 +317,7 @@ def _tile_layer(sc: _Scene, style: str, label: str, look: SetLook, th: int, cx: 
         wall[np.abs(layer_t - look.back_share) < 0.06] = _lin(look.stripe)
     rgb = wall * wall_irr[None, None] * (0.55 + 0.45 * tmap)[..., None]  # occlusion towards the felt
     # the top face, magnified, at the parallax shift
-    top_mask = _rounded_mask(tth, ttw, radius)
+    top_mask = rounded_mask(tth, ttw, radius)
     if back:
         albedo = np.broadcast_to(backc, (tth, ttw, 3)).astype(np.float32)
         ink_a = np.zeros((tth, ttw), np.float32)
@@ -426,7 +426,7 @@ def render_photo(style: str, label: str, *, look: SetLook, orientation: int = 0,
     layer, a, x0, y0, fl = _tile_layer(sc, style, label, look, th, cx, cy)
     for nx, ny in neighbours:
         tw = max(4, round(th * TILE_ASPECT))
-        _add_mask(foot, _rounded_mask(th, tw, st.radius), int(round(nx - tw / 2)), int(round(ny - th / 2)))
+        _add_mask(foot, rounded_mask(th, tw, st.radius), int(round(nx - tw / 2)), int(round(ny - th / 2)))
     _add_mask(foot, fl, x0, y0)
     irr = np.broadcast_to(lights.ambient, (ch, cw, 3)).astype(np.float32).copy()
     for d, p, s in zip(lights.dirs, lights.power, lights.size):
