@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import cv2
 import numpy as np
 
+from vision.arrays import BoolArray, Float32Array, Float64Array, Image
 from vision.tile_labels import BACK, CLASS_LABELS, is_label
 from vision.tileset import NO_COLOUR, ROTATION_PROTOTYPES, TileSet, inner_colour, mean_face
 
@@ -26,20 +27,20 @@ TURNS_MAX_ERROR = 0.002  # turns_threshold: accepted answers of those reads wron
 MIN_THRESHOLD = 0.5  # a calibrated threshold never accepts an answer the model holds less likely than not
 
 
-def _jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _jitter(crop: Image, rng: np.random.Generator) -> Image:
     """A slightly rescaled, shifted, re-lit and blurred copy of a crop (enrollment augmentation)."""
     h, w = crop.shape[:2]
     s = rng.uniform(0.92, 1.08)
     m = cv2.getRotationMatrix2D((w / 2 + rng.normal(0, 0.02 * w), h / 2 + rng.normal(0, 0.02 * h)),
                                 rng.normal(0, 2.0), s)
-    out = cv2.warpAffine(crop, m, (w, h), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    out: Float32Array = cv2.warpAffine(crop, m, (w, h), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     out = out * rng.uniform(0.85, 1.15) + rng.uniform(-12, 12)
     if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.0))
+        out = cast(Float32Array, cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.0)))
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def _camera_copy(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _camera_copy(crop: Image, rng: np.random.Generator) -> Image:
     """A copy of an enrolled crop as another photo of the tile may show it: framed a little wider or
     tighter, smaller (36-64 px long side), another white balance and exposure, blur, sensor noise, JPEG --
     and turned a random number of quarter turns. The calibration reads these, not the clean crop: a set
@@ -47,23 +48,24 @@ def _camera_copy(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     h, w = crop.shape[:2]
     m = cv2.getRotationMatrix2D((w / 2 + rng.normal(0, 0.03 * w), h / 2 + rng.normal(0, 0.03 * h)),
                                 rng.normal(0, 2.0), rng.uniform(0.9, 1.1))
-    out = cv2.warpAffine(crop, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    out = cast(Image, cv2.warpAffine(crop, m, (w, h), borderMode=cv2.BORDER_REPLICATE))
     f = min(1.0, rng.uniform(36, 64) / max(h, w))
     if f < 1.0:
-        out = cv2.resize(out, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
-    img = out.astype(np.float32) * rng.uniform(0.85, 1.15, 3) + rng.uniform(-12, 12)
+        out = cast(Image, cv2.resize(out, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA))
+    img: Float64Array = out.astype(np.float32) * rng.uniform(0.85, 1.15, 3) + rng.uniform(-12, 12)
     if rng.random() < 0.5:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
+        img = cast(Float64Array, cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0)))
     img += rng.normal(0, rng.uniform(1, 4), img.shape)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 90))])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+        out = cast(Image, cv2.imdecode(buf, cv2.IMREAD_COLOR)) if ok else out
     return np.ascontiguousarray(np.rot90(out, int(rng.integers(4))))
 
 
-def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarray]], *, jitters: int = 3,
-           seed: int = 0, name: str = "", progress: Callable[[Iterable], Iterable] | None = None) -> TileSet:
+def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[Image]], *, jitters: int = 3,
+           seed: int = 0, name: str = "", progress: Callable[[Iterable[str]], Iterable[str]] | None = None
+           ) -> TileSet:
     """Build a tile set from upright BGR crops per label (``{"1m": [crop, ...], ...}``): prototypes per
     quarter turn, each class's mean face, the face and back colours, and the set's own confidence
     threshold and match level by leave-one-out on the crops (:func:`calibrate_set`)."""
@@ -106,11 +108,11 @@ def enroll(classifier: TileClassifier, examples: Mapping[str, Sequence[np.ndarra
     return calibrate_set(classifier, ts, held)
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6)
+def _unit(x: Float32Array) -> Float32Array:
+    return cast(Float32Array, x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6))
 
 
-Held = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]
+Held = tuple[Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, list[Image]]
 """One class's enrolled crops as :func:`enroll` read them: per quarter turn what each crop adds to the
 prototypes, each crop's embedding and logits, its camera copies' embeddings and logits (turn, crop, copy,
 ...), and the copies themselves (crop by crop)."""
@@ -165,7 +167,7 @@ def calibrate_set(classifier: TileClassifier, ts: TileSet, held: Sequence[Held])
                    turns_threshold=round(_lowest_safe(np.array(cam_confs), np.array(cam_right), model_thr), 4))
 
 
-def _lowest_safe(conf: np.ndarray, ok: np.ndarray, cap: float) -> float:
+def _lowest_safe(conf: Float64Array, ok: BoolArray, cap: float) -> float:
     """The lowest threshold whose accepted reads (``conf`` >= it) are wrong at most :data:`TURNS_MAX_ERROR` of
     the time counting one error more than seen; ``cap`` where none is (too few reads, or wrong at the top)."""
     order = np.argsort(-conf)
@@ -176,7 +178,7 @@ def _lowest_safe(conf: np.ndarray, ok: np.ndarray, cap: float) -> float:
     return float(min(cap, max(MIN_THRESHOLD, conf[order][fine[-1]])))
 
 
-def _median_colour(px: Sequence[np.ndarray]) -> tuple[int, int, int]:
+def _median_colour(px: Sequence[Image]) -> tuple[int, int, int]:
     if not len(px):
         return NO_COLOUR
     m = np.median(np.stack(px), axis=0)

@@ -24,13 +24,16 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import TYPE_CHECKING, TypedDict, cast
 
 import cv2
 import numpy as np
 
+from vision.arrays import Float32Array, Image
 from vision.conventions import conventions, source_of_index
 from vision.geometry import DEFAULT_GEOMETRY, TableGeometry
 from vision.rules_prior import RulesPrior
@@ -38,6 +41,9 @@ from vision.scene_model import MeldView, PondTile, Scene, SeatView
 from vision.tile_finder import Found, ZoneImage, find_in_zone, foreground, zone_image
 from vision.tile_labels import BACK, FACE_LABELS, FLOWERS, UNKNOWN
 from vision.zones import Zone, table_zones
+
+if TYPE_CHECKING:
+    from vision.tile_match import Reading, TileReader
 
 #: the share of a crop's width a revealed hand's end tile is read again without (:meth:`SceneParser._row_ends_again`)
 ROW_END_TRIM = 0.1
@@ -47,6 +53,24 @@ POND_ALLOWED = frozenset(FACE_LABELS)  # a flower discarded instead is an offenc
 MELD_ALLOWED = frozenset(FACES | {BACK})
 FLOWER_ALLOWED = frozenset(FLOWERS)
 CARDS = ("m", "p", "s", "1", "2", "3", "x")
+
+#: A crop to read: its zone, the tile found, the labels it may take (None: any).
+Job = tuple[str, Found, frozenset[str] | None]
+#: What a zone's finding gives (:meth:`SceneParser._find_zone`): the zone image, the tiles found in reading
+#: order, why the zone is not trusted, the crops to read, and the dice (centre) or the stick (stick zone).
+ZoneFinding = tuple[ZoneImage, list[Found], list[str], list[Job], tuple[int, ...] | bool | None]
+
+
+class _SeatUpdate(TypedDict, total=False):
+    """The fields of a seat's view read again this frame (:class:`~vision.scene_model.SeatView`'s)."""
+
+    pond: tuple[PondTile, ...]
+    melds: tuple[MeldView, ...]
+    flowers: tuple[str, ...]
+    card: str | None
+    standing: int
+    revealed: tuple[str, ...]
+    riichi_stick: bool
 
 
 @dataclass
@@ -60,9 +84,9 @@ class ParseInfo:
     scores: dict[str, list[float]] = field(default_factory=dict)  # the reader's score of each tile read
     why: dict[str, list[str]] = field(default_factory=dict)
     ms: dict[str, float] = field(default_factory=dict)
-    crops: dict[str, list[np.ndarray]] = field(default_factory=dict)  # ponds, revealed hands, flowers: each tile's
+    crops: dict[str, list[Image]] = field(default_factory=dict)  # ponds, revealed hands, flowers: each tile's
     # crop, in the order of the zone's reading (the scene's pond, revealed tiles, flowers)
-    meld_crops: dict[str, list[list[np.ndarray]]] = field(default_factory=dict)  # per meld read, its tiles' crops
+    meld_crops: dict[str, list[list[Image]]] = field(default_factory=dict)  # per meld read, its tiles' crops
     # in the order of MeldView.tiles
     meld_found: dict[str, list[list[Found]]] = field(default_factory=dict)  # per meld read, its tiles (boxes)
 
@@ -76,7 +100,7 @@ def _two_hands(profile: str) -> bool:
         return False
 
 
-def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> np.ndarray:
+def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> Image:
     x0, y0, x1, y1 = f.box
     c = zi.pixels(x0 - margin, y0 - margin, x1 + margin, y1 + margin)
     if f.turns == 1:  # a sideways tile: turn it upright (its top to the left → rotate clockwise)
@@ -87,7 +111,7 @@ def _crop(zi: ZoneImage, f: Found, margin: int = 0) -> np.ndarray:
 class SceneParser:
     """Reads scenes of one profile's table with a given tile reader."""
 
-    def __init__(self, profile: str, reader: object, geo: TableGeometry = DEFAULT_GEOMETRY,
+    def __init__(self, profile: str, reader: TileReader, geo: TableGeometry = DEFAULT_GEOMETRY,
                  px_per_mm: float = 1.2, n_seats: int = 4, face: tuple[int, int, int] | None = None,
                  prior: RulesPrior | None = None):
         self.profile = profile
@@ -107,13 +131,13 @@ class SceneParser:
 
     # ---- one frame -------------------------------------------------------------------------------------
 
-    def parse(self, top: np.ndarray, zones: set[str] | None = None, previous: Scene | None = None
+    def parse(self, top: Image, zones: set[str] | None = None, previous: Scene | None = None
               ) -> tuple[Scene, ParseInfo]:
         """Read the zones ``zones`` (all by default) of the rectified image ``top``; other zones (and
         occluded ones) keep ``previous``'s reading."""
         names = [n for n in self.zones if zones is None or n in zones]
-        return self.parse_views({n: (lambda z=self.zones[n]: zone_image(top, z, self.px, self.geo))
-                                 for n in names}, previous)
+        return self.parse_views({n: partial(zone_image, top, self.zones[n], self.px, self.geo) for n in names},
+                                previous)
 
     def parse_views(self, views: Mapping[str, Callable[[], ZoneImage]], previous: Scene | None = None,
                     pool: Executor | None = None, threads: int = 2) -> tuple[Scene, ParseInfo]:
@@ -127,24 +151,27 @@ class SceneParser:
         names = [n for n in self.zones if n in views]
         prev = previous or Scene(self.profile, tuple(SeatView() for _ in range(self.n_seats)))
         parts = min(len(names), threads) if pool is not None else 1
-        if parts < 2:
+        if parts < 2 or pool is None:
             done = [self._find_zone(n, views[n]) for n in names]
         else:  # zones split by area: one group on each pool thread and one here (one hand-over each)
+            def find_group(group: list[str]) -> dict[str, ZoneFinding]:
+                return {n: self._find_zone(n, views[n]) for n in group}
+
             groups = self._split(names, parts)
-            away = [pool.submit(lambda g=g: {n: self._find_zone(n, views[n]) for n in g}) for g in groups[1:]]
-            found_by = {n: self._find_zone(n, views[n]) for n in groups[0]}
+            away = [pool.submit(find_group, g) for g in groups[1:]]
+            found_by = find_group(groups[0])
             for f in away:
                 found_by.update(f.result())
             done = [found_by[n] for n in names]
         zimgs: dict[str, ZoneImage] = {}
-        jobs: list[tuple[str, Found, frozenset[str] | None]] = []
+        jobs: list[Job] = []
         stick: dict[int, bool] = {}
         dice: tuple[int, ...] | None = None
         for name, (zi, found, why, zone_jobs, value) in zip(names, done):
             z = self.zones[name]
             zimgs[name] = zi
             if z.kind == "centre":
-                dice = value  # type: ignore[assignment]
+                dice = value if isinstance(value, tuple) else None  # (always its dice: _find_zone)
                 continue
             if z.kind == "stick":
                 stick[z.seat or 0] = bool(value)
@@ -158,14 +185,14 @@ class SceneParser:
         margin = int(getattr(self.reader, "crop_margin_px", 0))
         crops = [_crop(zimgs[n], f, margin) for n, f, _ in jobs]
         allowed = [a for _, _, a in jobs]
-        read = self.reader.read  # type: ignore[attr-defined]
-        if parts > 1 and getattr(self.reader, "thread_safe", False) and len(crops) >= 8 * parts:
+        read = self.reader.read
+        if pool is not None and parts > 1 and getattr(self.reader, "thread_safe", False) and len(crops) >= 8 * parts:
             # batches at once (the GEMM and the numpy work release the GIL), the first one here
             cut = [len(crops) * i // parts for i in range(parts + 1)]
             away_r = [pool.submit(read, crops[a:b], allowed[a:b]) for a, b in zip(cut[1:-1], cut[2:])]
             reads = read(crops[:cut[1]], allowed[:cut[1]])
-            for f in away_r:
-                reads += f.result()
+            for fr in away_r:
+                reads += fr.result()
         else:
             reads = read(crops, allowed)
         reads = self._row_ends_again(jobs, crops, allowed, reads)
@@ -177,7 +204,7 @@ class SceneParser:
         seats = list(prev.seats)
         for s in range(self.n_seats):
             v = seats[s]
-            upd: dict[str, object] = {}
+            upd: _SeatUpdate = {}
             for kind in ("pond", "meld", "side", "hand"):
                 name = f"{kind}{s}"
                 if name not in info.found or name in info.occluded:
@@ -206,15 +233,15 @@ class SceneParser:
             if s in stick:
                 upd["riichi_stick"] = stick[s]
             if upd:
-                seats[s] = SeatView(**{**v.__dict__, **upd})  # type: ignore[arg-type]
+                seats[s] = replace(v, **upd)
         scene = Scene(self.profile, tuple(seats), prev.dice if dice is None else dice)
         t3 = time.perf_counter()
         info.ms = {"find": (t1 - t0) * 1e3, "read": (t2 - t1) * 1e3, "assemble": (t3 - t2) * 1e3,
                    "tiles": float(len(jobs))}
         return scene, info
 
-    def _row_ends_again(self, jobs: list[tuple[str, Found, frozenset[str] | None]], crops: list[np.ndarray],
-                        allowed: list[frozenset[str] | None], reads: list) -> list:  # type: ignore[type-arg]
+    def _row_ends_again(self, jobs: list[Job], crops: list[Image], allowed: list[frozenset[str] | None],
+                        reads: list[Reading]) -> list[Reading]:
         """A revealed hand's end tile read ``unknown`` is read again without :data:`ROW_END_TRIM` of its width on
         one side, then the other: the finder splits a touching row evenly, so an end tile is cut with a strip of
         felt beside it, and the felt, not the face, keeps the reader from being sure (mcr seed 11 hand 2: a 3m at
@@ -229,11 +256,11 @@ class SceneParser:
         again = sorted({i for idx in ends.values() for i in (idx[0], idx[-1]) if reads[i].label == UNKNOWN})
         if not again:
             return reads
-        cut: list[np.ndarray] = []
+        cut: list[Image] = []
         for i in again:
             k = max(1, int(round(ROW_END_TRIM * crops[i].shape[1])))
             cut += [crops[i][:, k:], crops[i][:, :-k]]
-        second = self.reader.read(cut, [allowed[i] for i in again for _ in (0, 1)])  # type: ignore[attr-defined]
+        second = self.reader.read(cut, [allowed[i] for i in again for _ in (0, 1)])
         out = list(reads)
         for j, i in enumerate(again):
             sure = [r for r in second[2 * j:2 * j + 2] if r.label not in (UNKNOWN, BACK, "none")]
@@ -241,12 +268,12 @@ class SceneParser:
                 out[i] = sure[0]
         return out
 
-    def tile_crops(self, top: np.ndarray) -> list[np.ndarray]:
+    def tile_crops(self, top: Image) -> list[Image]:
         """Every face-up or face-down tile of the rectified table image, cut as the reader gets them."""
         margin = int(getattr(self.reader, "crop_margin_px", 0))
-        out: list[np.ndarray] = []
+        out: list[Image] = []
         for name, z in self.zones.items():
-            zi, _, _, jobs, _ = self._find_zone(name, lambda z=z: zone_image(top, z, self.px, self.geo))
+            zi, _, _, jobs, _ = self._find_zone(name, partial(zone_image, top, z, self.px, self.geo))
             out += [_crop(zi, f, margin) for _, f, _ in jobs]
         return out
 
@@ -264,24 +291,24 @@ class SceneParser:
             load[i] += area(n)
         return groups
 
-    def _find_zone(self, name: str, view: Callable[[], ZoneImage]
-                   ) -> tuple[ZoneImage, list[Found], list[str], list[tuple[str, Found, frozenset[str] | None]], object]:
+    def _find_zone(self, name: str, view: Callable[[], ZoneImage]) -> ZoneFinding:
         """One zone's image → (zone image, tiles found in reading order, why not trusted, crops to read
         with their allowed labels, the dice or the stick where the zone holds them)."""
         z = self.zones[name]
         zi = view()
-        foreground(zi, px_per_mm=self.px, face=self.face if z.kind != "centre" else None)
+        mask = foreground(zi, px_per_mm=self.px, face=self.face if z.kind != "centre" else None)  # (zi.mask)
         if z.kind == "centre":
-            return zi, [], [], [], self._dice(zi)
+            return zi, [], [], [], self._dice(zi, mask)
         if z.kind == "stick":
-            return zi, [], [], [], self._stick(zi)
+            return zi, [], [], [], self._stick(mask)
         found, why = find_in_zone(zi, self.px, self.geo, two_racks=self.two_racks,
                                   sideways=self.conv.riichi_sideways_discard)
         found = self._order(z, found)
         allowed = self._allowed[z.kind]
         open_sets = self._open_set_tiles(found) if z.kind == "meld" else set()
         # a set with a sideways (claimed) tile lies all face up
-        jobs = [(name, f, self._allowed["open"] if f in open_sets else allowed) for f in found if f.shape == "tile"]
+        jobs: list[Job] = [(name, f, self._allowed["open"] if f in open_sets else allowed) for f in found
+                           if f.shape == "tile"]
         return zi, found, why, jobs, None
 
     # ---- zone readers ----------------------------------------------------------------------------------
@@ -319,36 +346,36 @@ class SceneParser:
                            <= g[-1].box[2] + 2)
         return out
 
-    def _apply_prior(self, jobs: list[tuple[str, Found, frozenset[str] | None]], reads: list, names: list[str],
-                     prev: Scene, info: ParseInfo) -> dict[str, dict[Found, str]]:
+    def _apply_prior(self, jobs: list[Job], reads: Sequence[Reading], names: list[str], prev: Scene,
+                     info: ParseInfo) -> dict[str, dict[Found, str]]:
         """Labels per zone and tile after the rules prior (:mod:`vision.rules_prior`): sets read as legal
         melds (``info.melds``), at most four copies of a face in view counting the zones not re-read and
         :attr:`known`."""
-        readings: dict[tuple[str, Found], object] = {(n, f): r for (n, f, _), r in zip(jobs, reads)}
+        readings: dict[tuple[str, Found], Reading] = {(n, f): r for (n, f, _), r in zip(jobs, reads)}
         by_zone: dict[str, dict[Found, str]] = {}
         fixed: Counter[str] = Counter(self.known)
         for name in names:
             z = self.zones[name]
             if z.kind != "meld" or name not in info.found or name in info.occluded:
                 continue
-            melds, tiles = self._melds(info.found[name], {f: readings[(name, f)] for f in info.found[name]
-                                                          if (name, f) in readings})
+            melds, meld_tiles = self._melds(info.found[name], {f: readings[(name, f)] for f in info.found[name]
+                                                               if (name, f) in readings})
             info.melds[name] = melds
-            info.meld_found[name] = tiles
+            info.meld_found[name] = meld_tiles
             fixed.update(t for m in melds for t in m.tiles if t not in ("x", UNKNOWN))
-            by_zone[name] = {f: r.label for (n, f), r in readings.items() if n == name}  # type: ignore[attr-defined]
+            by_zone[name] = {f: r.label for (n, f), r in readings.items() if n == name}
         for v, s in zip(prev.seats, range(self.n_seats)):  # zones kept from the previous reading still count
             for kind, tiles in (("pond", [p.tile for p in v.pond]), ("meld", [t for m in v.melds for t in m.tiles]),
                                 ("side", list(v.flowers)), ("hand", list(v.revealed))):
                 if f"{kind}{s}" not in names or f"{kind}{s}" in info.occluded:
                     fixed.update(t for t in tiles if t not in ("x", UNKNOWN))
-        singles = {(n, f): r.label for (n, f), r in readings.items()  # type: ignore[attr-defined]
+        singles = {(n, f): r.label for (n, f), r in readings.items()
                    if self.zones[n].kind != "meld"}
         for (n, f), lab in self.prior.limit_copies(singles, readings, fixed).items():
             by_zone.setdefault(n, {})[f] = lab
         return by_zone
 
-    def _melds(self, found: list[Found], reads: Mapping[Found, object]
+    def _melds(self, found: list[Found], reads: Mapping[Found, Reading]
                ) -> tuple[tuple[MeldView, ...], list[list[Found]]]:
         """The sets of a meld row, the first declared first, and each one's tiles in its ``tiles``' order."""
         tiles = [f for f in found if f.shape == "tile" and f in reads]
@@ -368,12 +395,12 @@ class SceneParser:
             boxes.append(g + extra)
         return tuple(out), boxes
 
-    def _stick(self, zi: ZoneImage) -> bool:
-        n, _, stats, _ = cv2.connectedComponentsWithStats(zi.mask, connectivity=8)
+    def _stick(self, mask: Image) -> bool:
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         return any(stats[i][2] / self.px > 60 and stats[i][3] / self.px < 22 for i in range(1, n))
 
-    def _dice(self, zi: ZoneImage) -> tuple[int, ...]:
-        n, lab, stats, cent = cv2.connectedComponentsWithStats(zi.mask, connectivity=8)
+    def _dice(self, zi: ZoneImage, mask: Image) -> tuple[int, ...]:
+        n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
         vals = []
         for i in sorted(range(1, n), key=lambda i: cent[i][0]):
             w, h = stats[i][2] / self.px, stats[i][3] / self.px
@@ -407,7 +434,7 @@ class SceneParser:
         c = zi.pixels(x0, y0, x1, y1).astype(np.float32)
         if c.size == 0:
             return "x"
-        c = cv2.resize(c, (56, 38))
+        c = cast(Float32Array, cv2.resize(c, (56, 38)))
         best, best_s = "x", -np.inf
         for card in CARDS:
             t = card_image(card, 56, 38)[..., :3].astype(np.float32)

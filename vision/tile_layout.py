@@ -17,10 +17,15 @@ row pitch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import cv2
 import numpy as np
+
+from vision.arrays import Float32Array, Image
+
+if TYPE_CHECKING:
+    from vision.calibration import Calibration
 
 LAYOUT: tuple[tuple[str, ...], ...] = (
     tuple(f"{n}m" for n in range(1, 10)),
@@ -35,7 +40,7 @@ LAYOUT: tuple[tuple[str, ...], ...] = (
 LAYOUT_PITCH_MM = (37.0, 48.0)
 
 
-def find_tiles(photo: np.ndarray) -> list[tuple[int, int, int, int]]:
+def find_tiles(photo: Image) -> list[tuple[int, int, int, int]]:
     """Bounding boxes (x, y, w, h) of tile-sized blobs that stand out from the table colour."""
     h, w = photo.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(photo, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -52,7 +57,7 @@ def find_tiles(photo: np.ndarray) -> list[tuple[int, int, int, int]]:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    boxes = [tuple(int(v) for v in cv2.boundingRect(c)) for c in contours]
+    boxes = [(int(x), int(y), int(bw), int(bh)) for x, y, bw, bh in map(cv2.boundingRect, contours)]
     boxes = [b for b in boxes if b[2] * b[3] > 0.0005 * h * w]
     if not boxes:
         return []
@@ -98,12 +103,12 @@ def _grid(boxes: list[tuple[int, int, int, int]], pitch: tuple[float, float] | N
     return out
 
 
-def read_layout(photo: np.ndarray, margin: float = 0.04) -> dict[str, np.ndarray]:
+def read_layout(photo: Image, margin: float = 0.04) -> dict[str, Image]:
     """Crops per label from a photo of the calibration layout; ValueError if no grid is recognisable."""
     boxes = find_tiles(photo)
     if len(boxes) < 9:
         raise ValueError(f"found {len(boxes)} tiles, expected the calibration grid (at least one full row)")
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, Image] = {}
     for (x, y, w, h), lab in _grid(boxes):
         mx, my = int(w * margin), int(h * margin)
         out[lab] = photo[max(0, y - my):y + h + my, max(0, x - mx):x + w + mx].copy()
@@ -119,9 +124,9 @@ class CentreView:
     """The table's centre as the pipeline rectifies it (``image``, at ``px_per_mm``, its top-left pixel at
     ``origin_mm`` in the table frame), its foreground ``mask`` (the tile finder's) and the calibration."""
 
-    image: np.ndarray
-    mask: np.ndarray
-    calibration: Any
+    image: Image
+    mask: Image
+    calibration: Calibration
     px_per_mm: float
     origin_mm: tuple[float, float]
 
@@ -130,7 +135,7 @@ class CentreView:
         return (self.origin_mm[0] + (x + 0.5) / self.px_per_mm, self.origin_mm[1] + (y + 0.5) / self.px_per_mm)
 
 
-def centre_view(frame: np.ndarray, calibration: Any | None = None, px_per_mm: float = 1.2,
+def centre_view(frame: Image, calibration: Calibration | None = None, px_per_mm: float = 1.2,
                 half: tuple[float, float] = TABLE_LAYOUT_HALF) -> CentreView:
     """The centre of a frame of the table's camera (``half`` mm either way), rectified exactly as the table
     pipeline rectifies a zone, with the tile finder's foreground mask against the felt around it. ValueError
@@ -144,7 +149,7 @@ def centre_view(frame: np.ndarray, calibration: Any | None = None, px_per_mm: fl
     hx, hy = (int(round(v * px_per_mm)) for v in half)
     ys, xs = slice(int(c) - hy, int(c) + hy), slice(int(c) - hx, int(c) + hx)
     view = rect.block_maps(ys, xs)
-    img = cv2.remap(frame, view[0], view[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    img = cast(Image, cv2.remap(frame, view[0], view[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT))
     ring = np.concatenate([img[:2].reshape(-1, 3), img[-2:].reshape(-1, 3), img[:, :2].reshape(-1, 3),
                            img[:, -2:].reshape(-1, 3)])
     zi = ZoneImage(None, img, median_u8(ring))  # type: ignore[arg-type]
@@ -172,8 +177,8 @@ def centre_blobs(view: CentreView) -> tuple[list[Box], list[Box]]:
     return tiles, other
 
 
-def read_table_layout(frame: np.ndarray, calibration: object | None = None, px_per_mm: float = 1.2
-                      ) -> dict[str, np.ndarray]:
+def read_table_layout(frame: Image, calibration: Calibration | None = None, px_per_mm: float = 1.2
+                      ) -> dict[str, Image]:
     """Crops per label from a frame of the table's own camera with the calibration layout laid out in the
     table's centre, upright for East (the camera's bottom edge). The frame is rectified as the table
     pipeline rectifies it and the tiles are cut as its tile finder cuts them, so the crops are the very
@@ -185,13 +190,13 @@ def read_table_layout(frame: np.ndarray, calibration: object | None = None, px_p
     if len(boxes) < 9:
         raise ValueError(f"found {len(boxes)} tiles in the table's centre, expected the calibration layout")
     pitch = (LAYOUT_PITCH_MM[0] * px_per_mm, LAYOUT_PITCH_MM[1] * px_per_mm)
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, Image] = {}
     for (x, y, w, h), lab in _grid(boxes, pitch):
         out[lab] = np.ascontiguousarray(img[y:y + h, x:x + w])
     return out
 
 
-def render_layout(style: str, tile_height: int = 80, seed: int = 0, labels: set[str] | None = None) -> np.ndarray:
+def render_layout(style: str, tile_height: int = 80, seed: int = 0, labels: set[str] | None = None) -> Image:
     """A synthetic overhead photo of the calibration layout for ``style`` (tests, docs)."""
     from vision.tile_render import TABLE_COLOURS, face_image, load_style
 
@@ -203,7 +208,7 @@ def render_layout(style: str, tile_height: int = 80, seed: int = 0, labels: set[
     rows = [r for r in LAYOUT if any(lab in have for lab in r)]
     h = len(rows) * (tile_height + gap) + gap
     w = 9 * (tw + gap) + gap
-    img = np.empty((h, w, 3), np.float32)
+    img: Float32Array = np.empty((h, w, 3), np.float32)
     img[:] = TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))]
     img += rng.normal(0, 4, img.shape)
     for r, row in enumerate(rows):
@@ -214,5 +219,6 @@ def render_layout(style: str, tile_height: int = 80, seed: int = 0, labels: set[
             x, y = gap + c * (tw + gap) + int(rng.integers(-3, 4)), gap + r * (tile_height + gap) + int(rng.integers(-3, 4))
             a = f[..., 3:4] / 255.0
             img[y:y + tile_height, x:x + f.shape[1]] = img[y:y + tile_height, x:x + f.shape[1]] * (1 - a) + f[..., :3] * a
-    ramp = np.linspace(0.85, 1.1, w, dtype=np.float32)[None, :, None]
-    return np.clip(img * ramp, 0, 255).astype(np.uint8)
+    ramp: Float32Array = np.linspace(0.85, 1.1, w, dtype=np.float32)[None, :, None]
+    out: Image = np.clip(img * ramp, 0, 255).astype(np.uint8)
+    return out

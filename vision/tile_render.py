@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import colorsys
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
 
+from vision.arrays import Float32Array, Image
 from vision.tile_labels import BACK, FACE_LABELS
 
 ASSET_DIR = Path(__file__).resolve().parent / "assets" / "tiles"
@@ -45,7 +48,7 @@ class TileStyle:
     back: tuple[int, int, int]
     side: tuple[int, int, int]
     radius: float
-    glyphs: dict[str, np.ndarray]  # label -> RGBA glyph layer (H, W, 4)
+    glyphs: dict[str, Image]  # label -> RGBA glyph layer (H, W, 4)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -76,9 +79,9 @@ def load_style(name: str) -> TileStyle:
     bad = [lab for lab in labels if lab not in FACE_LABELS]
     if bad:
         raise ValueError(f"tile style {name!r}: unknown face labels {bad}")
-    glyphs = {}
+    glyphs: dict[str, Image] = {}
     for lab in labels:
-        bgra = cv2.imread(str(folder / f"{lab}.png"), cv2.IMREAD_UNCHANGED)
+        bgra = cast("Image | None", cv2.imread(str(folder / f"{lab}.png"), cv2.IMREAD_UNCHANGED))  # None: unread
         if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4:
             raise ValueError(f"tile style {name!r}: {folder / (lab + '.png')} is missing or not an RGBA PNG")
         glyphs[lab] = bgra
@@ -94,7 +97,7 @@ def load_style(name: str) -> TileStyle:
 
 
 @lru_cache(maxsize=512)
-def rounded_mask(h: int, w: int, radius_frac: float) -> np.ndarray:
+def rounded_mask(h: int, w: int, radius_frac: float) -> Float32Array:
     """Float mask (h, w) of a rounded rectangle, anti-aliased (cached, read-only)."""
     ss = 4
     m = np.zeros((h * ss, w * ss), np.uint8)
@@ -109,7 +112,7 @@ def rounded_mask(h: int, w: int, radius_frac: float) -> np.ndarray:
 
 
 def face_image(style: TileStyle | str, label: str, height: int, face_colour: tuple[int, int, int] | None = None,
-               back_colour: tuple[int, int, int] | None = None) -> np.ndarray:
+               back_colour: tuple[int, int, int] | None = None) -> Image:
     """The top of a tile lying face up (or of its back for ``label == "back"``): BGRA, ``height`` pixels
     tall, alpha is the rounded tile outline."""
     st = load_style(style) if isinstance(style, str) else style
@@ -132,7 +135,7 @@ def face_image(style: TileStyle | str, label: str, height: int, face_colour: tup
 # ---- photo-like crops ----------------------------------------------------------------------------------
 
 
-def _table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+def _table(rng: np.random.Generator, h: int, w: int) -> Float32Array:
     base = np.array(TABLE_COLOURS[rng.integers(len(TABLE_COLOURS))], np.float32) * rng.uniform(0.7, 1.25, 3)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
@@ -141,7 +144,7 @@ def _table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return img
 
 
-def _paste(dst: np.ndarray, src_bgra: np.ndarray, x: int, y: int, colour_scale: float = 1.0) -> None:
+def _paste(dst: Float32Array, src_bgra: Image, x: int, y: int, colour_scale: float = 1.0) -> None:
     """Alpha-composite ``src_bgra`` onto float ``dst`` at (x, y), clipped to the canvas."""
     h, w = src_bgra.shape[:2]
     x0, y0, x1, y1 = max(0, x), max(0, y), min(dst.shape[1], x + w), min(dst.shape[0], y + h)
@@ -152,7 +155,7 @@ def _paste(dst: np.ndarray, src_bgra: np.ndarray, x: int, y: int, colour_scale: 
     dst[y0:y1, x0:x1] = dst[y0:y1, x0:x1] * (1 - a) + s[..., :3] * colour_scale * a
 
 
-def _shape(h: int, w: int, radius: float, colour: tuple[float, float, float]) -> np.ndarray:
+def _shape(h: int, w: int, radius: float, colour: tuple[float, float, float]) -> Float32Array:
     out = np.empty((h, w, 4), np.float32)
     out[..., :3] = colour
     out[..., 3] = rounded_mask(h, w, radius) * 255.0
@@ -160,7 +163,14 @@ def _shape(h: int, w: int, radius: float, colour: tuple[float, float, float]) ->
 
 
 def _jitter_colour(rng: np.random.Generator, c: tuple[int, int, int], amount: float) -> tuple[float, float, float]:
-    return tuple(float(np.clip(v + rng.normal(0, amount), 0, 255)) for v in c)  # type: ignore[return-value]
+    b, g, r = (float(np.clip(v + rng.normal(0, amount), 0, 255)) for v in c)
+    return b, g, r
+
+
+def _int_colour(c: Iterable[float]) -> tuple[int, int, int]:
+    """A BGR colour's three channels as whole numbers (truncated, as ``int``)."""
+    b, g, r = (int(v) for v in c)
+    return b, g, r
 
 
 def _hsv_bgr(h: float, s: float, v: float) -> tuple[int, int, int]:
@@ -180,9 +190,9 @@ def random_back_colour(rng: np.random.Generator) -> tuple[int, int, int]:
     return _hsv_bgr(rng.random(), rng.uniform(0.5, 1.0), rng.uniform(0.5, 1.0))
 
 
-def _tile_layer(rng: np.random.Generator, st: TileStyle, label: str, th: int, augment: bool) -> np.ndarray:
+def _tile_layer(rng: np.random.Generator, st: TileStyle, label: str, th: int, augment: bool) -> Float32Array:
     """The tile seen from above: top face plus a visible side band; BGRA float (with a margin)."""
-    face_c = _jitter_colour(rng, st.face, 12) if augment else st.face
+    face_c: tuple[float, float, float] = _jitter_colour(rng, st.face, 12) if augment else st.face
     if augment and rng.random() < 0.25 and sum(st.face) > 300:  # a differently coloured (light) face
         face_c = random_face_colour(rng)
     back_c = st.back
@@ -191,7 +201,7 @@ def _tile_layer(rng: np.random.Generator, st: TileStyle, label: str, th: int, au
     # a real set's back always differs from its face (that is how face-down is told from face-up)
     while label == BACK and sum(abs(float(a) - float(b)) for a, b in zip(back_c, face_c)) < MIN_BACK_FACE_DISTANCE:
         back_c = random_back_colour(rng)
-    top = face_image(st, label, th, face_colour=tuple(int(v) for v in face_c), back_colour=back_c).astype(np.float32)
+    top = face_image(st, label, th, face_colour=_int_colour(face_c), back_colour=back_c).astype(np.float32)
     tw = top.shape[1]
     depth = rng.uniform(0.0, 0.12) * th if augment else 0.05 * th
     ang = rng.uniform(0, 2 * np.pi)
@@ -200,15 +210,15 @@ def _tile_layer(rng: np.random.Generator, st: TileStyle, label: str, th: int, au
     layer = np.zeros((th + 2 * pad, tw + 2 * pad, 4), np.float32)
     side_c = st.side if label != BACK else st.face
     if augment and rng.random() < 0.3:
-        side_c = tuple(int(v) for v in rng.uniform(0, 255, 3))
-    side = _shape(th, tw, st.radius, tuple(v * 0.75 for v in side_c))
+        side_c = _int_colour(rng.uniform(0, 255, 3))
+    side = _shape(th, tw, st.radius, (side_c[0] * 0.75, side_c[1] * 0.75, side_c[2] * 0.75))
     for t in (1.0, 0.66, 0.33):
         _blend_layer(layer, side, pad + int(dx * t), pad + int(dy * t))
     _blend_layer(layer, top, pad, pad)
     return layer
 
 
-def _blend_layer(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
+def _blend_layer(dst: Float32Array, src: Float32Array, x: int, y: int) -> None:
     h, w = src.shape[:2]
     d = dst[y:y + h, x:x + w]
     a = src[..., 3:4] / 255.0
@@ -216,7 +226,7 @@ def _blend_layer(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
     d[..., 3:4] = np.maximum(d[..., 3:4], src[..., 3:4])
 
 
-def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def _photometric(rng: np.random.Generator, img: Float32Array) -> Float32Array:
     """Lighting gradient, glare, cast shadow, colour cast, blur, noise (float BGR in, float BGR out)."""
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -239,7 +249,7 @@ def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return lut[img.astype(np.uint8)]
 
 
-def _occlude(rng: np.random.Generator, img: np.ndarray, max_frac: float) -> None:
+def _occlude(rng: np.random.Generator, img: Float32Array, max_frac: float) -> None:
     """Cover part of the crop from one edge with a finger-, sleeve- or tile-coloured blob."""
     h, w = img.shape[:2]
     colour = [(120, 150, 200), (90, 120, 170), (40, 40, 40), (200, 200, 200), (60, 60, 140)][rng.integers(5)]
@@ -255,35 +265,35 @@ def _occlude(rng: np.random.Generator, img: np.ndarray, max_frac: float) -> None
     cv2.fillPoly(img, [poly], tuple(float(c) * rng.uniform(0.7, 1.2) for c in colour))
 
 
-def _finish(rng: np.random.Generator, img: np.ndarray, out_hw: tuple[int, int], augment: bool) -> np.ndarray:
-    out = cv2.resize(img, (out_hw[1], out_hw[0]), interpolation=cv2.INTER_AREA)
+def _finish(rng: np.random.Generator, img: Float32Array, out_hw: tuple[int, int], augment: bool) -> Image:
+    out = cast(Float32Array, cv2.resize(img, (out_hw[1], out_hw[0]), interpolation=cv2.INTER_AREA))
     if augment:
         if rng.random() < 0.5:
-            out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
+            out = cast(Float32Array, cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3)))
         elif rng.random() < 0.2:
             k = int(rng.integers(3, 6))
-            kern = np.zeros((k, k), np.float32)
+            kern: Float32Array = np.zeros((k, k), np.float32)
             kern[k // 2] = 1.0 / k
             rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
-            kern = cv2.warpAffine(kern, rot, (k, k))
-            out = cv2.filter2D(out, -1, kern / max(kern.sum(), 1e-6))
+            kern = cast(Float32Array, cv2.warpAffine(kern, rot, (k, k)))
+            out = cast(Float32Array, cv2.filter2D(out, -1, kern / max(kern.sum(), 1e-6)))
         out = out + rng.normal(0, rng.uniform(0, 8), out.shape).astype(np.float32)
-    out = np.clip(out, 0, 255).astype(np.uint8)
+    crop: Image = np.clip(out, 0, 255).astype(np.uint8)
     if augment and rng.random() < 0.7:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return out
+        ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
+        crop = cast(Image, cv2.imdecode(buf, cv2.IMREAD_COLOR))
+    return crop
 
 
-def _perspective(rng: np.random.Generator, img: np.ndarray, amount: float) -> np.ndarray:
+def _perspective(rng: np.random.Generator, img: Float32Array, amount: float) -> Float32Array:
     h, w = img.shape[:2]
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = src + rng.uniform(-amount, amount, (4, 2)).astype(np.float32) * np.float32([w, h])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = src + rng.uniform(-amount, amount, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return cast(Float32Array, cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT))
 
 
-def _camera(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def _camera(rng: np.random.Generator, img: Float32Array) -> Float32Array:
     """What a table camera adds (float BGR in and out): a white-balance error, an exposure error and the
     soft shadow of a hand or an arm over part of the tile."""
     h, w = img.shape[:2]
@@ -298,7 +308,7 @@ def _camera(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def render_tile(style: TileStyle | str, label: str, *, orientation: int = 0, size: int = 64, seed: int = 0,
-                augment: bool = True, tight: bool = False) -> np.ndarray:
+                augment: bool = True, tight: bool = False) -> Image:
     """A crop of one tile, BGR uint8, its long side ``size`` pixels.
 
     ``orientation`` k turns the tile k quarter turns counter-clockwise (0 upright, 1 top to the left,
@@ -341,7 +351,7 @@ def render_tile(style: TileStyle | str, label: str, *, orientation: int = 0, siz
     jy = int(rng.normal(0, 0.025 * work)) if augment else 0
     if augment:
         rot = cv2.getRotationMatrix2D((lw / 2, lh / 2), rng.normal(0, 3.0), 1.0)
-        layer = cv2.warpAffine(layer, rot, (lw, lh), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        layer = cast(Float32Array, cv2.warpAffine(layer, rot, (lw, lh), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0)))
     _paste(canvas, np.clip(layer, 0, 255).astype(np.uint8), (cw - lw) // 2 + jx, (ch - lh) // 2 + jy)
     if augment:
         canvas = _perspective(rng, canvas, 0.04)
@@ -356,7 +366,7 @@ def render_tile(style: TileStyle | str, label: str, *, orientation: int = 0, siz
     return _finish(rng, canvas, (max(1, round(h * scale)), max(1, round(w * scale))), augment)
 
 
-def render_none(*, size: int = 64, seed: int = 0, style: TileStyle | str | None = None) -> np.ndarray:
+def render_none(*, size: int = 64, seed: int = 0, style: TileStyle | str | None = None) -> Image:
     """A crop that holds no whole tile: bare table, clutter, a tile sliver at an edge or the gap between
     two tiles. BGR uint8, long side ``size``."""
     rng = np.random.default_rng(seed)

@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from controller.referee.camera import CameraReader
+
+if TYPE_CHECKING:
+    from controller.play_source import PlayTable
+    from controller.referee.session import RefereeSession
+    from controller.set_learning import TableLearning
+    from vision.calibration import Calibration
 
 FPS = 10.0
 WRONG_SET = ("camera: the tiles do not look like the enrolled tile set; tiles are asked, not read — check the "
@@ -30,9 +37,9 @@ class CameraFeed:
         self.fps = fps
         self.reader: CameraReader | None = None
         self.set_wrong = False
-        self.learning: Any = None
+        self.learning: TableLearning | None = None
 
-    def _start_learning(self, svc: Any) -> None:
+    def _start_learning(self, svc: PlayTable) -> None:
         """The table learns its set from the faces the record confirms (controller/set_learning.py): the
         learned crops are kept beside the table's set file (else beside the event store) and read with."""
         from controller.set_learning import TableLearning, learned_path
@@ -44,7 +51,7 @@ class CameraFeed:
         if rd is None or rd.tileset is None or store is None or not hasattr(store, "listeners"):
             return
         sets = _set_paths(svc)  # the learned crops are keyed on the set the reader reads with
-        styles = "+".join(Path(s).name for s in svc.cfg["camera.styles"])
+        styles = "+".join(Path(s).name for s in _strings(svc.cfg["camera.styles"]))
         path = learned_path(sets[0]) if sets else Path(store.path).with_name(f"tileset-{styles}.learned.npz")
         try:
             learner = SetLearner.load(path, rd.tileset, rd.clf)
@@ -55,19 +62,20 @@ class CameraFeed:
         if learner.counts():
             rd.use(learner.tileset())
         store.listeners.append(self.learning.on_event)
-        svc.set_learning = self.learning.status
+        # what the page reads of the service by name (controller/web/live.py), not part of PlayTable
+        setattr(svc, "set_learning", self.learning.status)  # noqa: B010
 
-    def _watch_set(self, svc: Any) -> None:
+    def _watch_set(self, svc: PlayTable) -> None:
         """Say on the page and the judge's console when the tiles in view stop (or start again) looking like
         the enrolled set: the camera then asks about every face instead of reading it."""
         chk = self.reader.set_check() if self.reader is not None else None
         wrong = bool(chk and chk["wrong"])
-        svc.camera_set = chk
+        setattr(svc, "camera_set", chk)  # noqa: B010  (as set_learning above)
         if wrong != self.set_wrong:
             self.set_wrong = wrong
             svc.note(WRONG_SET if wrong else SET_OK)
 
-    async def run(self, session: Any) -> None:
+    async def run(self, session: RefereeSession) -> None:
         from controller.table_camera import CameraError
         from vision.calibration import CalibrationError, calibrate
         from vision.scene_game import scenes_from_events, view_seats
@@ -84,7 +92,9 @@ class CameraFeed:
                 cam.sync()
                 frame = await asyncio.to_thread(cam.next_frame)
                 if self.reader is None:
-                    cal = cam.calibration or await asyncio.to_thread(calibrate, frame.image)
+                    cal = cam.calibration
+                    if cal is None:
+                        cal = await asyncio.to_thread(calibrate, frame.image)
                     self.reader = _camera_reader(svc, cal, view_seats(svc.profile, svc.players))
                     log = session.referee.game_log
                     if log:  # after a restart: only what changed since the record is news
@@ -105,15 +115,29 @@ class CameraFeed:
             await asyncio.sleep(max(0.0, 1.0 / self.fps - (time.monotonic() - started)))
 
 
-def _set_paths(svc: Any) -> list[str]:
+def _strings(v: object) -> list[str]:
+    """A list-valued configuration key as its TOML gives it (names or paths), as strings."""
+    if not isinstance(v, Iterable):
+        raise TypeError(f"{v!r} is not a list")
+    return [str(x) for x in v]
+
+
+def _number(v: object) -> float:
+    """A number from the configuration (as its TOML gives it: a whole number or not)."""
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return v
+    raise TypeError(f"{v!r} is not a number")
+
+
+def _set_paths(svc: PlayTable) -> list[str]:
     """The table's enrolled set files (``camera.tilesets``; none: the enrolled sets of ``camera.styles``)."""
     try:
-        return [str(p) for p in svc.cfg["camera.tilesets"]]
+        return _strings(svc.cfg["camera.tilesets"])
     except (KeyError, TypeError):
         return []
 
 
-def _camera_reader(svc: Any, cal: Any, n_seats: int) -> CameraReader:
+def _camera_reader(svc: PlayTable, cal: Calibration, n_seats: int) -> CameraReader:
     """The referee's reader of this table: the sets of ``camera.tilesets`` where it names any, as the table's
     pipeline reads (controller/table_camera.py), else the enrolled sets of ``camera.styles``; a set file that
     cannot be used is one line (:class:`CameraError` ``camera.tilesets: ...``), a camera fault."""
@@ -122,7 +146,7 @@ def _camera_reader(svc: Any, cal: Any, n_seats: int) -> CameraReader:
 
     try:
         sets = [TileSet.load(p) for p in _set_paths(svc)]
-        return CameraReader(cal, svc.profile, list(svc.cfg["camera.styles"]), n_seats=n_seats,
-                            min_score=svc.cfg["referee.min_score"], tilesets=sets)
+        return CameraReader(cal, svc.profile, _strings(svc.cfg["camera.styles"]), n_seats=n_seats,
+                            min_score=_number(svc.cfg["referee.min_score"]), tilesets=sets)
     except TileSetError as exc:
         raise CameraError(f"camera.tilesets: {exc}") from None

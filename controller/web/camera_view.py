@@ -19,10 +19,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from controller.tasks import cancel_and_wait
+from rules.events import JSONObject
+
+if TYPE_CHECKING:
+    from controller.web.served import ServedTable
+    from vision.arrays import Image
+    from vision.calibration import Calibration
+    from vision.pipeline import FrameResult
 
 log = logging.getLogger("mahjong_table.web")
 
@@ -37,19 +45,20 @@ class Frame:
     jpeg: bytes
     width: int
     height: int
-    tiles: list[dict[str, Any]] = field(default_factory=list)
+    tiles: list[JSONObject] = field(default_factory=list)
     t_wall: float = 0.0
-    layout: dict[str, Any] | None = None
+    layout: JSONObject | None = None
 
 
-def outlines(result: Any, calibration: Any, px_per_mm: float, size: tuple[int, int]) -> list[dict[str, Any]]:
+def outlines(result: FrameResult, calibration: Calibration, px_per_mm: float, size: tuple[int, int]
+             ) -> list[JSONObject]:
     """Each recognised tile of a :class:`vision.pipeline.FrameResult` as ``{"zone", "label", "poly"}``,
     ``poly`` four corners as fractions of the frame ``size`` (width, height)."""
     info = result.info
     if info is None:
         return []
     w, h = size
-    out = []
+    out: list[JSONObject] = []
     for zone, found in info.found.items():
         labels = info.labels.get(zone, [])
         for i, f in enumerate(found):
@@ -59,12 +68,12 @@ def outlines(result: Any, calibration: Any, px_per_mm: float, size: tuple[int, i
     return out
 
 
-def encode(image: Any, width: int = WIDTH) -> tuple[bytes, int, int]:
+def encode(image: Image, width: int = WIDTH) -> tuple[bytes, int, int]:
     import cv2
 
     h, w = image.shape[:2]
     if w > width:
-        image = cv2.resize(image, (width, round(h * width / w)), interpolation=cv2.INTER_AREA)
+        image = cast("Image", cv2.resize(image, (width, round(h * width / w)), interpolation=cv2.INTER_AREA))
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise ValueError("JPEG encoding failed")
@@ -74,7 +83,7 @@ def encode(image: Any, width: int = WIDTH) -> tuple[bytes, int, int]:
 class CameraView:
     """Frames for the page while someone watches (``watchers`` > 0); ``on_frame`` is told of each."""
 
-    def __init__(self, svc: Any, interval_s: float, on_frame=None):
+    def __init__(self, svc: ServedTable, interval_s: float, on_frame: Callable[[], None] | None = None):
         self.svc = svc
         self.interval_s = interval_s
         self.on_frame = on_frame
@@ -82,15 +91,15 @@ class CameraView:
         self.error = ""
         self.watchers = 0
         self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._n = 0
         self.layout_page: int | None = None  # the enrollment grid drawn over the frames (None: the tiles read)
         self._layout_owner: object = None
         # each page's filled cells' crops from its latest frame, and when (time.monotonic())
-        self.layout_seen: dict[int, dict[str, list[Any]]] = {}
+        self.layout_seen: dict[int, dict[str, list[Image]]] = {}
         self._seen_at: dict[int, float] = {}
-        self.layout_check: dict[str, Any] | None = None  # the last check of the set (None: none asked)
-        self._check_task: asyncio.Task | None = None
+        self.layout_check: JSONObject | None = None  # the last check of the set (None: none asked)
+        self._check_task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
@@ -148,7 +157,7 @@ class CameraView:
         if self.on_frame is not None:
             self.on_frame()
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> JSONObject:
         f = self.frame
         return {"camera": {"frame": f.number if f else None, "tiles": f.tiles if f else [],
                            "width": f.width if f else 0, "height": f.height if f else 0,
@@ -174,7 +183,7 @@ class CameraView:
             image, result, cal, px = await asyncio.to_thread(cam.look)
             jpeg, w, h = await asyncio.to_thread(encode, image)
             number = self.layout_page
-            layout = None
+            layout: JSONObject | None = None
             if number is not None:
                 from controller.web.layout_view import layout_status
 

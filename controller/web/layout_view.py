@@ -3,10 +3,16 @@ page says while a table's set is enrolled, the same cells and the same check as 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
+
+from rules.events import JSONObject
+
+if TYPE_CHECKING:
+    from vision.arrays import Image
+    from vision.calibration import Calibration
 
 
-def layout_status(image: Any, calibration: Any, number: int) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+def layout_status(image: Image, calibration: Calibration, number: int) -> tuple[JSONObject, dict[str, list[Image]]]:
     """The enrollment grid of page ``number`` (0: the calibration layout) as a frame shows it -- ``cells``
     (``label``, ``state``, ``why``, ``poly`` as fractions of the frame), the counts, the page's faces without one
     filled cell (``empty``), the doubtful cells -- and the filled cells' crops per face."""
@@ -17,14 +23,14 @@ def layout_status(image: Any, calibration: Any, number: int) -> tuple[dict[str, 
     view = page_view(image, calibration)
     rd = assign(pg, view, *centre_blobs(view))
     h, w = image.shape[:2]
-    cells = [{**c, "poly": [[round(x / w, 4), round(y / h, 4)] for x, y in c["poly"]]} for c in rd.outlines()]
+    cells: list[JSONObject] = [{**c, "poly": [[round(x / w, 4), round(y / h, 4)] for x, y in c["poly"]]} for c in rd.outlines()]
     return ({"page": number, "title": pg.title, "title_ru": pg.title_ru, "cells": cells,
              "filled": rd.count("filled"), "n": len(rd.cells), "empty": rd.empty_faces(),
              "doubtful": [{"label": c.label, "why": c.why} for c in rd.doubtful_cells()], "strays": len(rd.strays)},
             rd.examples())
 
 
-def set_check(seen: Mapping[int, Mapping[str, Sequence[Any]]], profile: str | None) -> dict[str, Any]:
+def set_check(seen: Mapping[int, Mapping[str, Sequence[Image]]], profile: str | None) -> JSONObject:
     """The set the pages ``seen`` (page -> crops per face) hold, enrolled and checked against the faces
     ``profile`` plays with: ``pages_missing`` (the whole-set pages holding expected faces that were not shown),
     ``missing`` faces, ``doubtful`` pairs, and the check's lines in English and Russian. Seconds of CPU."""
@@ -36,7 +42,7 @@ def set_check(seen: Mapping[int, Mapping[str, Sequence[Any]]], profile: str | No
     expected = expected_faces(profile)
     shown = set(seen) if 0 not in seen else {p.number for p in pages_for(expected)}  # the calibration layout: all
     lacking = [p.number for p in pages_for(expected) if p.number not in shown]
-    examples: dict[str, list[Any]] = {}
+    examples: dict[str, list[Image]] = {}
     for crops in seen.values():
         for lab, cs in crops.items():
             examples.setdefault(lab, []).extend(cs)

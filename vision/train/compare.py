@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from vision.tile_classifier import TileClassifier
@@ -31,7 +32,7 @@ def pair_set(style: str, per_label: int) -> RenderedSet:
     return render_set(style, per_label, TUNE_PAIR_SEED, labels=("5z", BACK))
 
 
-def evaluate(path: Path | None, per_label: int, progress=print) -> dict[str, float]:
+def evaluate(path: Path | None, per_label: int, progress: Callable[[str], object] = print) -> dict[str, float]:
     clf = TileClassifier.load(path)
     out: dict[str, float] = {}
     for style in TRAIN_STYLES:

@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypedDict, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 from tqdm import tqdm
 
+from vision.arrays import BoolArray, Image
 from vision.tile_labels import BACK, CLASS_LABELS, NONE
 from vision.tile_preprocess import INPUT_SIZE, preprocess
 from vision.tile_render import available_styles, load_style, render_none, render_tile
@@ -43,6 +47,28 @@ RANDOM_SEED = 4_000
 RICH_SEED = 5_000  # rich random styles of the photoreal sets: 5000, 5001, ... (held-out ones: 9900 onward)
 PHOTO_STYLE_ID0 = 40  # style ids of the photoreal sets: 40, 41, ... (int8)
 PHOTO_LOOK_SEED = 70_000  # set looks of the training photoreal sets (held-out looks: 90 000 onward)
+
+#: A flat render job (:func:`_render_job`): style (for ``none`` crops: groups of styles), label, first seed,
+#: count, whether turned, crop size, the share cut tight.
+RenderJob = tuple[str | tuple[tuple[str, ...], ...], str, int, int, bool, int, float]
+#: A photoreal render job (:func:`_photo_job`): style, label, look seed, first seed, count, whether turned, size.
+PhotoJob = tuple[str, str, int, int, int, bool, int]
+#: What a job renders: the crops (N, S, S, 3) and their quarter turns.
+JobCrops = tuple[Image, npt.NDArray[np.int8]]
+#: Each job's class index, style id and whether the face looks the same upside-down.
+JobMeta = tuple[int, int, bool]
+_J = TypeVar("_J")
+
+
+class Crops(TypedDict):
+    """A cached set of crops (one ``.npz`` of the cache): RGB crops, class index, quarter turns, style id,
+    and whether the face looks the same upside-down."""
+
+    x: Image
+    y: npt.NDArray[np.int16]
+    orient: npt.NDArray[np.int8]
+    style: npt.NDArray[np.int8]
+    sym: BoolArray
 
 
 def style_id(style: str) -> int:
@@ -68,8 +94,7 @@ def half_turn_symmetric(style: str, label: str) -> bool:
     return float(np.abs(img - img[::-1, ::-1]).mean()) < 10.0
 
 
-def _render_job(job: tuple[str | tuple[tuple[str, ...], ...], str, int, int, bool, int, float]
-                ) -> tuple[np.ndarray, np.ndarray]:
+def _render_job(job: RenderJob) -> JobCrops:
     """Render ``count`` crops of one (style, label) starting at ``seed0``; returns images and orientations.
     For ``none`` crops ``style`` is groups of styles whose tiles may show at the edges (named styles,
     randomised styles), each group drawn equally often. A share ``tight`` of the tile crops is cut as the
@@ -82,18 +107,18 @@ def _render_job(job: tuple[str | tuple[tuple[str, ...], ...], str, int, int, boo
         rng = np.random.default_rng(seed + 7_777_777)
         size = int(rng.integers(36, 80))
         k = int(rng.integers(4)) if rotate else 0
-        if label == NONE:
+        if isinstance(style, str):
+            crop = render_tile(style, label, orientation=k, size=size, seed=seed, tight=bool(rng.random() < tight))
+        else:  # none crops (label none): groups of styles
             groups = [g for g in style if g]
             styles = groups[int(rng.integers(len(groups)))]
             crop = render_none(size=size, seed=seed, style=styles[int(rng.integers(len(styles)))])
-        else:
-            crop = render_tile(style, label, orientation=k, size=size, seed=seed, tight=bool(rng.random() < tight))
         imgs[i] = preprocess(crop, size_px)
         orients[i] = k
     return imgs, orients
 
 
-def _photo_job(job: tuple[str, str, int, int, int, bool, int]) -> tuple[np.ndarray, np.ndarray]:
+def _photo_job(job: PhotoJob) -> JobCrops:
     """Render ``count`` photo-like crops of one (style, look, label) from ``seed0``."""
     from vision.train.photoreal import random_look, render_photo
 
@@ -111,9 +136,10 @@ def _photo_job(job: tuple[str, str, int, int, int, bool, int]) -> tuple[np.ndarr
 
 
 def build_photo(sets: list[tuple[str, int, int]], per_label: int, seed_base: int, rotate: bool, workers: int,
-                size_px: int = INPUT_SIZE, desc: str = "photoreal") -> dict[str, np.ndarray]:
+                size_px: int = INPUT_SIZE, desc: str = "photoreal") -> Crops:
     """``per_label`` photo-like crops per face of every photoreal set (style, look seed, style id)."""
-    jobs, meta = [], []
+    jobs: list[PhotoJob] = []
+    meta: list[JobMeta] = []
     for style, look_seed, sid in sets:
         for label in load_style(style).labels:
             seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
@@ -122,7 +148,7 @@ def build_photo(sets: list[tuple[str, int, int]], per_label: int, seed_base: int
     return _collect(_photo_job, jobs, meta, workers, desc)
 
 
-def _collect(fn, jobs: list, meta: list, workers: int, desc: str) -> dict[str, np.ndarray]:
+def _collect(fn: Callable[[_J], JobCrops], jobs: list[_J], meta: list[JobMeta], workers: int, desc: str) -> Crops:
     """Run render jobs on ``workers`` processes (a progress bar on stderr) and stack them with their labels."""
     with ProcessPoolExecutor(workers) as ex:
         results = list(tqdm(ex.map(fn, jobs, chunksize=1), total=len(jobs), desc=desc, unit="job",
@@ -138,10 +164,11 @@ def _collect(fn, jobs: list, meta: list, workers: int, desc: str) -> dict[str, n
 
 def build(styles: tuple[str, ...], per_label: int, n_none: int, seed_base: int, rotate: bool,
           workers: int, extra: tuple[tuple[str, ...], int] = ((), 0), size_px: int = INPUT_SIZE,
-          tight: float = 0.0) -> dict[str, np.ndarray]:
+          tight: float = 0.0) -> Crops:
     """Render ``per_label`` crops per (style, label) of ``styles``, ``extra[1]`` per label of the styles
     ``extra[0]`` and ``n_none`` none crops, at ``size_px`` square (the network's input)."""
-    jobs, meta = [], []
+    jobs: list[RenderJob] = []
+    meta: list[JobMeta] = []
     for group, count in ((styles, per_label), extra):
         for style in group:
             for label in load_style(style).labels:

@@ -25,8 +25,12 @@ import argparse
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "tiles"
 W, H = 96, 128  # asset size (portrait 3:4)
@@ -59,7 +63,7 @@ def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
 
 
 def _finish(im: Image.Image) -> Image.Image:
-    return im.convert("RGBa").resize((W, H), Image.LANCZOS).convert("RGBA")
+    return im.convert("RGBa").resize((W, H), Image.Resampling.LANCZOS).convert("RGBA")
 
 
 def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], txt: str, font: str, size: float, fill: Color,
@@ -333,14 +337,15 @@ RANDOM_LATIN_FONTS = ["/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
 SEASON_WORDS = ("SPRING", "SUMMER", "AUTUMN", "WINTER")
 
 
-def _rand_colour(rng, dark: bool = False) -> Color:
+def _rand_colour(rng: np.random.Generator, dark: bool = False) -> Color:
     import colorsys
 
     h, s, v = rng.random(), rng.uniform(0.5, 1.0), rng.uniform(0.25, 0.55) if dark else rng.uniform(0.45, 0.9)
-    return tuple(int(c * 255) for c in colorsys.hsv_to_rgb(h, s, v))  # type: ignore[return-value]
+    r, g, b = (int(c * 255) for c in colorsys.hsv_to_rgb(h, s, v))
+    return r, g, b
 
 
-def _warp_glyphs(im: Image.Image, rng) -> Image.Image:
+def _warp_glyphs(im: Image.Image, rng: np.random.Generator) -> Image.Image:
     """A random shear / stretch / thickness change of a glyph layer (other fonts' proportions)."""
     from PIL import ImageFilter
 
@@ -348,7 +353,8 @@ def _warp_glyphs(im: Image.Image, rng) -> Image.Image:
     sy = rng.uniform(0.9, 1.08)
     a, b = 1 / sx, -sh / sx
     c = CW / 2 - a * CW / 2 - b * CH / 2
-    im = im.transform(im.size, Image.AFFINE, (a, b, c, 0, 1 / sy, CH / 2 - CH / (2 * sy)), Image.BICUBIC)
+    im = im.transform(im.size, Image.Transform.AFFINE, (a, b, c, 0, 1 / sy, CH / 2 - CH / (2 * sy)),
+                      Image.Resampling.BICUBIC)
     t = int(rng.integers(-1, 3))  # thinner, same, bolder strokes
     if t:
         alpha = im.getchannel("A")
@@ -357,7 +363,7 @@ def _warp_glyphs(im: Image.Image, rng) -> Image.Image:
     return im
 
 
-def random_faces(seed: int, rich: bool = False) -> tuple[dict[str, Image.Image], dict]:
+def random_faces(seed: int, rich: bool = False) -> tuple[dict[str, Image.Image], dict[str, object]]:
     """A randomised procedural tile set for training: fonts, ink colours, pip drawings, layouts, corner
     indices, white dragon and joker variants drawn at random (never the held-out ``kai`` font).
 
@@ -459,7 +465,7 @@ def random_faces(seed: int, rich: bool = False) -> tuple[dict[str, Image.Image],
     faces = {k: _finish(v) for k, v in faces.items()}
     face = [int(v) for v in rng.uniform([215, 210, 190], [255, 252, 245])]
     back = list(random_back_colour(rng))[::-1]  # style.json holds RGB
-    meta = {"face": face, "back": back, "side": back if rng.random() < 0.5 else face,
+    meta: dict[str, object] = {"face": face, "back": back, "side": back if rng.random() < 0.5 else face,
             "radius": float(rng.uniform(0.05, 0.14)), "source": f"randomised procedural style, seed {seed}"}
     return faces, meta
 
@@ -477,10 +483,16 @@ INK_PALETTES: tuple[tuple[Color, Color, Color, Color, Color], ...] = (
 )
 
 
-def _ink_palette(rng) -> tuple[Color, Color, Color, Color, Color]:
+def _ink_palette(rng: np.random.Generator) -> tuple[Color, Color, Color, Color, Color]:
     """A real set's inks, each jittered a little."""
     pal = INK_PALETTES[int(rng.integers(len(INK_PALETTES)))]
-    return tuple(tuple(int(min(255, max(0, c + rng.normal(0, 12)))) for c in col) for col in pal)  # type: ignore[return-value]
+
+    def jitter(col: Color) -> Color:
+        r, g, b = (int(min(255, max(0, c + rng.normal(0, 12)))) for c in col)
+        return r, g, b
+
+    ink, red, c1, c2, c3 = (jitter(col) for col in pal)
+    return ink, red, c1, c2, c3
 
 
 def _pins_rich(n: int, colors: list[Color], design: int, margin: float) -> Image.Image:
@@ -523,7 +535,7 @@ def _pins_rich(n: int, colors: list[Color], design: int, margin: float) -> Image
     return im
 
 
-def _sparrow(main: Color, accent: Color, rng) -> Image.Image:
+def _sparrow(main: Color, accent: Color, rng: np.random.Generator) -> Image.Image:
     """Another 1-bamboo bird: a small bird on a bamboo branch, facing left or right."""
     im, d = _canvas()
     flip = rng.random() < 0.5
@@ -541,7 +553,7 @@ def _sparrow(main: Color, accent: Color, rng) -> Image.Image:
     d.ellipse((cx + CW * 0.16, cy - CH * 0.15, cx + CW * 0.2, cy - CH * 0.12), fill=(255, 255, 255, 255))
     d.polygon([(cx + CW * 0.25, cy - CH * 0.13), (cx + CW * 0.36, cy - CH * 0.1), (cx + CW * 0.25, cy - CH * 0.08)],
               fill=(220, 150, 0, 255))
-    return im.transpose(Image.FLIP_LEFT_RIGHT) if flip else im
+    return im.transpose(Image.Transpose.FLIP_LEFT_RIGHT) if flip else im
 
 
 def _flower_rich(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, petals: int, c: Color, centre: Color,
@@ -572,7 +584,8 @@ def _flower_rich(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, petals:
     d.ellipse((cx - r * 0.25, cy - r * 0.25, cx + r * 0.25, cy + r * 0.25), fill=centre + (255,))
 
 
-def _season_rich(d: ImageDraw.ImageDraw, i: int, kind: int, c: Color, accent: Color, rng) -> None:
+def _season_rich(d: ImageDraw.ImageDraw, i: int, kind: int, c: Color, accent: Color, rng: np.random.Generator
+                 ) -> None:
     """A season's picture: 0 a sun, 1 a tree, 2 a mountain with a moon, 3 a fan."""
     cx, cy, r = CW * 0.5, CH * rng.uniform(0.3, 0.45), CW * rng.uniform(0.22, 0.3)
     if kind == 0:
@@ -597,7 +610,7 @@ def _season_rich(d: ImageDraw.ImageDraw, i: int, kind: int, c: Color, accent: Co
                    width=S * 3)
 
 
-def _rich_faces(faces: dict[str, Image.Image], rng, inks: tuple[Color, Color, Color, Color, Color], font: str,
+def _rich_faces(faces: dict[str, Image.Image], rng: np.random.Generator, inks: tuple[Color, Color, Color, Color, Color], font: str,
                 idx: int, latin: str, margin: float) -> None:
     """Redraw the dots, the 1-bamboo, the flowers and seasons of a random style in other designs and add
     the corner indices real sets carry (in place, on the unfinished canvases)."""
@@ -612,7 +625,7 @@ def _rich_faces(faces: dict[str, Image.Image], rng, inks: tuple[Color, Color, Co
     if bird == 1:
         faces["1s"] = _sparrow(c1, red, rng)
     elif bird == 2:
-        faces["1s"] = faces["1s"].transpose(Image.FLIP_LEFT_RIGHT)
+        faces["1s"] = faces["1s"].transpose(Image.Transpose.FLIP_LEFT_RIGHT)
     kind, skind = int(rng.integers(4)), int(rng.integers(5))
     leaf = (0, int(rng.uniform(90, 150)), int(rng.uniform(30, 80)))
     for i in range(4):
@@ -664,14 +677,14 @@ def write_random_styles(out: Path, count: int, seed: int, rich: bool = False, pr
 
 
 def fluffy_faces(export_dir: Path, colourway: str) -> dict[str, Image.Image]:
-    out = {}
+    out: dict[str, Image.Image] = {}
     for lab, name in FLUFFY_NAMES.items():
         im = Image.open(export_dir / colourway / f"{name}.png").convert("RGBA")
-        out[lab] = im.convert("RGBa").resize((W, H), Image.LANCZOS).convert("RGBA")
+        out[lab] = im.convert("RGBa").resize((W, H), Image.Resampling.LANCZOS).convert("RGBA")
     return out
 
 
-STYLES: dict[str, dict] = {
+STYLES: dict[str, dict[str, object]] = {
     "fluffy": {"face": [243, 238, 232], "back": [230, 50, 50], "side": [235, 225, 210], "radius": 0.12,
                "source": "fluffystuff Regular (CC0)"},
     "fluffy_black": {"face": [32, 32, 32], "back": [40, 40, 40], "side": [200, 200, 200], "radius": 0.12,

@@ -27,16 +27,72 @@ import json
 import pickle
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.arrays import Image
+    from vision.tile_classifier import Result, TileClassifier
+    from vision.tile_eval import RenderedSet
+    from vision.tile_reader import SetReader
+    from vision.tileset import TileSet
 
 PHOTO_TEST_SEED = 800_000_000
 PHOTO_SHOT_SEED = 810_000_000
 
+Kind = Literal["no set", "3-shot"]
+KINDS: tuple[Kind, ...] = ("no set", "3-shot")
 
-def _answers(res: list[Any], truth: list[str]) -> dict[str, Any]:
+
+class Answers(TypedDict):
+    """The classifier's answers on a set of crops (:func:`_answers`)."""
+
+    n: int
+    best: float  # best guess right
+    answered: float  # share not ``unknown``
+    wrong: int  # wrong faces among the answers
+    confusions: list[str]  # "truth->read xN", most frequent first
+
+
+class Sure(TypedDict):
+    """The pipeline's reader on table-like crops (:func:`vision.tile_eval.sure_score`)."""
+
+    n: int
+    best: float
+    answered: float
+    wrong: int
+    missed: int
+    watch_wrong_set: bool
+
+
+#: A set read with no tile set and with a 3-shot set.
+BySet = TypedDict("BySet", {"no set": Answers, "3-shot": Answers})
+#: kai's table crops: as :data:`BySet`, and by the pipeline's reader.
+ByReader = TypedDict("ByReader", {"no set": Answers, "3-shot": Answers, "reader": Sure})
+
+
+class Rendered(TypedDict, total=False):
+    """The crops every model reads (:func:`render_all`), per held-out photoreal set where named so."""
+
+    photo: dict[str, RenderedSet]
+    photo_tight: dict[str, RenderedSet]
+    photo_shots: dict[str, RenderedSet]
+    photo_shots_tight: dict[str, RenderedSet]
+    kai: RenderedSet
+    kai_table: RenderedSet
+    trained: dict[str, RenderedSet]
+
+
+#: One model's figures (:func:`evaluate`; the ``--json`` file holds them per model).
+Figures = TypedDict("Figures", {
+    "photo": "dict[str, BySet]", "photo_table": "dict[str, Sure]", "kai single": BySet, "kai table": ByReader,
+    "trained": "dict[str, Answers]", "val_accuracy": float, "photo_val_accuracy": float}, total=False)
+
+
+def _answers(res: Sequence[Result], truth: list[str]) -> Answers:
     """Best guess, answered, wrong faces among the answers and the confusion pairs of classify results."""
     t = np.array(truth)
     best = np.array([r.best for r in res])
@@ -48,7 +104,7 @@ def _answers(res: list[Any], truth: list[str]) -> dict[str, Any]:
             "wrong": int(wrong.sum()), "confusions": [f"{a}->{b} x{n}" for (a, b), n in pairs.most_common(8)]}
 
 
-def _sure(reader: Any, data: Any) -> dict[str, Any]:
+def _sure(reader: SetReader, data: RenderedSet) -> Sure:
     from vision.tile_eval import sure_score
 
     s = sure_score(reader, data)
@@ -56,7 +112,7 @@ def _sure(reader: Any, data: Any) -> dict[str, Any]:
             "watch_wrong_set": bool(reader.watch and reader.watch.wrong)}
 
 
-def render_all(per_label: int, kai_frames: int, names: list[str] | None = None, kai: bool = True) -> dict[str, Any]:
+def render_all(per_label: int, kai_frames: int, names: list[str] | None = None, kai: bool = True) -> Rendered:
     """The crops every model reads (rendered once): the held-out photoreal sets ``names`` (default: all),
     and with ``kai`` the kai and trained-style figures."""
     from vision.heldout_styles import PHOTOREAL, photoreal_crops
@@ -64,7 +120,7 @@ def render_all(per_label: int, kai_frames: int, names: list[str] | None = None, 
     from vision.train.compare import TUNE_TRAINED_SEED
     from vision.train.dataset import TRAIN_STYLES
 
-    data: dict[str, Any] = {"photo": {}, "photo_tight": {}, "photo_shots": {}, "photo_shots_tight": {}}
+    data: Rendered = {"photo": {}, "photo_tight": {}, "photo_shots": {}, "photo_shots_tight": {}}
     for i, name in enumerate(PHOTOREAL):
         if names is not None and name not in names:
             continue
@@ -84,22 +140,22 @@ def render_all(per_label: int, kai_frames: int, names: list[str] | None = None, 
     return data
 
 
-def _enroll(clf: Any, shots: Any) -> Any:
+def _enroll(clf: TileClassifier, shots: RenderedSet) -> TileSet:
     from vision.enrollment import enroll
 
-    ex: dict[str, list[np.ndarray]] = {}
+    ex: dict[str, list[Image]] = {}
     for crop, lab in zip(shots.crops, shots.labels):
         ex.setdefault(lab, []).append(crop)
     return enroll(clf, ex, name="photo-3shot", seed=PHOTO_SHOT_SEED)
 
 
-def evaluate(path: Path | None, data: dict[str, Any], kai: bool = True) -> dict[str, Any]:
+def evaluate(path: Path | None, data: Rendered, kai: bool = True) -> Figures:
     from vision.tile_classifier import TileClassifier
     from vision.tile_eval import enroll_from_layouts, enroll_style
     from vision.tile_reader import SetReader
 
     clf = TileClassifier.load(path)
-    out: dict[str, Any] = {"photo": {}, "photo_table": {}}
+    out: Figures = {"photo": {}, "photo_table": {}}
     for name, test in data["photo"].items():
         ts = _enroll(clf, data["photo_shots"][name])
         out["photo"][name] = {"no set": _answers(clf.classify(test.crops), test.labels),
@@ -118,11 +174,15 @@ def evaluate(path: Path | None, data: dict[str, Any], kai: bool = True) -> dict[
                         "3-shot": _answers(clf.classify(table.crops, tileset=ts, turns=1), table.labels),
                         "reader": _sure(SetReader([ts], classifier=clf), table)}
     out["trained"] = {s: _answers(clf.classify(d.crops), d.labels) for s, d in data["trained"].items()}
-    out.update(cache_accuracy(clf))
+    acc = cache_accuracy(clf)
+    if "val_accuracy" in acc:
+        out["val_accuracy"] = acc["val_accuracy"]
+    if "photo_val_accuracy" in acc:
+        out["photo_val_accuracy"] = acc["photo_val_accuracy"]
     return out
 
 
-def cache_accuracy(clf: Any) -> dict[str, float]:
+def cache_accuracy(clf: TileClassifier) -> dict[str, float]:
     """One-turn accuracy on the training cache's validation sets where they exist: ``val`` (flat renders of
     the trained styles) and ``photo_val`` (photo-like crops of the trained styles in looks never trained)."""
     from vision.train.dataset import CACHE
@@ -138,36 +198,42 @@ def cache_accuracy(clf: Any) -> dict[str, float]:
     return out
 
 
-def summary(res: dict[str, Any]) -> dict[str, str]:
-    """One line per figure (for the printed table)."""
-    rows: dict[str, str] = {}
-    for kind in ("no set", "3-shot"):
-        n = b = a = w = 0
-        for name, r in res["photo"].items():
-            x = r[kind]
-            rows[f"photo {name} {kind}"] = f"{x['best'] * 100:.1f}% ans {x['answered'] * 100:.1f}% wrong {x['wrong']}"
-            n += x["n"]
-            b += x["best"] * x["n"]
-            a += x["answered"] * x["n"]
-            w += x["wrong"]
-        rows[f"photo ALL {kind}"] = f"{b / n * 100:.2f}% ans {a / n * 100:.1f}% wrong {w} (n={n})"
-    n = b = a = w = 0
-    for name, x in res["photo_table"].items():
-        rows[f"photo table {name} reader"] = (f"{x['best'] * 100:.1f}% ans {x['answered'] * 100:.1f}% "
-                                              f"wrong {x['wrong']} missed {x['missed']}")
+def _totals(parts: Sequence[Answers | Sure]) -> tuple[int, float, float, int]:
+    """Crops, right best guesses, answered crops and wrong faces over ``parts``."""
+    n, b, a, w = 0, 0.0, 0.0, 0
+    for x in parts:
         n += x["n"]
         b += x["best"] * x["n"]
         a += x["answered"] * x["n"]
         w += x["wrong"]
+    return n, b, a, w
+
+
+def summary(res: Figures) -> dict[str, str]:
+    """One line per figure (for the printed table)."""
+    rows: dict[str, str] = {}
+    for kind in KINDS:
+        for name, r in res["photo"].items():
+            x = r[kind]
+            rows[f"photo {name} {kind}"] = f"{x['best'] * 100:.1f}% ans {x['answered'] * 100:.1f}% wrong {x['wrong']}"
+        n, b, a, w = _totals([r[kind] for r in res["photo"].values()])
+        rows[f"photo ALL {kind}"] = f"{b / n * 100:.2f}% ans {a / n * 100:.1f}% wrong {w} (n={n})"
+    for name, t in res["photo_table"].items():
+        rows[f"photo table {name} reader"] = (f"{t['best'] * 100:.1f}% ans {t['answered'] * 100:.1f}% "
+                                              f"wrong {t['wrong']} missed {t['missed']}")
+    n, b, a, w = _totals(list(res["photo_table"].values()))
     rows["photo table ALL reader"] = f"{b / n * 100:.2f}% ans {a / n * 100:.1f}% wrong {w} (n={n})"
-    for key in ("kai single", "kai table"):
-        for kind, x in res[key].items():
-            rows[f"{key} {kind}"] = f"{x['best'] * 100:.2f}% ans {x['answered'] * 100:.1f}% wrong {x['wrong']}"
+    single, table = res["kai single"], res["kai table"]
+    kai: list[tuple[str, Answers | Sure]] = [(f"kai single {k}", single[k]) for k in KINDS]
+    kai += [(f"kai table {k}", table[k]) for k in KINDS] + [("kai table reader", table["reader"])]
+    for key, y in kai:
+        rows[key] = f"{y['best'] * 100:.2f}% ans {y['answered'] * 100:.1f}% wrong {y['wrong']}"
     for s, x in res["trained"].items():
         rows[f"trained {s}"] = f"{x['best'] * 100:.2f}% ans {x['answered'] * 100:.1f}% wrong {x['wrong']}"
-    for name in ("val", "photo_val"):
-        if f"{name}_accuracy" in res:
-            rows[f"cache {name}, one turn"] = f"{res[f'{name}_accuracy'] * 100:.2f}%"
+    if "val_accuracy" in res:
+        rows["cache val, one turn"] = f"{res['val_accuracy'] * 100:.2f}%"
+    if "photo_val_accuracy" in res:
+        rows["cache photo_val, one turn"] = f"{res['photo_val_accuracy'] * 100:.2f}%"
     return rows
 
 
@@ -185,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.per_label < 1 or args.kai_frames < 1:
         ap.error("--per-label and --kai-frames must be at least 1")
     if args.crops and args.crops.is_file():
-        data = pickle.loads(args.crops.read_bytes())
+        data: Rendered = pickle.loads(args.crops.read_bytes())  # (the crops this script kept)
     else:
         data = render_all(args.per_label, args.kai_frames)
         if args.crops:

@@ -48,7 +48,7 @@ import numpy as np
 
 from vision.geometry import DEFAULT_GEOMETRY
 from vision.tile_labels import BACK
-from vision.tile_render import TABLE_COLOURS, TileStyle, rounded_mask, load_style
+from vision.tile_render import TABLE_COLOURS, TileStyle, load_style, rounded_mask
 
 TILE_ASPECT = DEFAULT_GEOMETRY.tile_w / DEFAULT_GEOMETRY.tile_h
 #: Inks of real sets (BGR): what a style's glyph colours are mapped to, by hue class.

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
 
+from vision.arrays import Float32Array, IntArray
 from vision.tile_classifier import MODEL_PATH, Fusion, TileClassifier
 from vision.tile_eval import enroll_style, render_set
 from vision.tile_labels import CLASS_LABELS
@@ -24,11 +26,13 @@ from vision.tileset import TileSet
 TUNE_SHOT_SEED = 700_000_000
 TUNE_TEST_SEED = 710_000_000
 
+#: One style's reads (:func:`collect`): logits, embeddings, the true class indices, its enrolled set.
+Part = tuple[Float32Array, Float32Array, IntArray, TileSet]
 
-def collect(clf: TileClassifier, styles: list[str], per_label: int, n_none: int, shots: int
-            ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, TileSet]]:
+
+def collect(clf: TileClassifier, styles: list[str], per_label: int, n_none: int, shots: int) -> list[Part]:
     """(logits, embeddings, truth, tile set) per style; each style's test also holds none crops."""
-    out = []
+    out: list[Part] = []
     for i, style in enumerate(styles):
         ts = enroll_style(clf, style, shots, seed=TUNE_SHOT_SEED + i)
         data = render_set(style, per_label, TUNE_TEST_SEED + i * 1_000_000, with_none=n_none)
@@ -38,7 +42,7 @@ def collect(clf: TileClassifier, styles: list[str], per_label: int, n_none: int,
     return out
 
 
-def choose_threshold(clf: TileClassifier, parts, fusion: Fusion, max_error: float = 1e-3) -> float:
+def choose_threshold(clf: TileClassifier, parts: Sequence[Part], fusion: Fusion, max_error: float = 1e-3) -> float:
     tuned = clf.with_fusion(fusion)
     conf, correct = [], []
     for lg, emb, truth, ts in parts:
