@@ -156,9 +156,11 @@ def render_handler(args: argparse.Namespace) -> int:
     output_file(args.out, "image", IMAGE_SUFFIXES)
     if args.truth:
         output_file(args.truth, "ground truth")
+    profile = registry.get(args.profile)
+    players = 4 if 4 in profile.players else profile.players[0]  # the rule set's usual table (Siamese: three)
     try:
-        hr = next(random_hands(registry.get(args.profile), args.seed, 1))
-    except LookupError as exc:
+        hr = next(random_hands(profile, args.seed, 1, n_players=players))
+    except (LookupError, ValueError) as exc:
         raise CliError(str(exc)) from None
     if (args.whole_set or args.page is not None) and not args.layout:
         raise CliError("--whole-set and --page go with --layout")
@@ -177,7 +179,20 @@ def render_handler(args: argparse.Namespace) -> int:
         return 0
     scenes = scenes_from_events(args.profile, hr.events)
     sc = scenes[min(len(scenes) - 1, max(0, int(args.step * (len(scenes) - 1))))]
-    frame, truth = render_scene(sc, seed=args.seed, style=args.style)
+    import random
+
+    from vision.conventions import conventions
+    from vision.tile_render import load_style
+
+    style = args.style
+    if style is None:  # a random shipped style that holds the rule set's faces (Red's flowers: not every style)
+        from controller.referee.sim.harness import styles_for
+
+        usable = styles_for(profile)
+        style = usable[random.Random(args.seed).randrange(len(usable))]
+    elif conventions(profile).flowers and "1f" not in load_style(style).glyphs:
+        raise CliError(f"style {style!r} has no flowers, and {args.profile} plays with them")
+    frame, truth = render_scene(sc, seed=args.seed, style=style)
     write_with(lambda p: cv2.imwrite(str(p), frame), args.out, "image", IMAGE_SUFFIXES)
     if args.truth:
         write_with(lambda p: p.write_text(json.dumps(_truth_json(truth), indent=1)), args.truth, "ground truth")

@@ -107,6 +107,21 @@ def test_rendered_frames_pass_the_self_test(tmp_path, capsys, seed):
     assert rc == 0, out  # exposure and contrast agree with the renderer
 
 
+@pytest.mark.parametrize("profile", ["mcr-siamese", "red"])
+def test_vision_render_plays_each_rule_set_at_its_own_table(tmp_path, capsys, profile):
+    """``vision render --profile mcr-siamese`` raised ValueError (a table of four: Siamese is 3 or 2, 003 l.2229)
+    and ``--profile red`` a style without flowers (001 plays with them): a traceback each."""
+    img = tmp_path / "f.png"
+    rc, out, err = cli(["vision", "render", "--profile", profile, "--seed", "4", "--out", str(img)], capsys)
+    assert rc == 0 and img.is_file() and f"{profile}, style " in out, err
+
+
+def test_vision_render_refuses_a_style_without_the_rule_set_s_flowers(tmp_path, capsys):
+    rc, out, err = cli(["vision", "render", "--profile", "red", "--style", "fluffy", "--seed", "4",
+                        "--out", str(tmp_path / "f.png")], capsys)
+    assert rc == 2 and "has no flowers" in err and len(err.strip().splitlines()) == 1
+
+
 def test_the_emulator_removes_its_pty_folder_on_sigterm():
     proc = subprocess.Popen([sys.executable, "-m", "controller", "emulator"], cwd=ROOT, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
