@@ -4,7 +4,8 @@ the service and its jobs, the play sources — a JSON object is ``rules.events.J
 Protocol (``controller.web.served.ServedTable``, ``controller.play_source.PlayTable``), a result a TypedDict
 (``controller.play_source.HandResult``). ``mypy --strict`` checks the rest (``make lint``).
 
-The camera referee's reader and feed and the page's camera view are vision's (typed with it)."""
+The camera referee's feed and the page's camera and layout views are vision's (typed with it); its reader
+(``referee/camera.py``) and the table's set learning (``set_learning.py``) are checked here too."""
 from __future__ import annotations
 
 import ast
@@ -12,13 +13,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTROLLER = ROOT / "controller"
-VISIONS = {"referee/camera.py", "referee/feed.py", "web/camera_view.py", "web/layout_view.py"}
+VISIONS = {"referee/feed.py", "web/camera_view.py", "web/layout_view.py"}
 
 
 def _files() -> list[Path]:
     out = sorted((CONTROLLER / "referee").rglob("*.py")) + sorted((CONTROLLER / "web").glob("*.py"))
     out += [CONTROLLER / f for f in ("service.py", "table_cycle.py", "table_devices.py", "table_recovery.py",
-                                     "table_snapshot.py", "play_source.py", "play_sources.py")]
+                                     "table_snapshot.py", "play_source.py", "play_sources.py", "set_learning.py")]
     return [p for p in out if p.relative_to(CONTROLLER).as_posix() not in VISIONS]
 
 
@@ -46,7 +47,8 @@ def _any_in_public_signatures(path: Path, root: Path = ROOT) -> list[str]:
 
 def test_the_files_are_found():
     files = {p.relative_to(CONTROLLER).as_posix() for p in _files()}
-    assert {"referee/core.py", "referee/sim/play.py", "web/judge.py", "service.py", "play_source.py"} <= files
+    assert {"referee/core.py", "referee/sim/play.py", "web/judge.py", "service.py", "play_source.py",
+            "referee/camera.py", "set_learning.py"} <= files
     assert not files & VISIONS
 
 
