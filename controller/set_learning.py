@@ -16,7 +16,7 @@ Every tile whose face the record confirms is a labelled crop of the table's own 
   (``<hand>/game``, or ``<hand>/game.r<N>`` after corrections: its events as the store took them) gives the
   table as it lay at the end (:func:`vision.scene_game.scenes_from_events`): every pond, meld, revealed hand and
   set-aside flower. Each tile of it is learned with the crop the camera read there last
-  (:attr:`controller.referee.camera.CameraReader.zone_crops`) where the camera's reading of that zone fits
+  (:attr:`controller.referee.camera.CameraReader.zone_crops`, ``.meld_crops``) where the camera's reading of that zone fits
   the record: as many tiles, and every face the camera was sure of the record's face at that place (a free
   pond or the flowers: as multisets; a doubted tile there only where the record leaves one face for it). A zone
   whose reading disagrees anywhere is not learned from at all (its crops may not be the record's tiles), nor is
@@ -37,16 +37,33 @@ from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from rules.events import Event, HandStarted, JudgeCorrection, QuestionAnswered, QuestionAsked, ResultConfirmed
+from vision.arrays import Image
 from vision.set_learner import SetLearner
 from vision.tile_labels import UNKNOWN, is_label
+
+if TYPE_CHECKING:
+    from controller.referee.camera import MeldCrops, ZoneCrops
+    from vision.tile_reader import SetReader
 
 log = logging.getLogger("mahjong_table.set_learning")
 
 KEEP_HANDS = 3  # hands whose record streams are kept (a correction after the signature re-signs the latest)
 RECORD = re.compile(r"^(?P<hand>.+)/game(?:\.r(?P<rev>\d+))?$")  # a hand's record stream, at a revision
+
+
+class LearningCamera(Protocol):
+    """What is read of the referee's camera (:class:`controller.referee.camera.CameraReader`), each where it has
+    it: ``pond_crops`` ((seat, pond index) -> the latest crop), ``zone_crops`` and ``meld_crops`` (zone -> its
+    latest reading and crops), ``set_reader()`` (the classifier's reader with the table's set)."""
+
+    pond_crops: dict[tuple[int, int], Image]
+    zone_crops: dict[str, ZoneCrops]
+    meld_crops: dict[str, MeldCrops]
+
+    def set_reader(self) -> SetReader | None: ...
 
 
 def learned_path(set_path: str | Path) -> Path:
@@ -58,7 +75,7 @@ def learned_path(set_path: str | Path) -> Path:
 class TableLearning:
     """Feeds a :class:`SetLearner` from the record's events (see the module docstring)."""
 
-    def __init__(self, learner: SetLearner, path: str | Path | None, camera: Any):
+    def __init__(self, learner: SetLearner, path: str | Path | None, camera: LearningCamera):
         self.learner = learner
         self.path = Path(path) if path is not None else None
         self.camera = camera
@@ -77,7 +94,7 @@ class TableLearning:
         with self._lock:
             return {"hands": self.learner.hands, "crops": sum(self.learner.counts().values())}
 
-    def on_event(self, stream: str, seq: int, ev: Any) -> None:
+    def on_event(self, stream: str, seq: int, ev: Event) -> None:
         """A store listener: every event appended, with its stream (``<hand>/referee``, ``<hand>/verdicts``, ...)."""
         hand = stream.split("/", 1)[0]
         try:
@@ -159,15 +176,16 @@ class TableLearning:
         self._signed.add((hand, rev))
         got = self._records[(hand, rev)]
         record = [got[k] for k in sorted(got)]
-        zones = dict(getattr(self.camera, "zone_crops", {}))  # the camera's last reading, as it is now
+        zones: dict[str, ZoneCrops] = dict(getattr(self.camera, "zone_crops", {}))  # the camera's last reading,
+        melds: dict[str, MeldCrops] = dict(getattr(self.camera, "meld_crops", {}))  # as it is now
         if self._pool is None:
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="set-learning")
-        self._jobs.append(self._pool.submit(self._sign, hand, record, zones, self._reopened.get(hand, 0)))
+        self._jobs.append(self._pool.submit(self._sign, hand, record, zones, melds, self._reopened.get(hand, 0)))
 
-    def _sign(self, hand: str, record: list[Event], zones: dict[str, tuple[list[Any], list[Any]]],
+    def _sign(self, hand: str, record: list[Event], zones: dict[str, ZoneCrops], melds: dict[str, MeldCrops],
               opened: int) -> None:
         try:
-            learned = confirmed_crops(record, zones)
+            learned = confirmed_crops(record, zones, melds)
             with self._lock:
                 if self._reopened.get(hand, 0) != opened:  # corrected since it was signed: not this record
                     return
@@ -199,12 +217,13 @@ class TableLearning:
 
 # ---- what the record confirms -------------------------------------------------------------------------
 
-def confirmed_crops(record: Sequence[Event], zones: dict[str, tuple[list[Any], list[Any]]]
-                    ) -> list[tuple[str, str, Any]]:
+def confirmed_crops(record: Sequence[Event], zones: dict[str, ZoneCrops], melds: dict[str, MeldCrops] | None = None
+                    ) -> list[tuple[str, str, Image]]:
     """(key, face, crop) for every tile of the signed ``record``'s final table whose crop the camera holds in
-    ``zones`` (zone -> (the camera's reading, its crops): ponds, revealed hands, flowers as lists of labels, melds
-    as lists of the melds' tiles) and whose place the camera's reading fits (the module docstring). ``key``
-    names the place (``pond2/5``, ``meld1/0/2``, ...), the same place of a pond as a question about it."""
+    ``zones`` (zone -> (the camera's reading, its crops): ponds, revealed hands, flowers as lists of labels) or
+    ``melds`` (``meld<seat>`` -> the melds' tiles and crops) and whose place the camera's reading fits (the module
+    docstring). ``key`` names the place (``pond2/5``, ``meld1/0/2``, ...), the same place of a pond as a question
+    about it."""
     from vision.conventions import conventions
     from vision.scene_game import scenes_from_events
 
@@ -213,7 +232,7 @@ def confirmed_crops(record: Sequence[Event], zones: dict[str, tuple[list[Any], l
         return []
     table = scenes_from_events(start.profile, record, max_pond=None)[-1]
     free = conventions(start.profile).pond_layout == "free"
-    out: list[tuple[str, str, Any]] = []
+    out: list[tuple[str, str, Image]] = []
     for s, v in enumerate(table.seats):
         for kind, tiles, unordered in (("pond", [p.tile for p in v.pond], free), ("hand", list(v.revealed), False),
                                        ("side", list(v.flowers), True)):
@@ -221,9 +240,9 @@ def confirmed_crops(record: Sequence[Event], zones: dict[str, tuple[list[Any], l
             if seen is not None:
                 faces = _fit(tiles, seen[0], unordered)
                 out += [(f"{kind}{s}/{i}", f, seen[1][i]) for i, f in enumerate(faces) if f is not None]
-        seen = zones.get(f"meld{s}")
-        if seen is not None and len(seen[0]) == len(v.melds):
-            for j, (m, read, crops) in enumerate(zip(v.melds, seen[0], seen[1])):
+        meld = (melds or {}).get(f"meld{s}")
+        if meld is not None and len(meld[0]) == len(v.melds):
+            for j, (m, read, crops) in enumerate(zip(v.melds, meld[0], meld[1])):
                 faces = _fit(list(m.tiles), read, False)
                 out += [(f"meld{s}/{j}/{i}", f, crops[i]) for i, f in enumerate(faces) if f is not None]
     return out

@@ -178,7 +178,7 @@ def _lowest_safe(conf: Float64Array, ok: BoolArray, cap: float) -> float:
     return float(min(cap, max(MIN_THRESHOLD, conf[order][fine[-1]])))
 
 
-def _median_colour(px: Sequence[Image]) -> tuple[int, int, int]:
+def _median_colour(px: Sequence[Float64Array]) -> tuple[int, int, int]:
     if not len(px):
         return NO_COLOUR
     m = np.median(np.stack(px), axis=0)

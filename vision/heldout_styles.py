@@ -59,6 +59,8 @@ def heldout_style(name: str, root: Path | None = None) -> str:
     tmp.mkdir(parents=True, exist_ok=True)
     for lab in meta["labels"]:
         bgra = cv2.imread(str(src / f"{lab}.png"), cv2.IMREAD_UNCHANGED)
+        if bgra is None:
+            raise FileNotFoundError(f"kai's face {lab} is missing or unreadable: {src / f'{lab}.png'}")
         hsv = cv2.cvtColor(np.ascontiguousarray(bgra[..., :3]), cv2.COLOR_BGR2HSV)
         hsv[..., 0] = (hsv[..., 0].astype(np.int32) + turn) % 180
         bgra = np.dstack([cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), bgra[..., 3]])

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.arrays import Float32Array, Image, IntArray
 from vision.tile_preprocess import to_bgr
 
 H, W = 20, 15  # the size crops are measured at (the set's mean crops: 40 x 30)
@@ -46,7 +47,7 @@ BODY_SHARE = 0.2  # the body is the brightest fifth of a crop's pixels, per chan
 LO, MED, HI = round(BODY_SHARE * H * W), H * W // 2, round((1 - BODY_SHARE) * H * W)
 
 
-def _inner(h: int, w: int) -> np.ndarray:
+def _inner(h: int, w: int) -> IntArray:
     """Flat indices of the inner part (10 % in from every edge: the face, past the tile's side) of an h x w crop."""
     inner = np.zeros((h, w), bool)
     inner[round(0.1 * h):h - round(0.1 * h), round(0.1 * w):w - round(0.1 * w)] = True
@@ -61,14 +62,14 @@ class InkSignature:
     """``hist`` (N, BINS + 1): each crop's ink by hue (the last bin neutral ink), rows summing to one (zero where
     there is no ink); ``ink`` (N,): how much ink a crop holds (mean weight over its inner part)."""
 
-    hist: np.ndarray
-    ink: np.ndarray
+    hist: Float32Array
+    ink: Float32Array
 
     def __len__(self) -> int:
         return len(self.ink)
 
 
-def ink_signatures(crops: Sequence[np.ndarray]) -> InkSignature:
+def ink_signatures(crops: Sequence[Image]) -> InkSignature:
     """The ink signature of each crop (BGR, grey or BGRA, any size; upright or not)."""
     n = len(crops)
     x = np.empty((n, H, W, 3), np.uint8)
@@ -111,9 +112,9 @@ def ink_signatures(crops: Sequence[np.ndarray]) -> InkSignature:
                         (total / len(_INNER)).astype(np.float32))
 
 
-def ink_distance(a: InkSignature, b: InkSignature, rows: np.ndarray | None = None) -> np.ndarray:
+def ink_distance(a: InkSignature, b: InkSignature, rows: IntArray | None = None) -> Float32Array:
     """Total variation between each crop's signature in ``a`` and row ``rows[i]`` of ``b`` (or ``b``'s i-th
     where ``rows`` is None): 0 the same inks, 1 none in common (N,)."""
     hb = b.hist if rows is None else b.hist[rows]
-    d: np.ndarray = 0.5 * np.abs(a.hist - hb).sum(1)
+    d: Float32Array = 0.5 * np.abs(a.hist - hb).sum(1)
     return d

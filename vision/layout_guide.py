@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.geometry import DEFAULT_GEOMETRY
 from vision.tile_layout import LAYOUT_PITCH_MM
 from vision.whole_set import CALIBRATION_PAGE, PAGES, Page
+
+if TYPE_CHECKING:
+    from PIL import Image, ImageDraw, ImageFont
+
+    Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 DPI = 150
 A4 = (round(210 / 25.4 * DPI), round(297 / 25.4 * DPI))  # 1240 x 1754 px
@@ -39,7 +44,7 @@ _STEPS_RU = (
 )
 
 
-def _fonts() -> tuple[Any, Any, Any]:
+def _fonts() -> tuple[Font, Font, Font]:
     from PIL import ImageFont
 
     try:
@@ -50,7 +55,7 @@ def _fonts() -> tuple[Any, Any, Any]:
         return f, f, f
 
 
-def _wrap(draw: Any, text: str, font: Any, width: int) -> list[str]:
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Font, width: int) -> list[str]:
     lines: list[str] = []
     for word in text.split():
         if lines and draw.textlength(lines[-1] + " " + word, font=font) <= width:
@@ -60,16 +65,23 @@ def _wrap(draw: Any, text: str, font: Any, width: int) -> list[str]:
     return lines
 
 
-def _paragraph(draw: Any, xy: tuple[int, int], text: str, font: Any, width: int, gap: int = 4) -> int:
+def _paragraph(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font: Font, width: int, gap: int = 4) -> int:
     """Draw wrapped text; the y below it."""
     x, y = xy
     for line in _wrap(draw, text, font, width):
         draw.text((x, y), line, fill=(0, 0, 0), font=font)
-        y += font.size + gap if hasattr(font, "size") else 14
+        y += _size(font) + gap
     return y
 
 
-def _face(label: str, height: int) -> Any:
+def _size(font: Font) -> int:
+    """The font's size in pixels (Pillow's built-in bitmap font has none: 14)."""
+    from PIL import ImageFont
+
+    return int(font.size) if isinstance(font, ImageFont.FreeTypeFont) else 14
+
+
+def _face(label: str, height: int) -> Image.Image:
     import cv2
     from PIL import Image
 
@@ -80,7 +92,7 @@ def _face(label: str, height: int) -> Any:
     return Image.fromarray(rgba)
 
 
-def _overview(draw: Any, box: tuple[int, int, int], pg: Page, fonts: tuple[Any, Any, Any]) -> None:
+def _overview(draw: ImageDraw.ImageDraw, box: tuple[int, int, int], pg: Page, fonts: tuple[Font, Font, Font]) -> None:
     """The table (its markers, ids as the camera sees them) with the page's place at scale, East at the bottom."""
     x0, y0, side = box
     geo = DEFAULT_GEOMETRY
@@ -102,14 +114,15 @@ def _overview(draw: Any, box: tuple[int, int, int], pg: Page, fonts: tuple[Any, 
     draw.text((x0, y0 - 24), f"{w:.0f} x {h:.0f} mm in the centre / в центре", fill=(0, 0, 0), font=fonts[2])
 
 
-def _grid(img: Any, draw: Any, top: int, bottom: int, pg: Page, fonts: tuple[Any, Any, Any]) -> None:
+def _grid(img: Image.Image, draw: ImageDraw.ImageDraw, top: int, bottom: int, pg: Page,
+          fonts: tuple[Font, Font, Font]) -> None:
     rows, cols = pg.shape
     width = A4[0] - 2 * MARGIN
     cell_w = min(width // cols, 130)
     cell_h = min((bottom - top) // rows, int(cell_w * 1.45))
-    tile_h = int(min(cell_h - fonts[2].size - 12, (cell_w - 14) / 0.75))
+    tile_h = int(min(cell_h - _size(fonts[2]) - 12, (cell_w - 14) / 0.75))
     left = (A4[0] - cell_w * cols) // 2
-    faces: dict[str, Any] = {}
+    faces: dict[str, Image.Image] = {}
     for r, row in enumerate(pg.rows):
         draw.text((left - 34, top + r * cell_h + cell_h // 2 - 10), str(r + 1), fill=(90, 90, 90), font=fonts[1])
         for c, lab in enumerate(row):
@@ -123,7 +136,7 @@ def _grid(img: Any, draw: Any, top: int, bottom: int, pg: Page, fonts: tuple[Any
     draw.text((left, y), "↓ East / Восток", fill=(120, 0, 0), font=fonts[1])
 
 
-def guide_page(pg: Page, of: int) -> Any:
+def guide_page(pg: Page, of: int) -> Image.Image:
     """One A4 page of the guide (a Pillow image)."""
     from PIL import Image, ImageDraw
 
@@ -170,7 +183,7 @@ def guide_page(pg: Page, of: int) -> Any:
     return img
 
 
-def guide_pages(whole_set: bool) -> list[Any]:
+def guide_pages(whole_set: bool) -> list[Image.Image]:
     pages: Sequence[Page] = PAGES if whole_set else (CALIBRATION_PAGE,)
     return [guide_page(pg, len(pages)) for pg in pages]
 

@@ -24,7 +24,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import Float32Array, Image
 from vision.tile_classifier import TileClassifier
 from vision.tile_labels import CLASS_LABELS, is_label
 from vision.tileset import ROTATION_PROTOTYPES, TileSet, TileSetError
@@ -46,13 +48,13 @@ class SetLearner:
         self.clf = classifier
         self.per_face = per_face
         self.novel = novel  # None: keep every confirmed crop
-        self._crops: dict[str, OrderedDict[str, tuple[np.ndarray, str]]] = {}  # label -> key -> (emb (4, D), hand)
+        self._crops: dict[str, OrderedDict[str, tuple[Float32Array, str]]] = {}  # label -> key -> (emb (4, D), hand)
         self._of: dict[str, str] = {}  # key -> label
         self._cache: TileSet | None = None
 
     # ---- what the record confirms ----------------------------------------------------------------------
-    def add(self, key: str, label: str, crop: np.ndarray | None = None, hand: str = "",
-            embedding: np.ndarray | None = None) -> bool:
+    def add(self, key: str, label: str, crop: Image | None = None, hand: str = "",
+            embedding: npt.ArrayLike | None = None) -> bool:
         """Learn ``crop`` (upright BGR, as the pipeline cut it) as face ``label``; ``key`` names it for a later
         withdrawal (adding a key again replaces it), ``hand`` the hand it was confirmed in. ``embedding``: its
         (4, D) embeddings in the four quarter turns, where already known (else ``crop`` is embedded). Whether it
@@ -77,7 +79,7 @@ class SetLearner:
         self._cache = None
         return True
 
-    def _known(self, label: str, emb: np.ndarray) -> bool:
+    def _known(self, label: str, emb: Float32Array) -> bool:
         """Whether the enrolled prototypes of ``label`` match the crop (upright, its first row) as well as the
         set's own crops match theirs, less :data:`NOVEL`."""
         assert self.novel is not None

@@ -19,13 +19,26 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
+
+from vision.arrays import Float64Array
 
 WINDOW = 60  # face crops the median is taken over (a frame of a full table holds about 100)
 MIN_SEEN = 20  # no verdict on fewer face crops than this
 DROP = 0.06  # wrong below the set's match level less this (the self-test's margin)
 HYSTERESIS = 0.01  # right again only this far above the line (no flicker at the line)
+
+
+class SetCheckState(TypedDict):
+    """:meth:`SetCheck.as_dict`: what the page and the judge's console are told (``similarity`` None before any
+    face crop)."""
+
+    wrong: bool
+    similarity: float | None
+    line: float
+    seen: int
 
 
 @dataclass(frozen=True)
@@ -38,12 +51,12 @@ class SetCheck:
     line: float
     seen: int
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> SetCheckState:
         return {"wrong": self.wrong, "similarity": None if np.isnan(self.similarity) else round(self.similarity, 3),
                 "line": round(self.line, 3), "seen": self.seen}
 
 
-def _median(x: np.ndarray) -> float:
+def _median(x: Float64Array) -> float:
     """The median of a few values (np.median's checks cost more than the work on 60 values, every read)."""
     n = len(x)
     k = n // 2
@@ -63,7 +76,7 @@ class SetWatch:
         self._seen = 0
         self._lock = threading.Lock()
 
-    def _recent(self) -> np.ndarray:
+    def _recent(self) -> Float64Array:
         return self._ring[:min(self._seen, len(self._ring))]
 
     def see(self, similarities: Iterable[float]) -> bool:

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypedDict, cast
 
 import numpy as np
 import onnxruntime as ort
 
+from vision.arrays import BoolArray, Float32Array, Image
 from vision.tile_labels import BACK, CLASS_LABELS, NONE, ORIENTATIONS, UNKNOWN, WHITE_DRAGON
 from vision.tile_preprocess import preprocess
 
@@ -48,6 +49,35 @@ SURE_CLEAR = 0.3
 #: enrolled from (rendered single crops of a set's own style: median 0.92, 5th percentile 0.82 against a match
 #: level of 0.98); it is held to its calibrated probability threshold as well
 SURE_DROP_PHOTO = 0.16
+
+
+class FusionMeta(TypedDict, total=False):
+    """The model JSON's ``fusion``: :class:`Fusion`'s fields (tuned by ``vision.train.tune_fusion``)."""
+
+    base_weight: float
+    proto_scale: float
+    threshold: float
+
+
+class ModelMeta(TypedDict, total=False):
+    """The model's JSON (``tiles.json`` beside ``tiles.onnx``): the keys read here and by the tools that report on
+    it (the file holds the training run's notes as well, not typed here)."""
+
+    classes: list[str]
+    input_size: int
+    temperature: float
+    threshold: float
+    fusion: FusionMeta
+    model_id: str
+    turns: int
+    train_styles: list[str]
+    held_out_styles: list[str]
+
+
+class _Session(Protocol):
+    """What is used of an ``onnxruntime.InferenceSession`` (untyped library): one run, every output."""
+
+    def run(self, output_names: None, input_feed: Mapping[str, Float32Array]) -> list[Float32Array]: ...
 
 
 @dataclass(frozen=True)
@@ -88,17 +118,18 @@ class Fusion:
     threshold: float = 0.5
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
+def _softmax(z: Float32Array) -> Float32Array:
     z = z - z.max(1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(1, keepdims=True)
+    out: Float32Array = e / e.sum(1, keepdims=True)
+    return out
 
 
 class TileClassifier:
     """A loaded tile model. Use :meth:`load`."""
 
-    def __init__(self, session: ort.InferenceSession, meta: dict) -> None:
-        self._session = session
+    def __init__(self, session: ort.InferenceSession, meta: ModelMeta) -> None:
+        self._session: _Session = session
         self.meta = meta
         self.classes: tuple[str, ...] = tuple(meta["classes"])
         if self.classes != CLASS_LABELS:
@@ -119,7 +150,7 @@ class TileClassifier:
         p = Path(path) if path else MODEL_PATH
         if not p.is_file():
             raise FileNotFoundError(f"tile model not found: {p}")
-        meta = json.loads(p.with_suffix(".json").read_text())
+        meta: ModelMeta = json.loads(p.with_suffix(".json").read_text())
         meta.setdefault("model_id", hashlib.sha256(p.read_bytes()).hexdigest()[:16])
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or 0
@@ -130,22 +161,24 @@ class TileClassifier:
 
     def with_fusion(self, fusion: Fusion) -> TileClassifier:
         """The same model with other tile-set fusion settings (shares the onnxruntime session)."""
-        from dataclasses import asdict
-
-        return TileClassifier(self._session, {**self.meta, "fusion": asdict(fusion)})
+        fused: FusionMeta = {"base_weight": fusion.base_weight, "proto_scale": fusion.proto_scale,
+                             "threshold": fusion.threshold}  # (dataclasses.asdict, typed)
+        return TileClassifier(self._session, {**self.meta, "fusion": fused})
 
     # ---- raw network outputs ----------------------------------------------------------------------------
 
-    def prepare(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def prepare(self, crops: Sequence[Image]) -> Image:
         """Preprocess BGR crops into the network's uint8 RGB input (N, S, S, 3)."""
         out = np.empty((len(crops), self.input_size, self.input_size, 3), np.uint8)
         for i, c in enumerate(crops):
             out[i] = preprocess(c, self.input_size)
         return out
 
-    def run_prepared(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def run_prepared(self, batch: Image) -> tuple[Float32Array, Float32Array, Float32Array]:
         """Logits, orientation logits and embeddings for preprocessed uint8 input (N, S, S, 3)."""
-        logits, orient, emb = [], [], []
+        logits: list[Float32Array] = []
+        orient: list[Float32Array] = []
+        emb: list[Float32Array] = []
         for i in range(0, len(batch), MAX_BATCH):
             x = batch[i:i + MAX_BATCH].transpose(0, 3, 1, 2).astype(np.float32) * (1.0 / 255.0)
             lg, o, e = self._session.run(None, {"input": np.ascontiguousarray(x)})
@@ -157,18 +190,19 @@ class TileClassifier:
             return np.zeros((0, n), np.float32), np.zeros((0, 4), np.float32), np.zeros((0, 0), np.float32)
         return np.concatenate(logits), np.concatenate(orient), np.concatenate(emb)
 
-    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def embed(self, crops: Sequence[Image]) -> Float32Array:
         """L2-normalised embeddings (N, D) of BGR crops."""
         return self.run_prepared(self.prepare(crops))[2]
 
     # ---- classification ---------------------------------------------------------------------------------
 
-    def probabilities(self, logits: np.ndarray, emb: np.ndarray, tileset: TileSet | None = None) -> np.ndarray:
+    def probabilities(self, logits: Float32Array, emb: Float32Array, tileset: TileSet | None = None
+                      ) -> Float32Array:
         """Calibrated class probabilities (N, classes), combined with ``tileset`` if given."""
         return self.fused(logits, emb, tileset)[0]
 
-    def fused(self, logits: np.ndarray, emb: np.ndarray, tileset: TileSet | None = None
-              ) -> tuple[np.ndarray, np.ndarray | None]:
+    def fused(self, logits: Float32Array, emb: Float32Array, tileset: TileSet | None = None
+              ) -> tuple[Float32Array, Float32Array | None]:
         """:meth:`probabilities` and the cosine similarities (N, classes) to the set's prototypes they were
         fused with (None without a set): what :meth:`sure` judges an answer by."""
         p = _softmax(logits / self.temperature)
@@ -193,8 +227,8 @@ class TileClassifier:
         out[:, kept] = p_kept
         return out, cos
 
-    def sure(self, p: np.ndarray, cos: np.ndarray | None, tileset: TileSet | None, threshold: float,
-             allowed: np.ndarray | None = None, blank: np.ndarray | None = None, turns: int = 1) -> np.ndarray:
+    def sure(self, p: Float32Array, cos: Float32Array | None, tileset: TileSet | None, threshold: float,
+             allowed: BoolArray | None = None, blank: BoolArray | None = None, turns: int = 1) -> BoolArray:
         """Which answers (rows of ``p``, the fused probabilities) may be taken rather than asked. Without a set,
         and for ``back`` and ``none``: the probability reaches ``threshold``. A face read with a set: the
         embedding's own top1 - top2 margin against the set's prototypes (among ``allowed``, a (N, classes)
@@ -206,7 +240,7 @@ class TileClassifier:
         ``turns`` > 1: a photo read in its quarter turns, held to ``threshold`` too and to
         :data:`SURE_DROP_PHOTO`."""
         best = p.argmax(1)
-        ok = p[np.arange(len(p)), best] >= threshold
+        ok: BoolArray = p[np.arange(len(p)), best] >= threshold
         if cos is None or tileset is None or not len(p):
             return ok
         faces = self._faces
@@ -226,9 +260,10 @@ class TileClassifier:
             face_ok |= blank
         if turns > 1:
             face_ok &= ok
-        return np.where(faces[best], face_ok, ok)
+        taken: BoolArray = np.where(faces[best], face_ok, ok)
+        return taken
 
-    def trust_blank_faces(self, p: np.ndarray, crops: Sequence[np.ndarray], tileset: TileSet | None) -> np.ndarray:
+    def trust_blank_faces(self, p: Float32Array, crops: Sequence[Image], tileset: TileSet | None) -> Float32Array:
         """Probabilities ``p`` (N, classes) of ``crops`` with the set's blank white dragon made sure where a crop
         is one (:meth:`TileSet.blank_faces`): the network has nothing to go by on an inkless face and calls
         some of them "not a tile", but no other face is inkless and nothing else is the face's colour. The
@@ -236,7 +271,7 @@ class TileClassifier:
         are looked at (a frame's others cost nothing)."""
         return self.apply_blank(p, self.blank_of(p, crops, tileset))
 
-    def blank_of(self, p: np.ndarray, crops: Sequence[np.ndarray], tileset: TileSet | None) -> np.ndarray:
+    def blank_of(self, p: Float32Array, crops: Sequence[Image], tileset: TileSet | None) -> BoolArray:
         """Which crops :meth:`trust_blank_faces` makes the set's blank white dragon (N,) bool."""
         blank = np.zeros(len(p), bool)
         if tileset is None or not len(crops) or not tileset.blank_white_dragon():
@@ -245,10 +280,10 @@ class TileClassifier:
         doubt = np.flatnonzero((best == self.classes.index(NONE)) | (best == self.classes.index(WHITE_DRAGON))
                                | (p.max(1) < self.fusion.threshold))
         if len(doubt):
-            blank[doubt] = tileset.blank_faces([crops[i] for i in doubt])
+            blank[doubt] = tileset.blank_faces([crops[int(i)] for i in doubt])
         return blank
 
-    def apply_blank(self, p: np.ndarray, blank: np.ndarray) -> np.ndarray:
+    def apply_blank(self, p: Float32Array, blank: BoolArray) -> Float32Array:
         """``p`` with the rows ``blank`` given to the white dragon (all but ``back``'s probability)."""
         if not blank.any():
             return p
@@ -260,7 +295,7 @@ class TileClassifier:
         p[blank, white] = 1.0 - keep
         return p
 
-    def classify(self, crops: Sequence[np.ndarray], tileset: TileSet | None = None,
+    def classify(self, crops: Sequence[Image], tileset: TileSet | None = None,
                  turns: int | None = None) -> list[Result]:
         """Read a batch of BGR crops (any size and aspect, any of the four orientations). Each crop is read
         in ``turns`` quarter turns (default :data:`TURNS`, or ``turns`` in the model's JSON) and the class
@@ -277,23 +312,24 @@ class TileClassifier:
                 cos = cos + ck
         p /= n
         blank = self.blank_of(p, crops, tileset)
+        # (float32 / int is float32, NEP 50: the stubs say float64)
         return self._results(self.apply_blank(p, blank), orient, tileset, n,
-                             None if cos is None else cos / n, blank)
+                             None if cos is None else cast(Float32Array, cos / n), blank)
 
-    def results(self, logits: np.ndarray, orient: np.ndarray, emb: np.ndarray,
+    def results(self, logits: Float32Array, orient: Float32Array, emb: Float32Array,
                 tileset: TileSet | None = None) -> list[Result]:
         """Results of one pass's raw outputs (no test-time turns)."""
         p, cos = self.fused(logits, emb, tileset)
         return self._results(p, orient, tileset, 1, cos)
 
-    def _results(self, p: np.ndarray, orient: np.ndarray, tileset: TileSet | None, turns: int = 1,
-                 cos: np.ndarray | None = None, blank: np.ndarray | None = None) -> list[Result]:
+    def _results(self, p: Float32Array, orient: Float32Array, tileset: TileSet | None, turns: int = 1,
+                 cos: Float32Array | None = None, blank: BoolArray | None = None) -> list[Result]:
         thr = (tileset.threshold_for(turns) or self.fusion.threshold) if tileset is not None else self.threshold
         best = p.argmax(1)
         conf = p[np.arange(len(p)), best]
         taken = self.sure(p, cos, tileset, thr, blank=blank, turns=turns)
         o = orient.argmax(1)
-        out = []
+        out: list[Result] = []
         for b, c, k, ok in zip(best, conf, o, taken):
             lab = self.classes[int(b)]
             shown = lab if ok else UNKNOWN

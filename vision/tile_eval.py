@@ -8,15 +8,22 @@
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from vision.arrays import Image
 from vision.enrollment import enroll
-from vision.tile_classifier import TileClassifier
+from vision.tile_classifier import Result, TileClassifier
 from vision.tile_labels import BACK, CLASS_LABELS, NONE, UNKNOWN
+from vision.tile_match import Reading
 from vision.tile_render import load_style, render_none, render_tile
 from vision.tileset import TileSet
+
+if TYPE_CHECKING:
+    from vision.tile_reader import SetReader
 
 CLASS_LABELS_ARR = np.array(CLASS_LABELS)
 TEST_SEED = 500_000_000
@@ -25,7 +32,7 @@ SHOT_SEED = 600_000_000
 
 @dataclass
 class RenderedSet:
-    crops: list[np.ndarray]
+    crops: list[Image]
     labels: list[str]
     orientations: list[int]
 
@@ -72,7 +79,7 @@ def style_accuracy(clf: TileClassifier, style: str, per_label: int, seed: int = 
 def enroll_style(clf: TileClassifier, style: str, shots: int, seed: int = SHOT_SEED) -> TileSet:
     """Enroll ``shots`` upright augmented renders of every face of ``style``."""
     shots_set = render_set(style, shots, seed, rotate=False, sizes=(48, 80))
-    examples: dict[str, list[np.ndarray]] = {}
+    examples: dict[str, list[Image]] = {}
     for crop, lab in zip(shots_set.crops, shots_set.labels):
         examples.setdefault(lab, []).append(crop)
     return enroll(clf, examples, name=f"{style}-{shots}shot", seed=seed)
@@ -102,9 +109,8 @@ def table_crops(style: str, frames: int, seed: int = TABLE_TEST_SEED, labels: tu
     class _Cut:  # the parser's crops, in reading order, without reading them
         thread_safe, crop_margin_px = False, 0
 
-        def read(self, crops, allowed=None):
-            from vision.tile_match import Reading
-
+        def read(self, crops: Sequence[Image], allowed: Sequence[frozenset[str] | None] | None = None
+                 ) -> list[Reading]:
             return [Reading("1m", 1.0) for _ in crops]
 
     for k in range(frames):
@@ -137,13 +143,14 @@ class ShotRow:
     confusions: list[tuple[str, str, int]]  # (truth, read as, count), most frequent first
 
 
-def shots_table(clf: TileClassifier, test: RenderedSet, enroll_fn, shots: tuple[int, ...] = (0, 1, 3, 5),
+def shots_table(clf: TileClassifier, test: RenderedSet, enroll_fn: Callable[[int], TileSet],
+                shots: tuple[int, ...] = (0, 1, 3, 5),
                 turns: int | None = None) -> list[ShotRow]:
     """Accuracy / coverage / accepted accuracy of ``test`` read with no set (0 shots) and with sets enrolled
     from ``enroll_fn(k)`` for each k, with the confusion pairs."""
     from collections import Counter
 
-    rows = []
+    rows: list[ShotRow] = []
     for k in shots:
         ts = enroll_fn(k) if k else None
         res = clf.classify(test.crops, tileset=ts, turns=turns)
@@ -153,7 +160,7 @@ def shots_table(clf: TileClassifier, test: RenderedSet, enroll_fn, shots: tuple[
     return rows
 
 
-def score_results(res: list, data: RenderedSet) -> Score:
+def score_results(res: Sequence[Result], data: RenderedSet) -> Score:
     """:func:`score` of results already read."""
     best = np.array([r.best for r in res])
     truth = np.array(data.labels)
@@ -188,23 +195,30 @@ class SureScore:
         return self.wrong / max(1, round(self.answered * self.n))
 
 
-def sure_score(reader, data: RenderedSet, batch: int = FRAME_TILES, threshold: float | None = None) -> SureScore:
+def sure_score(reader: SetReader, data: RenderedSet, batch: int = FRAME_TILES, threshold: float | None = None
+               ) -> SureScore:
     """Read ``data`` (table crops) with a :class:`vision.tile_reader.SetReader` a frame's crops at a time
     (its set watch sees them as the table would) and score its answers. ``threshold``: count a face read
     below this probability as asked (the combined confidence before vision IV, for comparison)."""
-    got: list = []
+    got: list[Reading] = []
     for i in range(0, len(data.crops), batch):
         got += reader.read(data.crops[i:i + batch])
     truth = np.array(data.labels)
     lab = np.array([r.label for r in got])
     if threshold is not None:
         lab = np.array([UNKNOWN if r.label not in (NONE, BACK) and r.score < threshold else r.label for r in got])
-    best = np.array([CLASS_LABELS_ARR[int(np.argmax(r.probs))] for r in got])
+    best = np.array([_most_probable(r) for r in got])
     answered = lab != "unknown"
     wrong = answered & (lab != truth) & (lab != NONE) & (lab != BACK)
     missed = answered & ((lab == NONE) | (lab == BACK) & (truth != BACK))
     return SureScore(len(got), float(np.mean(best == truth)), float(answered.mean()), int(wrong.sum()),
                      int(missed.sum()))
+
+
+def _most_probable(r: Reading) -> str:
+    """The most probable class of a reading (before the reader's doubt made it ``unknown``)."""
+    assert r.probs is not None  # a SetReader's reading holds its probability row
+    return str(CLASS_LABELS_ARR[int(np.argmax(r.probs))])
 
 
 def mixed(a: RenderedSet, b: RenderedSet, share: float, seed: int = 0, faces: tuple[str, ...] | None = None
@@ -252,17 +266,17 @@ def learning_curve(clf: TileClassifier, style: str, hands: int, per_hand: int = 
     if data is None:
         data = table_crops(style, -(-hands * per_hand // FRAME_TILES) + 1, seed=seed)
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[HandCount] = []
     for h in range(hands):
         idx = list(range(h * per_hand, min(len(data.crops), (h + 1) * per_hand)))
         if not idx:
             break
-        got = []
+        got: list[Reading] = []
         for i in range(0, len(idx), FRAME_TILES):
             got += reader.read([data.crops[j] for j in idx[i:i + FRAME_TILES]])
         asked: dict[str, int] = {}
         w = 0
-        confirmed = []
+        confirmed: list[int] = []
         for i, r in zip(idx, got):
             truth = data.labels[i]
             if r.label == UNKNOWN:

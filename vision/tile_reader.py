@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.arrays import BoolArray, Float32Array, Float64Array, Image, IntArray
 from vision.ink import InkSignature, ink_distance, ink_signatures
 from vision.set_watch import SetCheck, SetWatch
 from vision.tile_classifier import SURE_DROP, SURE_MARGIN, TRUST_LEVEL, TileClassifier
@@ -94,7 +95,7 @@ class SetReader:
         self._classes = np.array(CLASS_LABELS)
         self._none = CLASS_LABELS.index(NONE)
         self._faces = ~np.isin(self._classes, [NONE, BACK])
-        self._masks: dict[frozenset[str], np.ndarray] = {}
+        self._masks: dict[frozenset[str], BoolArray] = {}
         level = self.tileset.match_level if self.tileset is not None else 0.0
         self.watch = SetWatch(level) if level > 0 and guard else None
 
@@ -121,19 +122,19 @@ class SetReader:
         """The set's face colour (BGR) where it is known: it sharpens the tile finder's masks."""
         return self.tileset.colour("face") if self.tileset is not None else None
 
-    def _mask(self, ok: frozenset[str]) -> np.ndarray:
+    def _mask(self, ok: frozenset[str]) -> BoolArray:
         m = self._masks.get(ok)
         if m is None:
             m = self._masks[ok] = np.isin(self._classes, list(ok))
         return m
 
-    def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def probabilities(self, crops: Sequence[Image]) -> tuple[Float32Array, Float32Array]:
         """Class probabilities (N, classes) with the sets, and orientation logits (N, 4), one pass a crop."""
         p, orient, _, _, _ = self._read(crops)
         return p, orient
 
-    def _read(self, crops: Sequence[np.ndarray]
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]:
+    def _read(self, crops: Sequence[Image]
+              ) -> tuple[Float32Array, Float32Array, Float32Array | None, BoolArray, Image]:
         """Probabilities, orientation logits, similarities to the prototypes, the blank-dragon mask and the
         network's input (for a second look)."""
         x = self.clf.prepare(list(crops))
@@ -142,16 +143,16 @@ class SetReader:
         blank = self.clf.blank_of(p, crops, self.tileset)
         return self.clf.apply_blank(p, blank), orient, cos, blank, x
 
-    def similarity(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def similarity(self, crops: Sequence[Image]) -> Float32Array | Float64Array:
         """Each crop's cosine similarity to its nearest enrolled prototype (N,): how much it looks like a face
-        of the set (NaN without a set)."""
+        of the set (float64 NaN without a set)."""
         if self.tileset is None or not len(crops):
             return np.full(len(crops), np.nan)
         emb = self.clf.run_prepared(self.clf.prepare(list(crops)))[2]
-        near: np.ndarray = np.nanmax(self.tileset.similarities(emb), axis=1)
+        near: Float32Array = np.nanmax(self.tileset.similarities(emb), axis=1)
         return near
 
-    def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
+    def read(self, crops: Sequence[Image], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
         """The most probable allowed class of each crop (batched); ``Reading.probs`` is the renormalised row."""
         if not crops:
             return []
@@ -188,7 +189,7 @@ class SetReader:
                 p[face] = np.where(self._faces, 1.0, 0.0) / self._faces.sum()
         return self._readings(p, up_down, unsure)
 
-    def _readings(self, p: np.ndarray, up_down: np.ndarray, unsure: np.ndarray | None = None) -> list[Reading]:
+    def _readings(self, p: Float32Array, up_down: BoolArray, unsure: BoolArray | None = None) -> list[Reading]:
         best = p.argmax(1)
         conf = p[np.arange(len(p)), best]
         labels = self._classes[best]
@@ -197,8 +198,8 @@ class SetReader:
         flip = up_down & (best != self._none)
         return [Reading(str(lab), float(c), bool(u), q) for lab, c, u, q in zip(labels, conf, flip, p)]
 
-    def _look_again(self, x: np.ndarray, p: np.ndarray, cos: np.ndarray, keep: np.ndarray | None, blank: np.ndarray,
-                    sure: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _look_again(self, x: Image, p: Float32Array, cos: Float32Array, keep: BoolArray | None, blank: BoolArray,
+                    sure: BoolArray, near: Float32Array) -> tuple[Float32Array, Float32Array, BoolArray]:
         """A face the reader doubts, on a crop that looks like the set's tiles at all (its nearest face prototype
         within :data:`LOOK_DROP` of the set's match level), is read again in its other three quarter turns and
         judged on the four reads' mean probabilities and similarities, by the same rule (the set holds a
@@ -227,8 +228,8 @@ class SetReader:
         sure[look[took]] = True
         return p, cos, sure
 
-    def _inks_decide(self, crops: Sequence[np.ndarray], p: np.ndarray, cos: np.ndarray, keep: np.ndarray | None,
-                     doubted: np.ndarray) -> np.ndarray:
+    def _inks_decide(self, crops: Sequence[Image], p: Float32Array, cos: Float32Array, keep: BoolArray | None,
+                     doubted: BoolArray) -> BoolArray:
         """Which doubted faces the inks decide: where every face within :data:`SURE_MARGIN` of the nearest is one
         the set draws as another in other inks (:attr:`TileSet.ink_twins`: kai's 1f and 3f, one flower in red
         and in yellow, 0.92 against 0.85), the nearest is the most probable, the crop looks like the set's own
@@ -255,7 +256,7 @@ class SetReader:
             out[i] = d[j, first[i]] <= INK_FAR and bool((d[j, others] >= INK_APART).all())
         return out
 
-    def _inks_agree(self, crops: Sequence[np.ndarray], best: np.ndarray, judged: np.ndarray) -> np.ndarray:
+    def _inks_agree(self, crops: Sequence[Image], best: IntArray, judged: BoolArray) -> BoolArray:
         """False for a face answer whose crop's inks are unlike those of the answered face's mean enrolled crop
         (:mod:`vision.ink`: more than :data:`INK_FAR` apart): the embedding is nearly colour-blind, and another
         set's tile -- or a red five for its plain five -- sits near a face of this set drawn in other inks."""
@@ -272,7 +273,7 @@ class SetReader:
         return ok
 
 
-def _ink_distances(sig: InkSignature, ts: TileSet) -> np.ndarray:
+def _ink_distances(sig: InkSignature, ts: TileSet) -> Float64Array:
     """(N, classes) ink distance of each crop to each face's mean enrolled crop (inf for faces the set lacks)."""
     assert ts.ink is not None
     d = 0.5 * np.abs(sig.hist[:, None, :] - ts.ink.hist[None, :, :]).sum(2)  # (N, P)
@@ -282,8 +283,8 @@ def _ink_distances(sig: InkSignature, ts: TileSet) -> np.ndarray:
     return out
 
 
-def _renormalised(p: np.ndarray, keep: np.ndarray) -> np.ndarray:
+def _renormalised(p: Float32Array, keep: BoolArray) -> Float32Array:
     """``p`` restricted to ``keep`` (the zone's labels) and renormalised."""
-    q: np.ndarray = np.where(keep, p, 0.0)
-    out: np.ndarray = q / np.maximum(q.sum(1, keepdims=True), 1e-12)
+    q: Float32Array = np.where(keep, p, 0.0)
+    out: Float32Array = q / np.maximum(q.sum(1, keepdims=True), 1e-12)
     return out

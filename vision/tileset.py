@@ -17,16 +17,22 @@ classify``), calibrated on camera-degraded copies of the enrolled crops (0 = ``t
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import BoolArray, Float32Array, Float64Array, Image, IntArray
 from vision.ink import InkSignature, ink_signatures
 from vision.tile_labels import CLASS_LABELS, FLOWERS, RED_FIVES, WHITE_DRAGON, is_label
+
+if TYPE_CHECKING:
+    from numpy.lib.npyio import NpzFile
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 ROTATION_PROTOTYPES = 4  # prototypes per class and enrolled set: one per quarter turn
@@ -34,6 +40,15 @@ FACE_H, FACE_W = 40, 30  # the stored mean crop of each class (template second o
 NO_COLOUR = (-1, -1, -1)
 BLANK_STD = 6.0  # grey standard deviation inside a crop (its inner 60 %) under which it holds no ink
 BLANK_COLOUR = 60  # L1 distance (BGR) from the set's face colour within which an inkless crop is its face
+
+
+_BGR = tuple[int, int, int]  # a colour as a set file holds it (its row of ``colours``)
+
+
+class _Faces(TypedDict, total=False):
+    """A set file's optional array (:meth:`TileSet.save`): the mean crops, where the set holds them."""
+
+    faces: Image
 
 
 class TileSetError(ValueError):
@@ -45,11 +60,11 @@ class TileSet:
     """Enrolled prototypes: ``prototypes[i]`` holds one or more unit vectors for class ``labels[i]``."""
 
     labels: tuple[str, ...]
-    prototypes: np.ndarray  # (P, M, D) float32, unit rows (M per class: one per quarter turn and set)
-    counts: np.ndarray  # (P,) number of enrolled crops per class
+    prototypes: Float32Array  # (P, M, D) float32, unit rows (M per class: one per quarter turn and set)
+    counts: npt.NDArray[np.int32]  # (P,) number of enrolled crops per class
     model_id: str = ""
     name: str = ""
-    faces: np.ndarray | None = None  # (P, FACE_H, FACE_W, 3) uint8 mean upright crops, or None (old files)
+    faces: Image | None = None  # (P, FACE_H, FACE_W, 3) uint8 mean upright crops, or None (old files)
     face_colour: tuple[int, int, int] = NO_COLOUR  # BGR, measured on the enrolled faces
     back_colour: tuple[int, int, int] = NO_COLOUR  # BGR, from the enrolled backs (if any)
     threshold: float = 0.0  # calibrated on the enrolled crops (leave-one-out); 0: the model's tile-set threshold
@@ -72,7 +87,7 @@ class TileSet:
                 and inner_look(self.faces[self.labels.index(WHITE_DRAGON)])[0] < BLANK_STD)
 
     @cached_property
-    def closeness(self) -> np.ndarray:
+    def closeness(self) -> Float32Array:
         """(classes, classes) the highest cosine between a prototype of one class and one of another, as the set
         holds them (NaN for a class it does not hold): how alike two of its faces look to the embedding (kai's
         1f and 3f 0.84; most pairs of faces 0.3-0.6)."""
@@ -90,7 +105,7 @@ class TileSet:
         return ink_signatures(list(self.faces)) if self.faces is not None else None
 
     @cached_property
-    def ink_twins(self) -> np.ndarray:
+    def ink_twins(self) -> BoolArray:
         """(classes,) bool: the faces this set draws as another of its faces in other inks -- a five whose red
         five it holds too (and that red five), and its flowers where it holds more than one -- whose answers
         :mod:`vision.ink` checks (the embedding barely tells such faces apart)."""
@@ -102,7 +117,7 @@ class TileSet:
         return np.array([lab in twins for lab in CLASS_LABELS])
 
     @cached_property
-    def rows(self) -> np.ndarray:
+    def rows(self) -> IntArray:
         """(classes,) the row of each of ``CLASS_LABELS`` in :attr:`labels` (-1 where the set does not hold it)."""
         out = np.full(len(CLASS_LABELS), -1, np.int64)
         for i, lab in enumerate(self.labels):
@@ -113,7 +128,7 @@ class TileSet:
         """Whether the set's white dragon is a blank face (its enrolled mean crop holds no ink)."""
         return self._blank_white
 
-    def blank_faces(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def blank_faces(self, crops: Sequence[Image]) -> BoolArray:
         """Which crops are the set's blank white dragon: no ink inside and the set's face colour (bare felt,
         a back, an arm are other colours; every other face has ink). All False where the set's white
         dragon is not blank."""
@@ -129,7 +144,7 @@ class TileSet:
             out[i] = std < BLANK_STD and to_face < BLANK_COLOUR and to_back > to_face + BLANK_COLOUR
         return out
 
-    def similarities(self, emb: np.ndarray) -> np.ndarray:
+    def similarities(self, emb: Float32Array) -> Float32Array:
         """Cosine similarity (N, classes) of embeddings to each class's closest prototype; NaN for classes
         the set does not hold."""
         out = np.full((len(emb), len(CLASS_LABELS)), np.nan, np.float32)
@@ -140,12 +155,12 @@ class TileSet:
         return out
 
     @cached_property
-    def _cols(self) -> np.ndarray:
+    def _cols(self) -> IntArray:
         return np.array([CLASS_LABELS.index(lab) for lab in self.labels], np.int64)
 
 
     def save(self, path: str | Path) -> None:
-        extra = {} if self.faces is None else {"faces": self.faces.astype(np.uint8)}
+        extra: _Faces = {} if self.faces is None else {"faces": self.faces.astype(np.uint8)}
         with open(path, "wb") as fh:  # np.savez would append ".npz" to other names
             np.savez_compressed(fh, labels=np.array(self.labels), prototypes=self.prototypes.astype(np.float32),
                                 counts=self.counts.astype(np.int32), model_id=np.array(self.model_id),
@@ -172,7 +187,7 @@ class TileSet:
             raise TileSetError(f"tile set {path} is not a readable tile-set file ({exc})") from None
 
     @classmethod
-    def _from_npz(cls, z: Mapping[str, np.ndarray], path: str | Path) -> TileSet:
+    def _from_npz(cls, z: NpzFile[np.generic], path: str | Path) -> TileSet:
         if not hasattr(z, "files") or "labels" not in z.files or "prototypes" not in z.files:
             raise TileSetError(f"tile set {path} is not a tile-set file (no labels/prototypes)")
         labels = tuple(str(s) for s in z["labels"])
@@ -184,7 +199,8 @@ class TileSet:
         protos = z["prototypes"].astype(np.float32)
         if protos.ndim != 3 or protos.shape[0] != len(labels) or not np.isfinite(protos).all():
             raise TileSetError(f"tile set {path}: malformed prototypes {protos.shape}")
-        faces = z["faces"] if "faces" in z.files else None
+        # (the arrays as saved, read without a copy: uint8 mean crops, int32 counts, int16 colours)
+        faces = cast(Image, z["faces"]) if "faces" in z.files else None
         if faces is not None and faces.shape != (len(labels), FACE_H, FACE_W, 3):
             faces = None
         cols = z["colours"] if "colours" in z.files else np.array([NO_COLOUR, NO_COLOUR])
@@ -193,9 +209,9 @@ class TileSet:
         turns_thr = float(z["turns_threshold"]) if "turns_threshold" in z.files else 0.0
         if not (0.0 <= thr <= 1.0 and 0.0 <= turns_thr <= 1.0):
             raise TileSetError(f"tile set {path}: thresholds out of range ({thr}, {turns_thr})")
-        return cls(labels, protos, z["counts"], str(z["model_id"]), str(z["name"]), faces,
-                   tuple(int(v) for v in cols[0]), tuple(int(v) for v in cols[1]), thr, level, loo,  # type: ignore[arg-type]
-                   turns_thr)
+        return cls(labels, protos, cast("npt.NDArray[np.int32]", z["counts"]), str(z["model_id"]), str(z["name"]),
+                   faces, cast(_BGR, tuple(int(v) for v in cols[0])), cast(_BGR, tuple(int(v) for v in cols[1])),
+                   thr, level, loo, turns_thr)
 
     @classmethod
     def merge(cls, sets: Sequence[TileSet]) -> TileSet:
@@ -236,7 +252,7 @@ def _strictest(thresholds: Iterable[float]) -> float:
     return 0.0 if not ts or min(ts) == 0.0 else max(ts)
 
 
-def mean_face(crops: Sequence[np.ndarray]) -> np.ndarray:
+def mean_face(crops: Sequence[Image]) -> Image:
     """The mean of upright crops resized to ``FACE_H`` x ``FACE_W`` (uint8 BGR): the class's template."""
     from vision.tile_preprocess import to_bgr
 
@@ -246,7 +262,7 @@ def mean_face(crops: Sequence[np.ndarray]) -> np.ndarray:
     return np.clip(acc / max(1, len(crops)) + 0.5, 0, 255).astype(np.uint8)
 
 
-def inner_look(crop: np.ndarray) -> tuple[float, np.ndarray]:
+def inner_look(crop: Image) -> tuple[float, Float64Array]:
     """The grey standard deviation and the mean colour (BGR) of a crop's inner 60 % (past its edges and the
     table): how much ink it holds, and its body colour."""
     from vision.tile_preprocess import to_bgr
@@ -258,7 +274,7 @@ def inner_look(crop: np.ndarray) -> tuple[float, np.ndarray]:
     return float(sd[0, 0]), np.array(cv2.mean(inner)[:3])
 
 
-def inner_colour(crop: np.ndarray) -> np.ndarray:
+def inner_colour(crop: Image) -> Float64Array:
     """The median colour (BGR) of the ring 6-16 % in from a crop's edges: inside the tile (past its side and
     the table), outside the glyphs -- the tile's body colour."""
     h, w = crop.shape[:2]
@@ -266,7 +282,8 @@ def inner_colour(crop: np.ndarray) -> np.ndarray:
     ring[int(0.06 * h):h - int(0.06 * h), int(0.06 * w):w - int(0.06 * w)] = True
     ring[int(0.16 * h):h - int(0.16 * h), int(0.16 * w):w - int(0.16 * w)] = False
     px = crop[..., :3][ring] if ring.any() else crop[..., :3].reshape(-1, 3)
-    return np.median(px, axis=0)
+    colour: Float64Array = np.median(px, axis=0)
+    return colour
 
 
 def label_of_file(path: Path, root: Path) -> str:
@@ -301,10 +318,11 @@ def scan_folder(root: str | Path) -> dict[str, list[Path]]:
     return found
 
 
-def read_image(path: str | Path) -> np.ndarray:
+def read_image(path: str | Path) -> Image:
     """Read an image as BGR uint8; ValueError if it cannot be read."""
     data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data is not None and data.size else None
+    # (None for bytes that are no image: OpenCV's stubs say never None)
+    img = cast("Image | None", cv2.imdecode(data, cv2.IMREAD_COLOR)) if data is not None and data.size else None
     if img is None:
         raise ValueError(f"cannot read image: {path}")
     return img

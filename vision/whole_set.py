@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
@@ -36,8 +36,10 @@ from vision.tile_labels import BACK, FLOWERS, HONOURS, JOKER, RED_FIVES
 from vision.tile_layout import LAYOUT, LAYOUT_PITCH_MM, Box, CentreView, centre_blobs, centre_view
 
 if TYPE_CHECKING:
-    from vision.scene_render import Truth
+    from vision.calibration import Calibration
+    from vision.scene_render import CameraPose, Truth
     from vision.tile_classifier import TileClassifier
+    from vision.tileset import TileSet
 
 #: The part of the table (mm from the centre, x and y) a page is looked for in.
 WHOLE_SET_HALF = (270.0, 270.0)
@@ -204,6 +206,15 @@ class Cell:
     box: Box | None = None
 
 
+class CellOutline(TypedDict):
+    """A cell as the camera view draws it: its face, state, why (a doubtful cell) and place (frame pixels)."""
+
+    label: str
+    state: str
+    why: str
+    poly: list[list[float]]
+
+
 @dataclass
 class PageRead:
     """A frame read as one page: its cells, the filled cells' crops, the tiles lying in no cell of it."""
@@ -236,11 +247,11 @@ class PageRead:
     def doubtful_cells(self) -> list[Cell]:
         return [c for c in self.cells if c.state == DOUBTFUL]
 
-    def outlines(self) -> list[dict[str, Any]]:
+    def outlines(self) -> list[CellOutline]:
         """Each cell as ``{"label", "state", "why", "poly"}``, ``poly`` the tile's place (four corners, frame
         pixels) where the grid puts it: what the camera view draws."""
         cal, geo = self.view.calibration, self.view.calibration.geometry
-        out = []
+        out: list[CellOutline] = []
         for cell in self.cells:
             x, y = self.grid.centre(cell.row, cell.col)
             hw, hh = geo.tile_w / 2, geo.tile_h / 2
@@ -300,7 +311,7 @@ def assign(pg: Page, view: CentreView, tiles: list[Box], other: list[Box], grid:
     return PageRead(pg, grid, cells, crops, strays, view)
 
 
-def page_view(frame: np.ndarray, calibration: Any | None = None, px_per_mm: float = 1.2) -> CentreView:
+def page_view(frame: np.ndarray, calibration: Calibration | None = None, px_per_mm: float = 1.2) -> CentreView:
     """The table's centre of a page frame (rectified as the pipeline rectifies it, with its mask)."""
     return centre_view(frame, calibration, px_per_mm, WHOLE_SET_HALF)
 
@@ -353,7 +364,7 @@ def _best_grid(pg: Page, view: CentreView, tiles: list[Box], other: list[Box],
     return best[1]
 
 
-def read_page(frame: np.ndarray, number: int, calibration: Any | None = None, px_per_mm: float = 1.2,
+def read_page(frame: np.ndarray, number: int, calibration: Calibration | None = None, px_per_mm: float = 1.2,
               view: CentreView | None = None, classifier: TileClassifier | None = None) -> PageRead:
     """A frame of the table's camera read as page ``number``; with ``classifier``, the grid's shift (where a
     row or column at an edge of the page is empty) is the one the network's reading agrees with most.
@@ -364,7 +375,7 @@ def read_page(frame: np.ndarray, number: int, calibration: Any | None = None, px
     return _best_grid(page(number), view, tiles, other, prob)
 
 
-def detect_page(frame: np.ndarray, classifier: TileClassifier, calibration: Any | None = None,
+def detect_page(frame: np.ndarray, classifier: TileClassifier, calibration: Calibration | None = None,
                 px_per_mm: float = 1.2) -> PageRead:
     """The frame read as the page it shows: the page (and grid) whose cells the network's one-pass reading of
     the tiles found (no set: the base model) agrees with most (:func:`_best_grid`). The page's score is the
@@ -425,7 +436,7 @@ def page_tiles(pg: Page, labels: Iterable[str], rng: np.random.Generator, offset
 
 
 def render_page(style: str, number: int, *, seed: int = 0, labels: Iterable[str] | None = None,
-                offset_mm: float = 10.0, pose: Any = None, felt: tuple[int, int, int] | None = None
+                offset_mm: float = 10.0, pose: CameraPose | None = None, felt: tuple[int, int, int] | None = None
                 ) -> tuple[np.ndarray, Truth]:
     """A camera frame of the table with page ``number`` of the whole-set layout laid in ``style`` (its faces
     of ``labels``, default every face the style has, and ``back``); ``pose`` and ``felt`` fix the camera and the
@@ -446,7 +457,7 @@ WHOLE_SET_SEED = 33_000  # page frames of rendered whole-set enrollments: never 
 
 
 def enroll_rendered_whole_set(classifier: TileClassifier, style: str, repeats: int = 1, seed: int = WHOLE_SET_SEED,
-                              labels: set[str] | None = None) -> Any:
+                              labels: set[str] | None = None) -> TileSet:
     """A set of ``style`` enrolled from rendered page frames as a table enrolls its whole set: every page of
     its faces ``repeats`` times (page 3 four times as often), each frame read as its page."""
     from vision.enrollment import enroll

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from controller.cli import CliError
 from controller.cli.common import (
@@ -31,16 +33,24 @@ from controller.cli.common import (
     hall_config,
     pantheon_records,
     positive_int,
+    print_help,
     serve_web,
     stop_on_signals,
 )
 
+if TYPE_CHECKING:
+    import asyncio
 
-def register(sub: argparse._SubParsersAction) -> None:
+    from controller.hall_link.simulate_pantheon import PantheonSim
+    from hall.config import HallConfig
+    from hall.runtime import Hall
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = sub.add_parser("hall", help="the tournament hall: serve, simulate, provision, backup, restore",
                         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     hs = ap.add_subparsers(dest="hall_command", metavar="HALL_COMMAND")
-    ap.set_defaults(func=lambda a: (ap.print_help(), 0)[1])
+    ap.set_defaults(func=print_help(ap))
 
     p = hs.add_parser("serve", help="run the hall service and its dashboard")
     p.add_argument("--config", "-c", default=None, help="hall config (TOML; default: built-in development defaults)")
@@ -174,7 +184,7 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pantheon_task(cfg, hall, stop):
+def _pantheon_task(cfg: HallConfig, hall: Hall, stop: asyncio.Event) -> asyncio.Task[None] | None:
     """With ``[pantheon] url`` set and a riichi hall: the refereed hands go to Pantheon while the hall runs."""
     import asyncio
 
@@ -188,6 +198,7 @@ def _pantheon_task(cfg, hall, stop):
 
     pc = PantheonConfig(cfg.pantheon.url, cfg.pantheon.token, cfg.pantheon.person_id, cfg.pantheon.event_id)
     print(f"pantheon: sending the refereed hands to event {pc.event_id} at {pc.url}", flush=True)
+    assert hall.tournament is not None  # (the hall is started: hall serve runs it before its tasks)
     return asyncio.create_task(pantheon_run(hall.db, hall.tournament.profile, pc, cfg.pantheon.outbox, stop,
                                             say=lambda m: print(f"pantheon: {m}", flush=True)))
 
@@ -240,7 +251,7 @@ def simulate(args: argparse.Namespace) -> int:
     return 0 if rep.ok and ok else 1
 
 
-def _pantheon_sim(args: argparse.Namespace, progress):
+def _pantheon_sim(args: argparse.Namespace, progress: Callable[[str], None] | None) -> PantheonSim | None:
     """``--pantheon URL``: the Pantheon side of the simulation (None without it)."""
     if not args.pantheon:
         return None

@@ -12,7 +12,7 @@ import argparse
 from controller.cli import CliError
 
 
-def register(hs: argparse._SubParsersAction) -> None:
+def register(hs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = hs.add_parser("badges", help="print a badge per player (name and a QR code of the id) for the seat check",
                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, help="badges.pdf (one PDF) or badges.png (a PNG per A4 sheet)")

@@ -21,16 +21,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from controller.cli import CliError
-from controller.cli.common import hall_config, pantheon_records
+from controller.cli.common import hall_config, pantheon_records, print_help
+
+if TYPE_CHECKING:
+    from hall.config import HallConfig
+    from hall.db import HallDB
+    from hall.pantheon.client import PantheonConfig
 
 
-def register(hs: argparse._SubParsersAction) -> None:
+def register(hs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = hs.add_parser("players", help="the hall's players: import the EMA list or mahjong-portal's CSV",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ps = ap.add_subparsers(dest="players_command", metavar="PLAYERS_COMMAND")
-    ap.set_defaults(func=lambda a: (ap.print_help(), 0)[1])
+    ap.set_defaults(func=print_help(ap))
     p = ps.add_parser("import", help="register players from the EMA player list or mahjong-portal's CSV",
                       description="Register players from a CSV file: the EMA player list (header "
                       "EMA_NUMBER,LAST_NAME,FIRST_NAME,COUNTRY) or mahjong-portal's CSV (header with name or "
@@ -45,7 +51,7 @@ def register(hs: argparse._SubParsersAction) -> None:
     register_pantheon(hs)
 
 
-def register_export(hs: argparse._SubParsersAction) -> None:
+def register_export(hs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = hs.add_parser("export", help="results for the EMA (MERS), mahjong-portal; penalties and the zero-sum check",
                       description="Write the tournament's results in the formats organisers upload elsewhere. "
                       "ema: Position,EMA Number,Last Name,First Name,Nationality,Points,Score (MERS). portal: "
@@ -71,7 +77,7 @@ def _session(text: str) -> int:
     return positive_int(text)
 
 
-def _open_db(args: argparse.Namespace):
+def _open_db(args: argparse.Namespace) -> tuple[HallConfig, HallDB]:
     from hall.db import HallDB, HallDBError
 
     cfg = hall_config(args.config, hall__db=args.db)
@@ -107,7 +113,7 @@ def export(args: argparse.Namespace) -> int:
     try:
         if not db.q("SELECT 1 FROM seating LIMIT 1"):
             raise CliError(f"{cfg.hall.db}: no session has been seated: nothing to export")
-        profile = registry.get(db.get_meta("profile") or cfg.hall.profile)
+        profile = registry.get(db.meta_text("profile", "") or cfg.hall.profile)
         if args.session is not None and not db.q("SELECT 1 FROM seating WHERE session=?", (args.session,)):
             raise CliError(f"session {args.session} has no seating in {cfg.hall.db}")
         bad: list[exports.TableSum] = []
@@ -137,13 +143,13 @@ def export(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def register_pantheon(hs: argparse._SubParsersAction) -> None:
+def register_pantheon(hs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ap = hs.add_parser("pantheon", help="Pantheon (riichi): check the event and the token, send the outbox",
                        description="Pantheon (MahjongPantheon) for riichi: the refereed hands go into a Pantheon "
                        "event through its Twirp API, configured in the hall config's [pantheon] section (url, "
                        "token, person_id, event_id, outbox).")
     ps = ap.add_subparsers(dest="pantheon_command", metavar="PANTHEON_COMMAND")
-    ap.set_defaults(func=lambda a: (ap.print_help(), 0)[1])
+    ap.set_defaults(func=print_help(ap))
     p = ps.add_parser("check", help="one line: is the event reachable and the token valid")
     p.add_argument("--config", "-c", default=None, help="hall config (TOML) with a [pantheon] section")
     p.set_defaults(func=pantheon_check)
@@ -163,7 +169,7 @@ def register_pantheon(hs: argparse._SubParsersAction) -> None:
     p.set_defaults(func=pantheon_release)
 
 
-def pantheon_config(args: argparse.Namespace):
+def pantheon_config(args: argparse.Namespace) -> tuple[HallConfig, PantheonConfig]:
     from urllib.parse import urlparse
 
     from hall.pantheon.client import PantheonConfig
@@ -205,7 +211,7 @@ def pantheon_send(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     ob = PantheonOutbox(cfg.pantheon.outbox)
     try:
-        name = db.get_meta("profile") or cfg.hall.profile
+        name = db.meta_text("profile", "") or cfg.hall.profile
         if not pantheon_records(name):
             raise CliError(f"Pantheon records riichi; this hall plays {name}")
         fed = feed(db, ob, registry.get(name))
@@ -231,7 +237,7 @@ def pantheon_held(args: argparse.Namespace) -> int:
     finally:
         ob.close()
     for it in held:
-        a = it.answer or {}
+        a = it.answer if isinstance(it.answer, dict) else {}
         why = a.get("error") or f"ours {a.get('ours')}, Pantheon {a.get('pantheon')}"
         print(f"{it.key}: {it.state}: {why}")
     if not held:

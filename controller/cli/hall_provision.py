@@ -7,7 +7,7 @@ from controller.cli import CliError
 from controller.cli.common import add_profile, positive_int
 
 
-def register(hs: argparse._SubParsersAction) -> None:
+def register(hs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = hs.add_parser("provision", help="write the hall's and every table's identity, credentials and configs",
                       description="Writes DIR/broker (mosquitto.conf, hashed password file, ACL), DIR/hall/hall.toml "
                       "and DIR/tables/<id>/config.toml; with --tls a hall CA, the broker's certificate, one "

@@ -14,10 +14,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from controller.cli import CliError
+
+if TYPE_CHECKING:
+    from vision.tile_classifier import TileClassifier
+    from vision.tileset import TileSet
+    from vision.whole_set import Page, PageRead
 
 
 def page_list(text: str) -> list[int]:
@@ -34,7 +40,7 @@ def page_list(text: str) -> list[int]:
     return out
 
 
-def _read_frames(args: argparse.Namespace, clf: Any) -> list[Any]:
+def _read_frames(args: argparse.Namespace, clf: TileClassifier) -> list[PageRead]:
     """Each --layout frame read as its page (detected, or named by --pages); one line for any frame that is not."""
     from vision.calibration import CalibrationError, calibrate
     from vision.tileset import read_image
@@ -66,13 +72,13 @@ def _read_frames(args: argparse.Namespace, clf: Any) -> list[Any]:
     return reads
 
 
-def _required_pages(expected: tuple[str, ...]) -> list[Any]:
+def _required_pages(expected: tuple[str, ...]) -> list[Page]:
     from vision.whole_set import pages_for
 
     return pages_for(expected)
 
 
-def enroll_whole_set(args: argparse.Namespace, clf: Any) -> int:
+def enroll_whole_set(args: argparse.Namespace, clf: TileClassifier) -> int:
     from tqdm import tqdm
 
     from controller.cli.inputs import output_file
@@ -96,7 +102,7 @@ def enroll_whole_set(args: argparse.Namespace, clf: Any) -> int:
         raise CliError("no tile lies on its place in any frame: nothing to enroll")
     name = args.name or args.out.resolve().stem
 
-    def bar(items: Any) -> Any:
+    def bar(items: Iterable[str]) -> Iterable[str]:
         return tqdm(items, desc="enrolling", unit="class", file=sys.stderr)
 
     try:
@@ -116,7 +122,7 @@ def enroll_whole_set(args: argparse.Namespace, clf: Any) -> int:
     return save_and_report(tileset, args.out, clf)
 
 
-def save_and_report(tileset: Any, out: Path, clf: Any) -> int:
+def save_and_report(tileset: TileSet, out: Path, clf: TileClassifier) -> int:
     """Write the set; its classes and crop counts on stdout, the thresholds on stderr."""
     try:
         tileset.save(out)

@@ -16,16 +16,35 @@ Each reading counts once it is seen alike in two frames in a row (like vision's 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 import cv2
 import numpy as np
 
 from rules.events import IndicatorSeen, ObservationEvent, RackCounted
+from vision.arrays import Float32Array, Image
 from vision.tile_labels import BACK
+from vision.tile_match import Reading
+
+if TYPE_CHECKING:
+    from vision.calibration import Calibration
+    from vision.pipeline import FrameResult
+    from vision.scene_model import Scene
+    from vision.scene_parse import ParseInfo
+    from vision.set_watch import SetCheck, SetCheckState
+    from vision.tile_match import TemplateReader, TileReader
+    from vision.tile_reader import SetReader
+    from vision.tileset import TileSet
+
+_T = TypeVar("_T")
+
+#: a zone's latest reading and its crops, tile by tile (a pond, a revealed hand, the flowers set aside) ...
+ZoneCrops = tuple[list[str], list[Image]]
+#: ... and a seat's melds: each meld's tiles and their crops
+MeldCrops = tuple[list[list[str]], list[list[Image]]]
 
 #: Where the emulated table shows riichi's dead-wall indicators: slot centres (a, b) in East's frame (mm),
 #: the dora row; the ura row lies one tile further from the centre. Free of every vision zone.
@@ -43,7 +62,7 @@ AGREE_MARGIN = 0.02
 AGREE_FIRST = 0.95  # ... where the first one is sure of it (a 5f read at 0.54 where the matcher saw 8f: no)
 
 
-def make_reader(styles: Sequence[str], kind: str = "auto", tilesets: Sequence[Any] = ()) -> Any:
+def make_reader(styles: Sequence[str], kind: str = "auto", tilesets: Sequence[TileSet] = ()) -> TileReader:
     """The tile reader the referee's pipeline uses: vision's default reader for the table's enrolled sets
     ``tilesets`` (``camera.tilesets``, as the table's own pipeline reads), else for the enrolled sets of its
     ``styles`` (the classifier with the set) checked by the template matcher (the set's own enrolled faces,
@@ -77,7 +96,7 @@ def make_reader(styles: Sequence[str], kind: str = "auto", tilesets: Sequence[An
     return AgreeingReader(first, _templates(tuple(styles), list(tilesets)))
 
 
-def is_felt(crop: np.ndarray, std: float = 20.0, inner: bool = False) -> bool:
+def is_felt(crop: Image, std: float = 20.0, inner: bool = False) -> bool:
     """An even, darker-than-a-face patch: the table's cloth, no tile on it (a tile's face and its symbols
     vary far more). ``inner``: judged on the middle of the crop (the edge of a neighbouring tile at its
     border is no tile) — where no back can lie (a back of a set's colour is even too: a pond); there an even
@@ -103,7 +122,8 @@ class AgreeingReader:
     Where they do not agree the tile is ``unknown`` — or ``none`` on a crop of bare cloth (the finder cut a
     tile out of an empty place): no tile."""
 
-    def __init__(self, first: Any, second: Any, *, min_score: float = MIN_SCORE, confirm: float = CONFIRM_SCORE):
+    def __init__(self, first: TileReader, second: TileReader, *, min_score: float = MIN_SCORE,
+                 confirm: float = CONFIRM_SCORE):
         self.first = first
         self.second = second
         self.min_score = min_score
@@ -111,11 +131,11 @@ class AgreeingReader:
         self.thread_safe = getattr(first, "thread_safe", False) and getattr(second, "thread_safe", False)
         self.threshold = getattr(first, "threshold", 0.0)  # it says "unknown" itself
 
-    def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Any]:
+    def read(self, crops: Sequence[Image], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
         a = self.first.read(crops, allowed)
         b = self.second.read(crops, allowed)
-        out = [x if x.label in ("back", "unknown", "none")
-               or (x.label == y.label and self._confirms(x, y)) else None for x, y in zip(a, b)]
+        out: list[Reading | None] = [x if x.label in ("back", "unknown", "none")
+                                     or (x.label == y.label and self._confirms(x, y)) else None for x, y in zip(a, b)]
         for i, o in enumerate(out):  # the first reader's own unknown: bare cloth (a "tile" cut from a shade) is none
             if o is not None and o.label == "unknown":
                 out[i] = self._undecided(o, b[i], crops[i], self._no_back(allowed, i))
@@ -129,19 +149,20 @@ class AgreeingReader:
                     out[i] = a[i]  # (a template matcher that cannot tell 六 from 八 in one style: 0.912/0.908)
                 else:
                     out[i] = self._undecided(a[i], b[i], crops[i], self._no_back(allowed, i))
-        return out
+        return cast("list[Reading]", out)  # (every None was decided above)
 
     @staticmethod
     def _no_back(allowed: Sequence[frozenset[str] | None] | None, i: int) -> bool:
-        return allowed is not None and allowed[i] is not None and BACK not in allowed[i]  # type: ignore[operator]
+        ok = allowed[i] if allowed is not None else None
+        return ok is not None and BACK not in ok
 
-    def _confirms(self, x: Any, y: Any) -> bool:
+    def _confirms(self, x: Reading, y: Reading) -> bool:
         """Whether the second reader's reading ``y`` of the first one's face confirms the first one's ``x``."""
         score = getattr(y, "score", 1.0)
         return score >= self.min_score or (score >= self.confirm and x.score >= AGREE_FIRST)
 
     @staticmethod
-    def _undecided(x: Any, y: Any, crop: np.ndarray, no_back: bool = False) -> _Reading:
+    def _undecided(x: Reading, y: Reading, crop: Image, no_back: bool = False) -> _Reading:
         """No reading: bare cloth is ``none``, else ``unknown`` (``no_back``: where no back may lie, the middle
         of the crop tells)."""
         return _no_reading(min(getattr(x, "score", 0.0), getattr(y, "score", 0.0)), x.upside_down,
@@ -149,16 +170,16 @@ class AgreeingReader:
 
 
 @lru_cache(maxsize=8)
-def _style_templates(styles: tuple[str, ...]) -> Any:
+def _style_templates(styles: tuple[str, ...]) -> TemplateReader:
     from vision.tile_match import TemplateReader
 
     return TemplateReader(styles)
 
 
-_SET_TEMPLATES: dict[str, Any] = {}  # enrolled sets' faces (their digest) -> their template reader
+_SET_TEMPLATES: dict[str, TemplateReader] = {}  # enrolled sets' faces (their digest) -> their template reader
 
 
-def _templates(styles: tuple[str, ...], tilesets: Sequence[Any]) -> Any:
+def _templates(styles: tuple[str, ...], tilesets: Sequence[TileSet]) -> TemplateReader:
     """The template matcher (immutable: shared): the enrolled sets' own faces, else the styles' art."""
     from vision.tile_match import TemplateReader
 
@@ -178,11 +199,8 @@ def _templates(styles: tuple[str, ...], tilesets: Sequence[Any]) -> Any:
 
 
 @dataclass(frozen=True)
-class _Reading:
-    label: str
-    score: float
-    upside_down: bool = False
-    probs: np.ndarray | None = field(default=None, compare=False, repr=False)
+class _Reading(Reading):
+    """The referee's own reading of a crop it did not take (:func:`_no_reading`): a :class:`Reading`."""
 
 
 def _no_reading(score: float, upside_down: bool = False, felt: bool = False) -> _Reading:
@@ -204,7 +222,7 @@ class ConfidentReader:
     """A tile reader that answers ``unknown`` where it is not sure: a best score below ``min_score``, or a
     runner-up face (the red or plain twin of a five aside) within ``min_margin`` of it."""
 
-    def __init__(self, reader: Any, min_score: float = MIN_SCORE, min_margin: float = MIN_MARGIN):
+    def __init__(self, reader: TileReader, min_score: float = MIN_SCORE, min_margin: float = MIN_MARGIN):
         self.reader = reader
         # a reader that says "unknown" itself (vision's classifier with the table's enrolled set, its own
         # calibrated threshold) is taken as it answers; a plain matcher (the template reader) is held to ours
@@ -214,14 +232,15 @@ class ConfidentReader:
         self.labels = frozenset(getattr(reader, "labels", ()))
         self.face: tuple[int, int, int] | None = None  # the table's set's face colour (None: the style's)
 
-    def read(self, crops: Sequence[np.ndarray], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Any]:
+    def read(self, crops: Sequence[Image], allowed: Sequence[frozenset[str] | None] | None = None) -> list[Reading]:
         first = self.reader.read(crops, allowed)
         out = list(first)
         rest = [i for i, r in enumerate(first) if r.label not in ("back", "unknown")]
         if self.min_margin > 0 and self.labels and rest:
             others = []
             for i in rest:
-                ok = (allowed[i] if allowed is not None and allowed[i] is not None else self.labels)
+                zone = allowed[i] if allowed is not None else None
+                ok = zone if zone is not None else self.labels
                 others.append(frozenset(ok - {first[i].label, _twin(first[i].label), "back"}))
             second = self.reader.read([crops[i] for i in rest], others)
             for i, r2 in zip(rest, second):
@@ -233,16 +252,16 @@ class ConfidentReader:
         return out
 
 
-class _Steady:
+class _Steady(Generic[_T]):
     """A value counts once two frames in a row agree (and it differs from the last one counted)."""
 
     def __init__(self) -> None:
-        self.cand: Any = None
+        self.cand: _T | None = None
         self.count = 0
-        self.stable: Any = None
+        self.stable: _T | None = None
         self.since: tuple[int, float, float] = (0, 0.0, 0.0)
 
-    def see(self, v: Any, stamp: tuple[int, float, float]) -> bool:
+    def see(self, v: _T | None, stamp: tuple[int, float, float]) -> bool:
         if v != self.cand:
             self.cand, self.count, self.since = v, 1, stamp
         else:
@@ -256,9 +275,9 @@ class _Steady:
 class CameraReader:
     """Frames of one table → observation events for the referee (see the module's docstring)."""
 
-    def __init__(self, calibration: Any, profile: str, styles: Sequence[str], *, n_seats: int = 4,
+    def __init__(self, calibration: Calibration, profile: str, styles: Sequence[str], *, n_seats: int = 4,
                  min_score: float = MIN_SCORE, min_margin: float = MIN_MARGIN, indicators: bool | None = None,
-                 threads: int = 1, kind: str = "auto", tilesets: Sequence[Any] = ()):
+                 threads: int = 1, kind: str = "auto", tilesets: Sequence[TileSet] = ()):
         """``tilesets``: the table's enrolled sets (``camera.tilesets``), read with instead of the enrolled
         sets of ``styles``; :class:`vision.tileset.TileSetError` for a set of another model."""
         from vision.conventions import conventions
@@ -273,21 +292,23 @@ class CameraReader:
         self.n_seats = n_seats
         # the dead wall's indicator slots are watched where the rule set's table has them (riichi's dora)
         self.indicators = conventions(profile).dora_indicators if indicators is None else indicators
-        self.racks = {s: _Steady() for s in range(n_seats)}
-        self.slots = {(row, i): _Steady() for row in (0, 1) for i in range(len(INDICATOR_SLOTS))}
+        self.racks: dict[int, _Steady[tuple[int, int]]] = {s: _Steady() for s in range(n_seats)}  # (standing, apart)
+        self.slots: dict[tuple[int, int], _Steady[str]] = {(row, i): _Steady() for row in (0, 1)
+                                                          for i in range(len(INDICATOR_SLOTS))}  # -> its tile
         self.seen_slots: set[tuple[int, int]] = set()
-        self._strip_ref: np.ndarray | None = None
+        self._strip_ref: Image | None = None
         self.frames = 0
         self.ms: dict[str, float] = {}
-        self.pond_crops: dict[tuple[int, int], np.ndarray] = {}  # (seat, pond index) -> its latest crop
-        self.zone_crops: dict[str, tuple[list[Any], list[Any]]] = {}  # zone -> (its reading, its crops), latest
+        self.pond_crops: dict[tuple[int, int], Image] = {}  # (seat, pond index) -> its latest crop
+        self.zone_crops: dict[str, ZoneCrops] = {}  # zone -> (its reading, its crops), latest (not the melds)
+        self.meld_crops: dict[str, MeldCrops] = {}  # meld zone -> (its melds' tiles, their crops), latest
 
-    def prime(self, scene: Any) -> None:
+    def prime(self, scene: Scene) -> None:
         """Start from the table the record gives (after a restart): only changes from it are reported."""
         self.pipe.tracker.stable = scene
         self.pipe.scene = scene
 
-    def process(self, image: np.ndarray, t_mono: float, t_wall: float = 0.0) -> list[ObservationEvent]:
+    def process(self, image: Image, t_mono: float, t_wall: float = 0.0) -> list[ObservationEvent]:
         r = self.pipe.process(image, t_mono=t_mono, t_wall=t_wall)
         if r.info is not None:
             self._keep_crops(r.scene, r.info)
@@ -307,9 +328,9 @@ class CameraReader:
     def close(self) -> None:
         self.pipe.close()
 
-    def _keep_crops(self, scene: Any, info: Any) -> None:
-        """The latest crop of every pond tile, and of every zone read this frame its reading and crops (what the
-        record's confirmed faces can teach the set: controller/set_learning.py)."""
+    def _keep_crops(self, scene: Scene, info: ParseInfo) -> None:
+        """The latest crop of every pond tile, and of every zone read this frame its reading and crops (the melds'
+        apart: what the record's confirmed faces can teach the set, controller/set_learning.py)."""
         for name, crops in info.crops.items():
             kind, seat = name.rstrip("0123456789"), int(name.lstrip("abcdefghijklmnopqrstuvwxyz"))
             if name in info.occluded or seat >= len(scene.seats):
@@ -325,35 +346,35 @@ class CameraReader:
         for name, per_meld in info.meld_crops.items():
             melds = info.melds.get(name, ())
             if name not in info.occluded and len(melds) == len(per_meld):
-                self.zone_crops[name] = ([list(m.tiles) for m in melds], [list(c) for c in per_meld])
+                self.meld_crops[name] = ([list(m.tiles) for m in melds], [list(c) for c in per_meld])
 
-    def set_reader(self) -> Any:
-        """The classifier's reader with the enrolled set behind this camera (None: another reader)."""
-        rd: Any = self.reader
+    def _readers(self) -> Iterator[object]:
+        """The camera's reader and those it wraps: ConfidentReader -> AgreeingReader -> the classifier's SetReader."""
+        rd: object = self.reader
         for _ in range(4):
-            if hasattr(rd, "use") and hasattr(rd, "tileset"):
-                return rd
+            yield rd
             rd = getattr(rd, "reader", None) or getattr(rd, "first", None)
             if rd is None:
                 break
-        return None
 
-    def set_check(self) -> dict[str, Any] | None:
+    def set_reader(self) -> SetReader | None:
+        """The classifier's reader with the enrolled set behind this camera (None: another reader)."""
+        from vision.tile_reader import SetReader
+
+        return next((rd for rd in self._readers() if isinstance(rd, SetReader)), None)
+
+    def set_check(self) -> SetCheckState | None:
         """Whether the tiles in view still look like the enrolled set (vision's set watch: the reader asks
         about every face while they do not), as ``{"wrong", "similarity", "line", "seen"}``; None where the
         reader has no set to compare with."""
-        rd: Any = self.reader
-        for _ in range(4):  # ConfidentReader -> AgreeingReader -> the classifier's SetReader
-            if hasattr(rd, "set_check"):
-                chk = rd.set_check()
+        for rd in self._readers():
+            if hasattr(rd, "set_check"):  # (a SetReader, or what stands for one)
+                chk: SetCheck | None = rd.set_check()
                 return None if chk is None else chk.as_dict()
-            rd = getattr(rd, "reader", None) or getattr(rd, "first", None)
-            if rd is None:
-                break
         return None
 
     # --- racks --------------------------------------------------------------------------------------
-    def _racks(self, r: Any, stamp: tuple[int, float, float]) -> list[ObservationEvent]:
+    def _racks(self, r: FrameResult, stamp: tuple[int, float, float]) -> list[ObservationEvent]:
         out: list[ObservationEvent] = []
         info = r.info
         for s in range(self.n_seats):
@@ -381,7 +402,7 @@ class CameraReader:
         return out
 
     # --- riichi's dead-wall indicators ------------------------------------------------------------------
-    def _slot_quad(self, row: int, i: int) -> np.ndarray:
+    def _slot_quad(self, row: int, i: int) -> Float32Array:
         from vision.geometry import DEFAULT_GEOMETRY as GEO
         from vision.geometry import apply_homography, local_to_table
 
@@ -391,7 +412,7 @@ class CameraReader:
         local = np.array([[a - w, b - h], [a + w, b - h], [a + w, b + h], [a - w, b + h]])
         return apply_homography(self.cal.h, local_to_table(0, local, GEO)).astype(np.float32)
 
-    def _indicators(self, image: np.ndarray, stamp: tuple[int, float, float]) -> list[ObservationEvent]:
+    def _indicators(self, image: Image, stamp: tuple[int, float, float]) -> list[IndicatorSeen]:
         quads = {k: self._slot_quad(*k) for k in self.slots if k not in self.seen_slots}
         if not quads:
             return []
@@ -399,22 +420,24 @@ class CameraReader:
         x0, y0 = np.floor(pts.min(0)).astype(int) - 2
         x1, y1 = np.ceil(pts.max(0)).astype(int) + 2
         grey = cv2.cvtColor(image[max(0, y0):y1, max(0, x0):x1], cv2.COLOR_BGR2GRAY)
-        small = cv2.resize(grey, (max(1, grey.shape[1] // 4), max(1, grey.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+        small = cast(Image, cv2.resize(grey, (max(1, grey.shape[1] // 4), max(1, grey.shape[0] // 4)),
+                                       interpolation=cv2.INTER_AREA))
         if self._strip_ref is not None and self._strip_ref.shape == small.shape and int(np.count_nonzero(
                 cv2.absdiff(small, self._strip_ref) > 28)) < 6 and all(s.count >= 2 for s in self.slots.values()):
             return []
         self._strip_ref = small
         w, h = int(round(27 * PX_PER_MM)), int(round(36 * PX_PER_MM))
         dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-        crops, keys = [], []
+        crops: list[Image] = []
+        keys: list[tuple[int, int]] = []
         for k, q in quads.items():
-            crop = cv2.warpPerspective(image, cv2.getPerspectiveTransform(q, dst), (w, h))
+            crop = cast(Image, cv2.warpPerspective(image, cv2.getPerspectiveTransform(q, dst), (w, h)))
             if is_felt(crop, 12.0):
                 self.slots[k].see(None, stamp)  # felt: no tile there
                 continue
             crops.append(crop)
             keys.append(k)
-        out: list[ObservationEvent] = []
+        out: list[IndicatorSeen] = []
         reads = self.reader.read(crops) if crops else []
         for k, r in zip(keys, reads):
             st = self.slots[k]

@@ -46,9 +46,10 @@ class CameraFeed:
         from vision.set_learner import SetLearner
         from vision.tileset import TileSetError
 
-        rd = self.reader.set_reader() if self.reader is not None else None
+        reader = self.reader
+        rd = reader.set_reader() if reader is not None else None
         store = getattr(svc, "store", None)
-        if rd is None or rd.tileset is None or store is None or not hasattr(store, "listeners"):
+        if reader is None or rd is None or rd.tileset is None or store is None or not hasattr(store, "listeners"):
             return
         sets = _set_paths(svc)  # the learned crops are keyed on the set the reader reads with
         styles = "+".join(Path(s).name for s in _strings(svc.cfg["camera.styles"]))
@@ -58,7 +59,7 @@ class CameraFeed:
         except TileSetError as exc:
             svc.note(f"referee: {exc}")
             learner = SetLearner(rd.tileset, rd.clf)
-        self.learning = TableLearning(learner, path, self.reader)
+        self.learning = TableLearning(learner, path, reader)
         if learner.counts():
             rd.use(learner.tileset())
         store.listeners.append(self.learning.on_event)

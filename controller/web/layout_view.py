@@ -23,7 +23,9 @@ def layout_status(image: Image, calibration: Calibration, number: int) -> tuple[
     view = page_view(image, calibration)
     rd = assign(pg, view, *centre_blobs(view))
     h, w = image.shape[:2]
-    cells: list[JSONObject] = [{**c, "poly": [[round(x / w, 4), round(y / h, 4)] for x, y in c["poly"]]} for c in rd.outlines()]
+    cells: list[JSONObject] = [{"label": c["label"], "state": c["state"], "why": c["why"],
+                                "poly": [[round(x / w, 4), round(y / h, 4)] for x, y in c["poly"]]}
+                               for c in rd.outlines()]
     return ({"page": number, "title": pg.title, "title_ru": pg.title_ru, "cells": cells,
              "filled": rd.count("filled"), "n": len(rd.cells), "empty": rd.empty_faces(),
              "doubtful": [{"label": c.label, "why": c.why} for c in rd.doubtful_cells()], "strays": len(rd.strays)},
