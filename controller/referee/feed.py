@@ -13,17 +13,30 @@ import asyncio
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from controller.referee.camera import CameraReader
 
 if TYPE_CHECKING:
     from controller.play_source import PlayTable
-    from controller.referee.session import RefereeSession
+    from controller.referee.core import Referee
     from controller.set_learning import TableLearning
+    from rules.events import Event
     from vision.calibration import Calibration
 
 FPS = 10.0
+
+
+class FedSession(Protocol):
+    """What the camera feed uses of the refereed hand (:class:`controller.referee.session.RefereeSession`, which
+    starts the feed: the feed does not import it)."""
+
+    @property
+    def svc(self) -> PlayTable: ...
+    @property
+    def referee(self) -> Referee: ...
+    def put(self, ev: Event) -> None: ...
+    def caught_up(self, t_mono: float | None, settled: bool = True) -> None: ...
 WRONG_SET = ("camera: the tiles do not look like the enrolled tile set; tiles are asked, not read — check the "
              "set (mahjong-table tiles enroll) / камера: кости не похожи на записанный набор; камера спрашивает, "
              "а не читает — проверьте набор")
@@ -76,7 +89,7 @@ class CameraFeed:
             self.set_wrong = wrong
             svc.note(WRONG_SET if wrong else SET_OK)
 
-    async def run(self, session: RefereeSession) -> None:
+    async def run(self, session: FedSession) -> None:
         from controller.table_camera import CameraError
         from vision.calibration import CalibrationError, calibrate
         from vision.scene_game import scenes_from_events, view_seats
