@@ -18,6 +18,7 @@ from tests.conftest import LONG
 from tests.needs import need
 from tests.web.browser import ROOT, browser, chromium_missing, demo_table
 from tests.web.replay_data import PROFILES
+from vision.conventions import conventions
 
 PLAYERS = {"mcr-siamese": 3}
 
@@ -100,6 +101,11 @@ def _step_through(url: str, store_path: str, chrome, profile: str) -> None:
                 assert shown["what"] == "meld_made"
                 melds = shown["seats"][str(ev.seat)]["melds"]  # (an added kong grows its pung where it lies)
                 same = [m for m in melds if sorted(m["tiles"]) == sorted(ev.tiles)]
+                if ev.kind == "kong_concealed":  # the public view: the tiles laid face down are hidden (`x`), the
+                    # record may know them (Sichuan: 000 shows a concealed kong's ends down, the referee knows it)
+                    down = conventions(profile).concealed_kong_down
+                    public = sorted("x" if i in down else t for i, t in enumerate(ev.tiles))
+                    same = same or [m for m in melds if sorted(m["tiles"]) == public]
                 assert same or "x" in ev.tiles, f"step {k}: {ev.tiles} not among {melds}"
                 meld = same[-1] if same else melds[-1]
                 if ev.from_seat is not None and ev.from_seat != ev.seat:  # a claim names its source
