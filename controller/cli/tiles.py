@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -99,11 +98,9 @@ def _load_classifier(model: Path | None) -> TileClassifier:
 
 
 def enroll_handler(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
 
     from controller.cli import CliError
     from controller.cli.inputs import output_file
-    from vision.enrollment import enroll
     from vision.tileset import read_image, scan_folder
 
     if (args.dir is None) == (not args.layout):
@@ -131,17 +128,10 @@ def enroll_handler(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     clf = _load_classifier(args.model)
-    name = args.name or source.resolve().stem
     output_file(args.out, "tile set")
+    from controller.cli.tiles_whole_set import enroll_with_progress, save_and_report
 
-    def bar(items: Iterable[str]) -> Iterable[str]:
-        return tqdm(items, desc="enrolling", unit="class", file=sys.stderr)
-
-    try:
-        tileset = enroll(clf, examples, name=name, progress=bar)
-    except Exception as exc:  # a model whose outputs do not fit (another network): one line, not a traceback
-        raise CliError(f"cannot enroll with this model: {exc}") from None
-    from controller.cli.tiles_whole_set import save_and_report
+    tileset = enroll_with_progress(clf, examples, args.name or source.resolve().stem)
     from vision.set_check import check_set, expected_faces
 
     for line in check_set(tileset, expected_faces()).lines():  # a warning here: the set is written as before

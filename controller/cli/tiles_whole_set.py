@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from controller.cli import CliError
 
 if TYPE_CHECKING:
+    from vision.arrays import Image
     from vision.tile_classifier import TileClassifier
     from vision.tileset import TileSet
     from vision.whole_set import Page, PageRead
@@ -79,10 +80,8 @@ def _required_pages(expected: tuple[str, ...]) -> list[Page]:
 
 
 def enroll_whole_set(args: argparse.Namespace, clf: TileClassifier) -> int:
-    from tqdm import tqdm
 
     from controller.cli.inputs import output_file
-    from vision.enrollment import enroll
     from vision.set_check import check_set, expected_faces
     from vision.whole_set import gather
 
@@ -100,15 +99,7 @@ def enroll_whole_set(args: argparse.Namespace, clf: TileClassifier) -> int:
     examples = gather(reads)
     if not examples:
         raise CliError("no tile lies on its place in any frame: nothing to enroll")
-    name = args.name or args.out.resolve().stem
-
-    def bar(items: Iterable[str]) -> Iterable[str]:
-        return tqdm(items, desc="enrolling", unit="class", file=sys.stderr)
-
-    try:
-        tileset = enroll(clf, examples, name=name, progress=bar)
-    except Exception as exc:  # a model whose outputs do not fit (another network): one line, not a traceback
-        raise CliError(f"cannot enroll with this model: {exc}") from None
+    tileset = enroll_with_progress(clf, examples, args.name or args.out.resolve().stem)
     check = check_set(tileset, expected, clf, examples)
     for line in check.lines():
         print(line)
@@ -120,6 +111,22 @@ def enroll_whole_set(args: argparse.Namespace, clf: TileClassifier) -> int:
               "write it as it is", file=sys.stderr)
         return 1
     return save_and_report(tileset, args.out, clf)
+
+
+def enroll_with_progress(clf: TileClassifier, examples: Mapping[str, Sequence[Image]], name: str) -> TileSet:
+    """The set enrolled from ``examples``, a progress bar on stderr; a model whose outputs do not fit (another
+    network): one line, not a traceback."""
+    from tqdm import tqdm
+
+    from vision.enrollment import enroll
+
+    def bar(items: Iterable[str]) -> Iterable[str]:
+        return tqdm(items, desc="enrolling", unit="class", file=sys.stderr)
+
+    try:
+        return enroll(clf, examples, name=name, progress=bar)
+    except Exception as exc:
+        raise CliError(f"cannot enroll with this model: {exc}") from None
 
 
 def save_and_report(tileset: TileSet, out: Path, clf: TileClassifier) -> int:

@@ -9,8 +9,9 @@ Since every package is typed, the check covers all of ``controller/``, ``vision/
 named in :data:`JSON_EDGES` with its reason."""
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from tests.signatures import public_any
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTROLLER = ROOT / "controller"
@@ -27,25 +28,7 @@ def _files() -> list[Path]:
 
 
 def _any_in_public_signatures(path: Path, root: Path = ROOT) -> list[str]:
-    """``file:line name`` of each public function or method whose parameters or return mention ``Any``."""
-    found: list[str] = []
-
-    def walk(node: ast.AST, private: bool) -> None:
-        for n in ast.iter_child_nodes(node):
-            if isinstance(n, ast.ClassDef):
-                walk(n, private or n.name.startswith("_"))
-            elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef):
-                dunder = n.name.startswith("__") and n.name.endswith("__")
-                if private or (n.name.startswith("_") and not dunder):
-                    continue
-                a = n.args
-                anns = [x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs]
-                anns += [a.vararg.annotation if a.vararg else None, a.kwarg.annotation if a.kwarg else None]
-                if any(ann is not None and "Any" in ast.unparse(ann) for ann in [*anns, n.returns]):
-                    found.append(f"{path.relative_to(root)}:{n.lineno} {n.name}")
-
-    walk(ast.parse(path.read_text(encoding="utf-8")), False)
-    return found
+    return public_any([path], root)
 
 
 def test_the_files_are_found():

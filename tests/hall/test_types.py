@@ -5,9 +5,10 @@ there takes or returns ``Any`` — the JSON between a table and the hall is type
 read field by field where it is parsed (private functions)."""
 from __future__ import annotations
 
-import ast
 import tomllib
 from pathlib import Path
+
+from tests import signatures
 
 ROOT = Path(__file__).resolve().parents[2]
 TYPED = ("hall", "controller/hall_link", "controller/replay.py")
@@ -22,27 +23,7 @@ def _files() -> list[Path]:
 
 
 def public_any(paths: list[Path], root: Path = ROOT) -> list[str]:
-    """``file:line name`` of every public function or method whose annotations say ``Any``."""
-    found: list[str] = []
-    for path in paths:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-
-        def walk(node: ast.AST, private: bool, path: Path = path) -> None:
-            for n in ast.iter_child_nodes(node):
-                if isinstance(n, ast.ClassDef):
-                    walk(n, private or n.name.startswith("_"))
-                elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef):
-                    dunder = n.name.startswith("__") and n.name.endswith("__")
-                    if private or (n.name.startswith("_") and not dunder):
-                        continue
-                    a = n.args
-                    anns = [x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs]
-                    anns += [a.vararg.annotation if a.vararg else None, a.kwarg.annotation if a.kwarg else None]
-                    if any(ann is not None and "Any" in ast.unparse(ann) for ann in [*anns, n.returns]):
-                        found.append(f"{path.relative_to(root)}:{n.lineno} {n.name}")
-
-        walk(tree, False)
-    return found
+    return signatures.public_any(paths, root)
 
 
 def test_make_lint_checks_them_strictly() -> None:

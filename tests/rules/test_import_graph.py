@@ -10,6 +10,8 @@ import ast
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from tests.signatures import public_any
+
 ROOT = Path(__file__).resolve().parents[2]
 PARTS_ABOVE = ("controller", "vision", "firmware_bridge", "hall", "tests", "bench")
 
@@ -149,27 +151,7 @@ def test_rules_imports_nothing_of_ours_above_it():
 def test_no_any_in_public_signatures():
     """Public functions and methods of ``rules`` take and return real types (mypy --strict checks the
     rest, ``make lint``)."""
-    found = []
-    for path in MODULES.values():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-
-        def walk(node: ast.AST, private: bool, path: Path = path) -> None:
-            for n in ast.iter_child_nodes(node):
-                if isinstance(n, ast.ClassDef):
-                    walk(n, private or n.name.startswith("_"))
-                elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef):
-                    dunder = n.name.startswith("__") and n.name.endswith("__")
-                    if private or (n.name.startswith("_") and not dunder):
-                        continue
-                    a = n.args
-                    anns = [x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs]
-                    anns += [a.vararg.annotation if a.vararg else None, a.kwarg.annotation if a.kwarg else None]
-                    for ann in [*anns, n.returns]:
-                        if ann is not None and "Any" in ast.unparse(ann):
-                            found.append(f"{path.relative_to(ROOT)}:{n.lineno} {n.name}")
-
-        walk(tree, False)
-    assert found == []
+    assert public_any(MODULES.values(), ROOT) == []
 
 
 
