@@ -70,3 +70,46 @@ def test_held_out_photoreal_crops_have_their_labels(tmp_path, monkeypatch):
     assert all(np.array_equal(x, y) for x, y in zip(data.crops, again.crops))
     with pytest.raises(KeyError):
         photoreal_style("photo-nonesuch")
+
+
+def test_a_crop_without_a_tile_never_has_one_over_its_centre():
+    """The photo-like `none` crops (felt, a sliver at an edge, the gap of a row) leave the crop's centre
+    bare: no tile footprint covers it, and a sliver shows under half a tile."""
+    from vision.train.photoreal import TILE_ASPECT, _no_tile_places
+
+    th, cw, ch = 100, 84, 110
+    tw = th * TILE_ASPECT
+    kinds = set()
+    for seed in range(300):
+        rng = np.random.default_rng(seed)
+        places = _no_tile_places(rng, cw / 2, ch / 2, th, tw + 3, cw, ch)
+        kinds.add(len(places))
+        for x, y in places:
+            assert abs(x - cw / 2) >= tw / 2 or abs(y - ch / 2) >= th / 2  # the centre is not under it
+            inside_x = max(0.0, min(cw, x + tw / 2) - max(0.0, x - tw / 2)) / tw
+            inside_y = max(0.0, min(ch, y + th / 2) - max(0.0, y - th / 2)) / th
+            assert inside_x * inside_y <= 0.6  # at most part of a tile (a gap shows two halves)
+    assert kinds >= {0, 1, 2}
+
+
+def test_a_crop_without_a_tile_is_exposed_as_the_table_is():
+    """Bare felt is exposed for the tiles around it, as a camera exposing the whole table does: darker than
+    a tile's top under the same lamps, never stretched to white."""
+    look = random_look(70_000)
+    felt = [render_photo("classic", "none", look=look, size=60, seed=s).astype(np.float32) for s in range(40)]
+    tile = [render_photo("classic", "5z", look=look, size=60, seed=s, tight=True).astype(np.float32)
+            for s in range(10)]
+    bare = [c for c in felt if c.std() < 12]  # crops of felt alone
+    assert bare
+    assert max(float(c.mean()) for c in bare) < 0.8 * np.mean([float(np.percentile(t, 90)) for t in tile])
+    assert np.array_equal(felt[3], render_photo("classic", "none", look=look, size=60, seed=3))
+
+
+def test_the_photoreal_cache_has_none_crops_of_no_style():
+    from vision.tile_labels import CLASS_LABELS, NONE
+    from vision.train.dataset import NONE_STYLE, build_photo
+
+    data = build_photo([("classic", PHOTO_LOOK_SEED, 40)], 1, 0, False, 1, n_none=3)
+    none = data["y"] == CLASS_LABELS.index(NONE)
+    assert int(none.sum()) == 3 and bool(np.all(data["style"][none] == NONE_STYLE))
+    assert int((data["style"] == 40).sum()) == len(load_style("classic").labels)

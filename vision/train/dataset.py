@@ -14,8 +14,8 @@ held-out style's font) into ``cache/styles/`` and adds them to the training set 
 (:mod:`vision.train.photoreal`: a face style rendered as a physical set with one :class:`SetLook`): the
 three training styles in two looks each, the randomised styles in one look each and ``--rich-styles K``
 rich random styles (``random_faces(seed, rich=True)``, seeds 5000 onward, drawn into ``cache/styles/``) --
-into ``cache/photo_train.npz`` and a photoreal validation set of the training styles'
-``cache/photo_val.npz``. ``--photoreal-only`` renders only those (beside a cache made before). The
+into ``cache/photo_train.npz`` with ``--photo-none M`` crops of each set that hold no whole tile, and a
+photoreal validation set of the training styles' ``cache/photo_val.npz``. ``--photoreal-only`` renders only those (beside a cache made before). The
 held-out photoreal sets (:data:`vision.heldout_styles.PHOTOREAL`) are never among them.
 """
 from __future__ import annotations
@@ -136,8 +136,11 @@ def _photo_job(job: PhotoJob) -> JobCrops:
 
 
 def build_photo(sets: list[tuple[str, int, int]], per_label: int, seed_base: int, rotate: bool, workers: int,
-                size_px: int = INPUT_SIZE, desc: str = "photoreal") -> Crops:
-    """``per_label`` photo-like crops per face of every photoreal set (style, look seed, style id)."""
+                size_px: int = INPUT_SIZE, desc: str = "photoreal", n_none: int = 0) -> Crops:
+    """``per_label`` photo-like crops per face of every photoreal set (style, look seed, style id), then
+    ``n_none`` crops of each set that hold no whole tile (felt, slivers, gaps under the set's lamps: they
+    hold the ``none`` boundary where the faces look like photographs; no style of their own, as the flat
+    ``none`` crops)."""
     jobs: list[PhotoJob] = []
     meta: list[JobMeta] = []
     for style, look_seed, sid in sets:
@@ -145,6 +148,10 @@ def build_photo(sets: list[tuple[str, int, int]], per_label: int, seed_base: int
             seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
             jobs.append((style, label, look_seed, seed0, per_label, rotate, size_px))
             meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
+    for style, look_seed, sid in sets if n_none else ():
+        seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(NONE) * 100_000
+        jobs.append((style, NONE, look_seed, seed0, n_none, rotate, size_px))
+        meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
     return _collect(_photo_job, jobs, meta, workers, desc)
 
 
@@ -196,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photoreal", type=int, default=0,
                     help="photo-like crops per face of every photoreal set (vision.train.photoreal)")
     ap.add_argument("--rich-styles", type=int, default=16, help="rich random styles among the photoreal sets")
+    ap.add_argument("--photo-none", type=int, default=48,
+                    help="photo-like crops holding no whole tile per photoreal set (with --photoreal)")
     ap.add_argument("--photoreal-only", action="store_true",
                     help="render only the photoreal sets (beside a cache made before; implies --keep-styles)")
     ap.add_argument("--keep-styles", action="store_true",
@@ -208,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.photoreal:
             ap.error("--photoreal-only needs --photoreal N")
         args.keep_styles = True
-    if args.photoreal < 0 or args.rich_styles < 0:
-        ap.error("--photoreal and --rich-styles must not be negative")
+    if args.photoreal < 0 or args.rich_styles < 0 or args.photo_none < 0:
+        ap.error("--photoreal, --rich-styles and --photo-none must not be negative")
     random_styles: tuple[str, ...] = ()
     if args.random_styles and args.keep_styles:
         random_styles = tuple(str(RANDOM_DIR / f"rand{i:02d}") for i in range(args.random_styles))
@@ -243,12 +252,13 @@ def main(argv: list[str] | None = None) -> int:
             rich = tuple(str(p) for p in write_random_styles(RANDOM_DIR, args.rich_styles, RICH_SEED, rich=True,
                                                              prefix="rich"))
         psets = photo_sets(random_styles, rich)
-        data = build_photo(psets, args.photoreal, 4_000_000_000, False, args.workers, args.size, "photoreal train")
+        data = build_photo(psets, args.photoreal, 4_000_000_000, False, args.workers, args.size, "photoreal train",
+                           args.photo_none)
         np.savez(CACHE / "photo_train.npz", **data)
         print(f"photo_train: {len(data['y'])} crops of {len(psets)} sets, {time.time() - t0:.0f}s", flush=True)
         val_sets = [(st, PHOTO_LOOK_SEED + 500 + i, STYLE_IDS[st]) for i, st in enumerate(TRAIN_STYLES)]
         data = build_photo(val_sets, max(1, args.val_per_label // 6), 4_500_000_000, True, args.workers, args.size,
-                           "photoreal val")
+                           "photoreal val", args.photo_none // 2)
         np.savez(CACHE / "photo_val.npz", **data)
         print(f"photo_val: {len(data['y'])} crops, {time.time() - t0:.0f}s", flush=True)
     return 0

@@ -47,7 +47,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import DEFAULT_GEOMETRY
-from vision.tile_labels import BACK
+from vision.tile_labels import BACK, NONE
 from vision.tile_render import TABLE_COLOURS, TileStyle, load_style, rounded_mask
 
 TILE_ASPECT = DEFAULT_GEOMETRY.tile_w / DEFAULT_GEOMETRY.tile_h
@@ -355,10 +355,12 @@ def _add_mask(dst: np.ndarray, m: np.ndarray, x: int, y: int) -> None:
 # ---- the camera ------------------------------------------------------------------------------------------
 
 
-def _camera(rng: np.random.Generator, lin: np.ndarray, wb: np.ndarray) -> np.ndarray:
-    """Linear radiance -> sRGB-ish uint8 through exposure, clipping, bloom, white balance and a tone curve."""
+def _camera(rng: np.random.Generator, lin: np.ndarray, wb: np.ndarray, white: float = 0.0) -> np.ndarray:
+    """Linear radiance -> sRGB-ish uint8 through exposure, clipping, bloom, white balance and a tone curve.
+    The exposure is set by the crop's brightest (a tile's top) or ``white``, a tile's top under these lamps
+    where the crop holds none (the camera exposes the whole table, not one patch of felt)."""
     lum = lin.mean(axis=2)
-    expo = rng.uniform(0.6, 0.95) / max(float(np.percentile(lum, 97)), 1e-4)
+    expo = rng.uniform(0.6, 0.95) / max(float(np.percentile(lum, 97)), white, 1e-4)
     x = lin * expo * wb[None, None]
     over = np.clip(x.max(axis=2) - 1.0, 0, None)
     if over.max() > 0:  # glare: light scattered around clipped highlights
@@ -372,15 +374,33 @@ def _camera(rng: np.random.Generator, lin: np.ndarray, wb: np.ndarray) -> np.nda
     return out
 
 
+def _no_tile_places(rng: np.random.Generator, cx: float, cy: float, th: int, pitch: float, cw: int, ch: int
+                    ) -> list[tuple[float, float]]:
+    """Where the tiles of a crop that holds no whole tile lie (footprint centres), as the flat
+    :func:`vision.tile_render.render_none` draws them: bare felt (its neighbours' shadows at most), a tile
+    mostly outside the crop, or the gap between two tiles of a row centred."""
+    kind = int(rng.integers(3))
+    tw = th * TILE_ASPECT
+    if kind == 0:  # bare felt: at most a tile beyond each side, casting its shadow in
+        return [(cx + side * (cw / 2 + tw * rng.uniform(0.55, 0.8)), cy) for side in (-1, 1) if rng.random() < 0.4]
+    if kind == 1:  # a sliver: 5-40 % of a tile inside, at one edge
+        vis, edge = rng.uniform(0.05, 0.4), int(rng.integers(4))
+        if edge < 2:
+            return [(cw + tw * (0.5 - vis) if edge else -tw * (0.5 - vis), cy)]
+        return [(cx, ch + th * (0.5 - vis) if edge == 3 else -th * (0.5 - vis))]
+    return [(cx - pitch / 2, cy), (cx + pitch / 2, cy)]  # the gap between two tiles
+
+
 def render_photo(style: str, label: str, *, look: SetLook, orientation: int = 0, size: int = 64, seed: int = 0,
                  tight: bool | None = None) -> np.ndarray:
-    """A photo-like crop of one tile of ``style`` in ``look`` (BGR uint8, long side ``size`` px).
+    """A photo-like crop of one tile of ``style`` in ``look`` (BGR uint8, long side ``size`` px); for
+    ``label`` ``none`` a crop that holds no whole tile (:func:`_no_tile_places`) under the same lamps.
 
     ``orientation`` k: quarter turns counter-clockwise (as :func:`vision.tile_render.render_tile`).
     ``tight``: cut as the table pipeline's tile finder cuts (the tile's box, hardly any felt); ``None``
     draws it (half the crops). The same arguments give the same crop."""
     st = load_style(style)
-    if label != BACK and label not in st.glyphs:
+    if label not in (BACK, NONE) and label not in st.glyphs:
         raise ValueError(f"style {st.name!r} has no face {label!r}")
     rng = np.random.default_rng([seed, look.seed, 99])
     if tight is None:
@@ -413,21 +433,24 @@ def render_photo(style: str, label: str, *, look: SetLook, orientation: int = 0,
     depth = look.depth_ratio * th
     gap = rng.uniform(0.0, 0.1) * th * TILE_ASPECT
     labels = [lab for lab in st.labels if lab != BACK]
-    neighbours = []
-    if rng.random() < 0.45:  # the row's neighbours at the sides
+    pitch = th * TILE_ASPECT + gap
+    neighbours = _no_tile_places(rng, cx, cy, th, pitch, cw, ch) if label == NONE else []
+    if label != NONE and rng.random() < 0.45:  # the row's neighbours at the sides
         for side in (-1, 1):
             if rng.random() < 0.7:
-                neighbours.append((cx + side * (th * TILE_ASPECT + gap), cy))
-    if rng.random() < 0.15:  # a row above or below (a pond)
+                neighbours.append((cx + side * pitch, cy))
+    if label != NONE and rng.random() < 0.15:  # a row above or below (a pond)
         neighbours.append((cx + rng.normal(0, 0.1 * th), cy + (1 if rng.random() < 0.5 else -1) * th * 1.12))
     for nx, ny in neighbours:
         nb_lab = labels[int(rng.integers(len(labels)))] if rng.random() < 0.85 else BACK
         tiles.append(_tile_layer(sc, style, nb_lab, look, th, nx, ny)[:4])
-    layer, a, x0, y0, fl = _tile_layer(sc, style, label, look, th, cx, cy)
     for nx, ny in neighbours:
         tw = max(4, round(th * TILE_ASPECT))
         _add_mask(foot, rounded_mask(th, tw, st.radius), int(round(nx - tw / 2)), int(round(ny - th / 2)))
-    _add_mask(foot, fl, x0, y0)
+    if label != NONE:
+        layer, a, x0, y0, fl = _tile_layer(sc, style, label, look, th, cx, cy)
+        tiles.append((layer, a, x0, y0))
+        _add_mask(foot, fl, x0, y0)
     irr = np.broadcast_to(lights.ambient, (ch, cw, 3)).astype(np.float32).copy()
     for d, p, s in zip(lights.dirs, lights.power, lights.size):
         dx, dy = -d[0] / d[2] * depth * 0.7, -d[1] / d[2] * depth * 0.7
@@ -437,7 +460,6 @@ def render_photo(style: str, label: str, *, look: SetLook, orientation: int = 0,
     img: np.ndarray = albedo_t * irr
     for t in tiles:
         _paste(img, t[0], t[1], t[2], t[3])
-    _paste(img, layer, a, x0, y0)
     if rng.random() < 0.3:  # a hand or an arm between the lamps and the table: part of the light gone
         yy, xx = np.mgrid[0:ch, 0:cw].astype(np.float32)
         hx, hy = rng.uniform(-0.3, 1.3) * cw, rng.uniform(-0.3, 1.3) * ch
@@ -462,11 +484,14 @@ def render_photo(style: str, label: str, *, look: SetLook, orientation: int = 0,
     h, w = img.shape[:2]
     scale = size / max(h, w)
     img = cv2.resize(img, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    expo_lin = img / max(float(np.percentile(img.mean(axis=2), 97)), 1e-4)
+    # a tile's top under these lamps: what sets the exposure of a crop that holds no tile
+    white = float(_lin(look.body).mean() * (lights.ambient + (lights.dirs[:, 2:3] * lights.power).sum(0)).mean())
+    white = white if label == NONE else 0.0
+    expo_lin = img / max(float(np.percentile(img.mean(axis=2), 97)), white, 1e-4)
     iso = rng.uniform(0.0, 0.004)
     noise = rng.standard_normal(img.shape).astype(np.float32) * np.sqrt(iso * np.clip(expo_lin, 0, 2) + 1e-5)
     noise = cv2.GaussianBlur(noise, (0, 0), 0.5) * 1.6
-    out = _camera(rng, np.clip(img + noise * img / np.maximum(expo_lin, 1e-4), 0, None), wb)
+    out = _camera(rng, np.clip(img + noise * img / np.maximum(expo_lin, 1e-4), 0, None), wb, white)
     out = out.astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
     decoded = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
