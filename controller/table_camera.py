@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from rules.events import Event, JSONObject, JSONValue, as_int
 from vision.scene_model import MeldView, PondTile, Scene, SeatView
+from vision.tile_labels import UNKNOWN
 
 if TYPE_CHECKING:  # the camera and the vision pipeline load with the first frame (cv2, the classifier)
     import numpy as np
@@ -110,14 +111,35 @@ def _comparable(zone: str, v: SeatView) -> object:
     return key(v) if key is not None else getattr(v, zone)
 
 
+def _agrees(expected: object, seen: object) -> bool:
+    """Whether what the camera read agrees with the record: equal, where a tile it could not read
+    (``unknown``) agrees with any tile in its place -- it cannot contradict what it did not see."""
+    if seen == UNKNOWN:
+        return True
+    if isinstance(expected, (tuple, list)) and isinstance(seen, (tuple, list)):
+        return len(expected) == len(seen) and all(_agrees(a, b) for a, b in zip(expected, seen))
+    return expected == seen
+
+
+def unread_tiles(seen: Scene) -> int:
+    """How many tiles in view the camera could not read (an agreeing re-read says so)."""
+    def count(x: object) -> int:
+        if isinstance(x, (tuple, list)):
+            return sum(count(y) for y in x)
+        return int(x == UNKNOWN)
+
+    return sum(count(_comparable(zone, v)) for v in seen.seats for zone in ZONES)
+
+
 def differences(expected: Scene, seen: Scene) -> list[JSONObject]:
     """Every visible zone where the table differs from the record: ``{"seat", "zone", "expected",
     "seen"}`` (readable values; the ``table_reconciled`` event's ``differences``). The dice are not compared:
-    players may pick them up after the break."""
+    players may pick them up after the break. A tile the camera could not read is no difference (a restart's
+    re-read under the new reader's "never sure and wrong" held a demo table paused for one ``unknown``)."""
     out: list[JSONObject] = []
     for seat, (e, s) in enumerate(zip(expected.seats, seen.seats)):
         for zone in ZONES:
-            if _comparable(zone, e) != _comparable(zone, s):
+            if not _agrees(_comparable(zone, e), _comparable(zone, s)):
                 out.append({"seat": seat, "zone": zone, "expected": _TEXT[zone](e), "seen": _TEXT[zone](s)})
     return out
 

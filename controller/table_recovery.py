@@ -223,7 +223,7 @@ class TableRecovery:
 
     async def read_against(self, expected: Scene) -> tuple[str, list[JSONObject], int, str]:
         """(result, differences, frames read, detail) of the camera's stable read against ``expected``."""
-        from controller.table_camera import CameraError, describe, differences
+        from controller.table_camera import CameraError, describe, differences, unread_tiles
 
         try:
             cam = await self.table.open_camera()
@@ -237,7 +237,9 @@ class TableRecovery:
         if read.scene is None or not read.stable:
             return "unreadable", [], read.frames, f"no stable reading of the table ({read.detail})"
         diffs = differences(expected, read.scene)
-        return "mismatch" if diffs else "match", diffs, read.frames, describe(diffs)
+        unread = unread_tiles(read.scene)
+        detail = describe(diffs) if diffs else (f"{unread} tile(s) not read" if unread else "")
+        return "mismatch" if diffs else "match", diffs, read.frames, detail
 
     def accept_table(self) -> None:
         """The judge's override after a re-read that does not match (the camera misreads, or the judge decides
