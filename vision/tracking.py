@@ -36,6 +36,11 @@ UNREAD = (UNKNOWN, NONE)  # a place the reader gave no face: it takes the face a
 #: The last tiles of a pond read as bare cloth this long are gone (a tile put down out of turn and taken back,
 #: the finder still cutting its empty place); shorter, an arm over them taken for cloth: they keep their faces.
 CLOTH_GONE_S = 1.0
+#: A place of a pond the finder cut a tile from but the reader called bare cloth (``none``) is read again at
+#: every frame for this long: a new discard read as cloth once, under a shadow, would otherwise keep that
+#: reading until its pond changed again (sichuan-mpl2025 seed 11 hand 53: an 8p read as cloth at 95.7 s was
+#: not seen until 103.5 s, and the next player's discard was judged out of turn).
+NONE_REREAD_S = 6.0
 
 #: The part of a seat's view each zone kind holds.
 ZONE_FIELDS = {"pond": ("pond",), "meld": ("melds",), "side": ("flowers", "card"),
@@ -195,6 +200,8 @@ class Tracker:
         self._pond_order: dict[int, list[str]] = {s: [] for s in range(n_seats)}
         self._last_removed: tuple[int, str] | None = None
         self._cloth_since: dict[str, float] = {}  # pond zone -> since when its last known tiles read as cloth
+        self._none_since: dict[str, float] = {}  # pond zone -> since when its stable reading holds a none place
+        self._t = 0.0  # the latest frame's time
 
     def _cloth_gone(self, zone: str, o: tuple[PondTile, ...], n: tuple[PondTile, ...], t: float) -> int:
         """How many of the last known tiles of a pond have read as bare cloth for :data:`CLOTH_GONE_S`: they are
@@ -255,7 +262,8 @@ class Tracker:
         is no second (sichuan-wmsg seed 11 hand 2: an 8p read as cloth once, under a shadow, was gone 3.5 s
         later without another look)."""
         return {z for z, c in self._cand.items() if c is not None and c.count < self.debounce
-                and unsure(z, c.state) and c.state != zone_state(self.stable, z)} | set(self._cloth_since)
+                and unsure(z, c.state) and c.state != zone_state(self.stable, z)} | set(self._cloth_since) | {
+            z for z, since in self._none_since.items() if self._t - since < NONE_REREAD_S}
 
     def update(self, scene: Scene, *, frame: int, t_mono: float, t_wall: float = 0.0,
                read: Set[str] | None = None, untrusted: Set[str] = frozenset()) -> list[ObservationEvent]:
@@ -290,8 +298,19 @@ class Tracker:
                         self._last_removed = (e.seat, e.tile)
                 events += evs
                 self.stable = _set_zone(self.stable, z, c.state)
+        self._t = t_mono
+        self._note_none_places(t_mono)
         events.sort(key=lambda e: (e.t_mono, e.frame))
         return events
+
+    def _note_none_places(self, t: float) -> None:
+        """Which ponds' stable readings hold a place read as cloth, and since when (:data:`NONE_REREAD_S`)."""
+        for v_seat, v in enumerate(self.stable.seats):
+            z = f"pond{v_seat}"
+            if any(p.tile == NONE for p in v.pond):
+                self._none_since.setdefault(z, t)
+            else:
+                self._none_since.pop(z, None)
 
 
 def scene_events(profile: str, scenes: list[tuple[Scene, int, float]]) -> list[ObservationEvent]:

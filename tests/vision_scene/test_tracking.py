@@ -204,6 +204,33 @@ def test_a_pond_tile_read_as_cloth_is_read_again_until_it_is_gone_or_shows_its_f
     assert tr.unsettled() == set() and [p.tile for p in tr.stable.seats[0].pond] == ["7m", "8p"]
 
 
+def test_a_new_discard_read_as_cloth_is_read_again_a_while_and_then_shows_its_face():
+    """sichuan-mpl2025 seed 11 hand 53: a new 8p read as cloth (``none``) twice became the pond's stable reading
+    and its pond was not read again until it changed (8 s later): the referee took the next player's discard as
+    out of turn. A pond whose stable reading holds a place read as cloth is read again at every frame for
+    NONE_REREAD_S; the face read then is that tile seen in its place."""
+    from vision.tracking import NONE_REREAD_S
+
+    tr = Tracker("mcr", debounce=2)
+    for f in (0, 1):
+        tr.update(scene(["7m"]), frame=f, t_mono=0.1 * f)
+    for f in (2, 3):
+        tr.update(scene(["7m", "none"]), frame=f, t_mono=0.1 * f)
+    assert [p.tile for p in tr.stable.seats[0].pond] == ["7m", "none"]
+    assert "pond0" in tr.unsettled()  # read again though its frames look the same
+    ev = []
+    for f in (4, 5):
+        ev += tr.update(scene(["7m", "8p"]), frame=f, t_mono=0.1 * f)
+    assert [(type(e).__name__, e.tile, e.index) for e in ev] == [("PondTileSeen", "8p", 1)]
+    assert tr.unsettled() == set()
+    # a place that stays cloth is read again only for a while (a shadow the finder cuts as a tile)
+    for f in (6, 7):
+        tr.update(scene(["7m", "8p", "none"]), frame=f, t_mono=1.0 + 0.1 * f)
+    assert "pond0" in tr.unsettled()
+    tr.update(scene(["7m", "8p", "none"]), frame=8, t_mono=1.7 + NONE_REREAD_S)
+    assert tr.unsettled() == set()
+
+
 def test_a_set_the_rules_cannot_make_is_confirmed_only_by_reading_it_again():
     """mcr seed 11 hand 131: a blurred frame ran a new chow into the pung beside it — six tiles of no kind; the
     next frames looked the same to the change detector and confirmed it, the chow was never seen. Like an
