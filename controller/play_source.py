@@ -65,9 +65,8 @@ class HandResult(TypedDict, total=False):
     verdicts: list[str]  # the referee's verdicts in English
 
 
-class PlayTable(Protocol):
-    """What a play source uses of the table service: its configuration and rule set, the store (reads) and
-    its durable appends, the shared clock, the operator's log, the buttons and the table camera."""
+class TableBasics(Protocol):
+    """What every user of the table service reads first: its configuration, rule set and players."""
 
     @property
     def cfg(self) -> Config: ...
@@ -77,6 +76,12 @@ class PlayTable(Protocol):
 
     @property
     def players(self) -> int: ...
+
+
+class PlayTable(TableBasics, Protocol):
+    """What a play source uses of the table service: its configuration and rule set (:class:`TableBasics`),
+    the store (reads) and its durable appends, the shared clock, the operator's log, the buttons and the
+    table camera."""
 
     @property
     def store(self) -> EventStore: ...

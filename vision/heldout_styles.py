@@ -39,6 +39,17 @@ REDRAWN: dict[str, dict[str, str]] = {
 }
 
 
+def _publish(tmp: Path, meta: dict[str, object], out: Path) -> str:
+    """Write a drawn style folder's ``style.json`` and move the folder into its place at once (another
+    process drawing the same style may have put it there first: theirs is the same)."""
+    (tmp / "style.json").write_text(json.dumps(meta, indent=1))
+    try:
+        tmp.replace(out)
+    except OSError:  # another process wrote it first
+        pass
+    return str(out)
+
+
 def _cache() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "mahjong-table" / "styles"
@@ -66,12 +77,7 @@ def heldout_style(name: str, root: Path | None = None) -> str:
         bgra = np.dstack([cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), bgra[..., 3]])
         cv2.imwrite(str(tmp / f"{lab}.png"), bgra)
     meta.update(face=list(face), back=list(back), source=f"kai recoloured (inks +{2 * turn} degrees); held out")
-    (tmp / "style.json").write_text(json.dumps(meta, indent=1))
-    try:
-        tmp.replace(out)
-    except OSError:  # another process wrote it first
-        pass
-    return str(out)
+    return _publish(tmp, meta, out)
 
 
 # ---- held-out photoreal sets (vision IV item 5) ---------------------------------------------------------
@@ -109,12 +115,7 @@ def photoreal_style(name: str, root: Path | None = None) -> str:
     for lab, im in faces.items():
         im.save(tmp / f"{lab}.png")
     meta = dict(meta, labels=sorted(faces), source=f"rich random style, seed {seed}; held out")
-    (tmp / "style.json").write_text(json.dumps(meta, indent=1))
-    try:
-        tmp.replace(out)
-    except OSError:  # another process wrote it first
-        pass
-    return str(out)
+    return _publish(tmp, meta, out)
 
 
 def photoreal_crops(name: str, per_label: int, seed: int, *, rotate: bool = True, tight: bool | None = None,

@@ -305,8 +305,8 @@ class Tracker:
 
     def _note_none_places(self, t: float) -> None:
         """Which ponds' stable readings hold a place read as cloth, and since when (:data:`NONE_REREAD_S`)."""
-        for v_seat, v in enumerate(self.stable.seats):
-            z = f"pond{v_seat}"
+        for seat, v in enumerate(self.stable.seats):
+            z = f"pond{seat}"
             if any(p.tile == NONE for p in v.pond):
                 self._none_since.setdefault(z, t)
             else:

@@ -12,11 +12,11 @@ import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
+from controller.play_source import TableBasics
 from rules.events import ButtonPressed, Event
 
 if TYPE_CHECKING:
     from controller.clock import Clock
-    from controller.config import Config
     from controller.event_store import EventStore
     from controller.hall_link.link import HallLink
     from controller.play_source import PlaySource
@@ -26,17 +26,9 @@ if TYPE_CHECKING:
     from controller.table_snapshot import Snapshot
 
 
-class ServedTable(Protocol):
-    """What the page uses of the table service (:class:`controller.service.TableService`)."""
-
-    @property
-    def cfg(self) -> Config: ...
-
-    @property
-    def profile(self) -> str: ...
-
-    @property
-    def players(self) -> int: ...
+class ServedTable(TableBasics, Protocol):
+    """What the page uses of the table service (:class:`controller.service.TableService`): its configuration,
+    rule set and players (:class:`TableBasics`) and what follows."""
 
     @property
     def hand_id(self) -> str: ...

@@ -148,10 +148,11 @@ def build_photo(sets: list[tuple[str, int, int]], per_label: int, seed_base: int
             seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(label) * 100_000
             jobs.append((style, label, look_seed, seed0, per_label, rotate, size_px))
             meta.append((CLASS_LABELS.index(label), sid, half_turn_symmetric(style, label)))
-    for style, look_seed, sid in sets if n_none else ():
-        seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(NONE) * 100_000
-        jobs.append((style, NONE, look_seed, seed0, n_none, rotate, size_px))
-        meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
+    for style, look_seed, sid in sets:
+        if n_none:
+            seed0 = seed_base + sid * 10_000_000 + CLASS_LABELS.index(NONE) * 100_000
+            jobs.append((style, NONE, look_seed, seed0, n_none, rotate, size_px))
+            meta.append((CLASS_LABELS.index(NONE), NONE_STYLE, True))
     return _collect(_photo_job, jobs, meta, workers, desc)
 
 

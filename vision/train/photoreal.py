@@ -485,8 +485,8 @@ def render_photo(style: str, label: str, *, look: SetLook, orientation: int = 0,
     scale = size / max(h, w)
     img = cv2.resize(img, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     # a tile's top under these lamps: what sets the exposure of a crop that holds no tile
-    white = float(_lin(look.body).mean() * (lights.ambient + (lights.dirs[:, 2:3] * lights.power).sum(0)).mean())
-    white = white if label == NONE else 0.0
+    white = float(_lin(look.body).mean() * (lights.ambient + (lights.dirs[:, 2:3] * lights.power).sum(0)).mean()
+                  ) if label == NONE else 0.0
     expo_lin = img / max(float(np.percentile(img.mean(axis=2), 97)), white, 1e-4)
     iso = rng.uniform(0.0, 0.004)
     noise = rng.standard_normal(img.shape).astype(np.float32) * np.sqrt(iso * np.clip(expo_lin, 0, 2) + 1e-5)
