@@ -178,17 +178,19 @@ class CameraView:
         from controller.table_camera import CameraError
 
         try:
+            number = self.layout_page  # the page asked for when the frame is taken, not after its reading
             cam = await self.svc.open_camera()
             cam.sync()  # in the loop's thread: the simulated table follows the record
             image, result, cal, px = await asyncio.to_thread(cam.look)
             jpeg, w, h = await asyncio.to_thread(encode, image)
-            number = self.layout_page
             layout: JSONObject | None = None
             if number is not None:
                 from controller.web.layout_view import layout_status
 
-                layout, self.layout_seen[number] = await asyncio.to_thread(layout_status, image, cal, number)
-                self._seen_at[number] = time.monotonic()
+                layout, crops = await asyncio.to_thread(layout_status, image, cal, number)
+                if self.layout_page == number:  # a frame taken under another page's grid holds no crops of this one
+                    self.layout_seen[number] = crops
+                    self._seen_at[number] = time.monotonic()
             tiles = [] if layout is not None else outlines(result, cal, px, (image.shape[1], image.shape[0]))
         except CameraError as exc:
             self.error = str(exc)

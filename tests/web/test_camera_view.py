@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import Counter
 
 from controller.play_sources import BotPlay
@@ -178,9 +179,12 @@ def test_the_judge_checks_the_set_the_pages_seen_hold(tmp_path):
                 while cam.layout_check is None or cam.layout_check.get("running"):
                     await asyncio.sleep(0.1)
                 one_page = cam.layout_check
-                svc.cam = page2
                 await ws.send_str(json.dumps({"layout": 2}))
-                while cam.layout_seen.get(2) is None:
+                while cam.layout_page != 2:
+                    await asyncio.sleep(0.02)
+                svc.cam = page2  # page 2's tiles laid under its grid
+                laid = time.monotonic()
+                while cam.layout_seen.get(2) is None or cam._seen_at[2] < laid + 0.5:  # a frame of them read
                     await asyncio.sleep(0.05)
                 await ws.send_str(json.dumps({"layout_check": True}))
                 await asyncio.sleep(0.1)
