@@ -176,10 +176,11 @@ class SceneParser:
             if z.kind == "stick":
                 stick[z.seat or 0] = bool(value)
                 continue
-            if why:
-                info.occluded.add(name)
-                info.why[name] = why
             info.found[name] = found
+            if why:  # its reading is not used (the zone keeps the previous one): its crops are not read -- an
+                info.occluded.add(name)  # arm's skin cut into tile shapes told the set watch of a wrong set
+                info.why[name] = why
+                continue
             jobs += zone_jobs
         t1 = time.perf_counter()
         margin = int(getattr(self.reader, "crop_margin_px", 0))

@@ -116,6 +116,24 @@ class TileSet:
             twins |= flowers
         return np.array([lab in twins for lab in CLASS_LABELS])
 
+    def ink_twins_within(self, keep: BoolArray | None) -> BoolArray:
+        """(N, classes) bool: :attr:`ink_twins` among the faces each crop's zone allows (``keep``: (N, classes),
+        None: every face, one row) -- a five is no twin where its red five cannot lie on the table (a profile
+        without red fives: Sichuan, MCR), nor a flower where no other flower can."""
+        twins = self.ink_twins
+        if keep is None:
+            return twins[None, :]
+        out = np.zeros(keep.shape, bool)
+        for red in RED_FIVES:
+            i, j = CLASS_LABELS.index(red), CLASS_LABELS.index("5" + red[1])
+            if twins[i] and twins[j]:
+                both = keep[:, i] & keep[:, j]
+                out[:, i] = out[:, j] = both
+        fl = np.array([lab in FLOWERS for lab in CLASS_LABELS]) & twins
+        if fl.any():
+            out[:, fl] = (keep[:, fl].sum(1) > 1)[:, None] & keep[:, fl]
+        return out
+
     @cached_property
     def rows(self) -> IntArray:
         """(classes,) the row of each of ``CLASS_LABELS`` in :attr:`labels` (-1 where the set does not hold it)."""

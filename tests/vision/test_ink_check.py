@@ -92,3 +92,41 @@ def test_a_merged_set_has_no_mean_crops_and_reads_as_before(kai_table):
     crops = table_crops("kai", 1, seed=86_000)
     s = sure_score(SetReader([kai_table, kai_table]), crops)
     assert s.wrong == 0 and s.answered > 0.8, s
+
+
+def test_a_five_is_an_ink_twin_only_where_its_red_five_may_lie(kai_table):
+    """A profile without red fives (Sichuan, MCR) cannot hold a red five for a five: the ink check that tells a
+    red five from its five (or from another set's) is not asked there -- sichuan-wmsg seed 11 at 40 hands: a
+    fluffy_black 5p under the lamp's change asked about in 5 hands, 0 after."""
+    idx = {lab: i for i, lab in enumerate(CLASS_LABELS)}
+    sichuan = np.array([lab[-1:] in ("m", "p", "s") and lab not in RED_FIVES and lab in kai_table.labels for lab in CLASS_LABELS])
+    riichi = np.array([lab not in FLOWERS and lab in kai_table.labels for lab in CLASS_LABELS])
+    one_flower = sichuan.copy()
+    one_flower[idx[FLOWERS[0]]] = True
+    two_flowers = one_flower.copy()
+    two_flowers[idx[FLOWERS[1]]] = True
+    got = kai_table.ink_twins_within(np.stack([sichuan, riichi, one_flower, two_flowers]))
+    assert not got[0].any() and not got[2].any()  # no red five, one flower: nothing drawn twice in play
+    assert {CLASS_LABELS[i] for i in np.flatnonzero(got[1])} == {"5m", "0m", "5p", "0p", "5s", "0s"} & set(TWINS)
+    assert {CLASS_LABELS[i] for i in np.flatnonzero(got[3])} == set(FLOWERS[:2])
+    assert (kai_table.ink_twins_within(None)[0] == kai_table.ink_twins).all()
+
+
+def test_a_plain_five_is_read_in_a_zone_without_red_fives_when_its_inks_are_off(kai_table, monkeypatch):
+    """Every ink held to be off (INK_FAR below any distance): the fives fitting their face less closely than the
+    set's match level are asked where a red five may lie and
+    read where none may; no other face changes."""
+    import vision.tile_reader as tr
+
+    crops = table_crops("kai", scaled(2, 4), seed=87_000, labels=("5m", "5p", "5s", "3m"))
+    monkeypatch.setattr(tr, "INK_FAR", -1.0)
+    reads = {}
+    for name, red in (("sichuan", False), ("riichi", True)):
+        ok = frozenset(lab for lab in kai_table.labels if lab not in FLOWERS and (red or lab not in RED_FIVES))
+        reader = SetReader([kai_table])
+        reader.watch = None
+        reads[name] = reader.read(list(crops.crops), [ok] * len(crops.crops))
+    fives = [i for i, lab in enumerate(crops.labels) if lab != "3m"]
+    assert all(reads["sichuan"][i].label == crops.labels[i] for i in fives)
+    assert any(reads["riichi"][i].label == UNKNOWN for i in fives)  # (those fitting their face less than the level)
+    assert all(r.label in (UNKNOWN, lab) for name in reads for r, lab in zip(reads[name], crops.labels))

@@ -78,6 +78,33 @@ def test_occluding_hand_marks_the_zone():
     assert got.seats[3] == scene.seats[3]
 
 
+def test_an_occluded_zones_crops_are_not_read():
+    """Its reading is not used (the zone keeps its previous one), so its crops go to no reader: an arm's skin
+    cut into tile shapes (similarity 0.55-0.78 to the set's faces) made the set watch call kai's own set wrong
+    (sichuan-wmsg seed 11 hand 19: a meld asked about; 1 007 crops read in that hand, 352 without)."""
+    from vision.tile_reader import SetReader
+
+    scene = feature_scene("mcr")
+    frame, _ = render_scene(scene, seed=77, style="classic", hands=((1, "pond"),))
+    seen: list[int] = []
+    read = SetReader.read
+
+    def spy(self, crops, allowed=None):
+        seen.append(len(crops))
+        return read(self, crops, allowed)
+
+    clear, _ = render_scene(scene, seed=77, style="classic")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(SetReader, "read", spy)
+        _, info = parse_frame(frame, "mcr", "classic")
+        covered = sum(seen)
+        seen.clear()
+        parse_frame(clear, "mcr", "classic")
+        bare = sum(seen)
+    assert "pond1" in info.occluded and info.found["pond1"]  # tiles found there, under the arm
+    assert bare - covered >= len(scene.seats[1].pond) - 1, (bare, covered)
+
+
 def test_a_pond_tile_whose_edge_glyph_looks_like_felt_is_found_upright_and_whole():
     """fluffy's 6s: green bamboo reaching the tile's far edge on a green cloth left its mask 32 mm deep — the
     finder took it for a sideways tile and the reader got half a tile (a question about a plain 6s)."""
