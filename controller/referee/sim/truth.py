@@ -279,7 +279,9 @@ class TableMixin(HandDriver):
         return bool(self.profile.is_furiten(st, seat, hand, w))
 
     def _idle_seats(self) -> list[tuple[int, str]]:
-        """Seats that neither discarded nor draw next, with a tile each holds (before the claims)."""
+        """Seats that neither discarded nor draw next, with a tile each holds (before the claims); at a table
+        of two (Siamese MCR, Red for two) no seat is idle, and the discarder is the one who may lay a second tile
+        out of turn while the other is to draw."""
         m = self.machine
         st = m.state
         assert st.window is not None
@@ -287,8 +289,11 @@ class TableMixin(HandDriver):
         nxt = m.next_drawer()
         if st.wall_remaining == 0:
             return []
-        return [(s, str(st.seat_state[s].tiles()[-1])) for s in st.seat_order(disc)[1:]
-                if s != nxt and st.seat_state[s].active and st.seat_state[s].tiles()]
+        active = [s for s in st.seat_order(disc) if st.seat_state[s].active and st.seat_state[s].tiles()]
+        idle = [(s, str(st.seat_state[s].tiles()[-1])) for s in active[1:] if s != nxt and s != disc]
+        if not idle and len(active) == 2 and active[0] == disc and len(st.seat_state) == 2:
+            return [(disc, str(st.seat_state[disc].tiles()[-1]))]
+        return idle
 
     def _physical_faults(self, after: int, idle: list[tuple[int, str]]) -> None:
         """A tile put into a pond out of turn (and taken back), while the discard at ``after`` was on offer
