@@ -59,6 +59,9 @@ INK_FAR = 0.14
 #: set enrolled a bamboo one, 0.57 to the joker and 0.3 ahead, inks 0.92 apart; the own set's such answers, under
 #: glare, 0.04 at most); and where that face holds ink at all (a blank white dragon: none; kai's faces 0.1-0.15)
 INK_MIN = 0.01
+#: ... and a crop answered as such an inkless face (a blank white dragon) far from the set's look holds at most
+#: this much ink (the styles' blank dragons: 0.0 on table crops; a stain over a face: 0.44)
+INK_BLANK = 0.05
 #: two faces whose inks are at least this far apart are told apart by them (:meth:`SetReader._inks_decide`;
 #: kai's flowers 0.84-0.93 from one another, its red fives 0.92 from their fives)
 INK_APART = 0.5
@@ -267,10 +270,12 @@ class SetReader:
             return ok
         rows = ts.rows[best]
         idx = np.flatnonzero(judged & self._faces[best] & (rows >= 0))
-        idx = idx[ts.ink.ink[rows[idx]] >= INK_MIN]  # a face with (next to) no ink has no inks to compare
         if len(idx):
             sig = ink_signatures([crops[int(i)] for i in idx])
-            ok[idx] = ink_distance(sig, ts.ink, rows[idx]) <= INK_FAR
+            inked = ts.ink.ink[rows[idx]] >= INK_MIN
+            # a face with (next to) no ink has no inks to compare: the crop must hold none either (a stain
+            # over a 2p, 0.68 to kai's blank 5z and nothing else near, was read as it: ink 0.44, a blank's 0.0)
+            ok[idx] = np.where(inked, ink_distance(sig, ts.ink, rows[idx]) <= INK_FAR, sig.ink <= INK_BLANK)
         return ok
 
 

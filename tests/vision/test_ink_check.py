@@ -130,3 +130,29 @@ def test_a_plain_five_is_read_in_a_zone_without_red_fives_when_its_inks_are_off(
     assert all(reads["sichuan"][i].label == crops.labels[i] for i in fives)
     assert any(reads["riichi"][i].label == UNKNOWN for i in fives)  # (those fitting their face less than the level)
     assert all(r.label in (UNKNOWN, lab) for name in reads for r, lab in zip(reads[name], crops.labels))
+
+
+def test_a_stained_crop_is_no_blank_white_dragon(kai_table):
+    """kai's white dragon holds no ink, so no ink distance can confirm an answer of it: a crop answered as it
+    far from the set's look must hold no ink either (mcr seed 11 hand 68, test-long: a 2p under a stain, 0.68
+    to the 5z prototype and nothing else near, was read 5z, sure, and laid in the record; now asked)."""
+    import cv2
+
+    crops = table_crops("kai", 2, seed=88_300, labels=("5z",))
+    clean = list(crops.crops)
+    stained = []
+    rng = np.random.default_rng(5)
+    for c in clean:
+        s = c.copy()
+        h, w = s.shape[:2]
+        for _ in range(10):
+            col = tuple(float(v) for v in rng.uniform(60, 200, 3))
+            centre = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
+            cv2.ellipse(s, centre, (int(w * 0.2), int(h * 0.15)), float(rng.uniform(0, 180)), 0, 360, col, -1)
+        stained.append(s)
+    reader = SetReader([kai_table])
+    white = CLASS_LABELS.index("5z")
+    best = np.full(len(clean), white)
+    judged = np.ones(len(clean), bool)
+    assert reader._inks_agree(clean, best, judged).all()  # a blank face's crop: nothing to hold against it
+    assert not reader._inks_agree(stained, best, judged).any()
