@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
 
 log = logging.getLogger("mahjong_table.gpio")
+#: a simulated table (time_scale > 1) runs its time-outs at most this many times faster than the table: the
+#: chain zero sensor is due every 2 x 2 s, 0.4 s of real time -- at 20x (0.2 s) a loaded CI machine once held the
+#: simulator's thread past it and a hand was aborted as "chain zero sensor lost"
+TIMEOUT_SCALE_MAX = 10.0
 
 # Default pin map on the expander chip (configuration can override): a pin, or one per side.
 PinMap = Mapping[str, int | list[int] | tuple[int, ...]]
@@ -143,9 +147,10 @@ class GpioBackend(TableBackend):
         return table_seconds / self.scale
 
     def _limit(self, table_seconds: float) -> float:
-        """A timeout in real seconds. Time-outs run at most 20x faster than the table, so scheduling jitter
-        on a loaded machine never fakes a fault; their order (lift < chain < stall < shuffle) is kept."""
-        return table_seconds / min(self.scale, 20.0)
+        """A timeout in real seconds. Time-outs run at most :data:`TIMEOUT_SCALE_MAX` times faster than the
+        table, so scheduling jitter on a loaded machine never fakes a fault; their order (lift < chain < stall
+        < shuffle) is kept."""
+        return table_seconds / min(self.scale, TIMEOUT_SCALE_MAX)
 
     def _all_off(self) -> None:
         for d in self.out.values():
