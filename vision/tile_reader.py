@@ -179,8 +179,8 @@ class SetReader:
             best = p.argmax(1)
             level = self.tileset.match_level or TRUST_LEVEL
             top1 = np.where(self._faces[None, :] & ~np.isnan(cos), cos, -2.0).max(1)
-            twins = self.tileset.ink_twins_within(keep)  # (a five whose red five the zone allows, ...)
-            twin = twins[np.arange(len(best)) % len(twins), best] & (top1 < level)  # (at the level: its own look)
+            twins = np.broadcast_to(self.tileset.ink_twins_within(keep), p.shape)  # (a five whose red five ...
+            twin = twins[np.arange(len(best)), best] & (top1 < level)  # ... the zone allows; at the level: its own look)
             sure &= self._inks_agree(crops, best, sure & ~blank & (twin | (top1 < level - SURE_DROP)))
         face = self._faces[p.argmax(1)]
         unsure = face & ~sure

@@ -109,30 +109,17 @@ class TileSet:
         """(classes,) bool: the faces this set draws as another of its faces in other inks -- a five whose red
         five it holds too (and that red five), and its flowers where it holds more than one -- whose answers
         :mod:`vision.ink` checks (the embedding barely tells such faces apart)."""
-        held = set(self.labels)
-        twins = {f for r in RED_FIVES for f in (r, "5" + r[1]) if r in held and "5" + r[1] in held}
-        flowers = held & set(FLOWERS)
-        if len(flowers) > 1:
-            twins |= flowers
-        return np.array([lab in twins for lab in CLASS_LABELS])
+        held = np.isin(np.array(CLASS_LABELS), self.labels)
+        twins: BoolArray = _twins_among(held[None, :])[0]
+        return twins
 
     def ink_twins_within(self, keep: BoolArray | None) -> BoolArray:
         """(N, classes) bool: :attr:`ink_twins` among the faces each crop's zone allows (``keep``: (N, classes),
         None: every face, one row) -- a five is no twin where its red five cannot lie on the table (a profile
         without red fives: Sichuan, MCR), nor a flower where no other flower can."""
-        twins = self.ink_twins
         if keep is None:
-            return twins[None, :]
-        out = np.zeros(keep.shape, bool)
-        for red in RED_FIVES:
-            i, j = CLASS_LABELS.index(red), CLASS_LABELS.index("5" + red[1])
-            if twins[i] and twins[j]:
-                both = keep[:, i] & keep[:, j]
-                out[:, i] = out[:, j] = both
-        fl = np.array([lab in FLOWERS for lab in CLASS_LABELS]) & twins
-        if fl.any():
-            out[:, fl] = (keep[:, fl].sum(1) > 1)[:, None] & keep[:, fl]
-        return out
+            return self.ink_twins[None, :]
+        return _twins_among(keep & np.isin(np.array(CLASS_LABELS), self.labels)[None, :])
 
     @cached_property
     def rows(self) -> IntArray:
@@ -278,6 +265,20 @@ def mean_face(crops: Sequence[Image]) -> Image:
     for c in crops:
         acc += cv2.resize(to_bgr(np.asarray(c)), (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
     return np.clip(acc / max(1, len(crops)) + 0.5, 0, 255).astype(np.uint8)
+
+
+_FIVE_PAIRS = [(CLASS_LABELS.index(r), CLASS_LABELS.index("5" + r[1])) for r in RED_FIVES]
+_FLOWER_COLS = np.isin(np.array(CLASS_LABELS), FLOWERS)
+
+
+def _twins_among(faces: BoolArray) -> BoolArray:
+    """(N, classes) bool: the ink twins among each row's ``faces`` -- a red five and its five where both are
+    there, the flowers where more than one is."""
+    out = np.zeros(faces.shape, bool)
+    for i, j in _FIVE_PAIRS:
+        out[:, i] = out[:, j] = faces[:, i] & faces[:, j]
+    out[:, _FLOWER_COLS] = faces[:, _FLOWER_COLS] & (faces[:, _FLOWER_COLS].sum(1) > 1)[:, None]
+    return out
 
 
 def inner_look(crop: Image) -> tuple[float, Float64Array]:

@@ -289,11 +289,11 @@ class TableMixin(HandDriver):
         nxt = m.next_drawer()
         if st.wall_remaining == 0:
             return []
-        active = [s for s in st.seat_order(disc) if st.seat_state[s].active and st.seat_state[s].tiles()]
-        idle = [(s, str(st.seat_state[s].tiles()[-1])) for s in active[1:] if s != nxt and s != disc]
-        if not idle and len(active) == 2 and active[0] == disc and len(st.seat_state) == 2:
-            return [(disc, str(st.seat_state[disc].tiles()[-1]))]
-        return idle
+        playing = [s for s in st.seat_order(disc) if st.seat_state[s].active and st.seat_state[s].tiles()]
+        idle = [s for s in playing if s not in (disc, nxt)]
+        if not idle and len(st.seat_state) == 2 == len(playing):
+            idle = [disc]
+        return [(s, str(st.seat_state[s].tiles()[-1])) for s in idle]
 
     def _physical_faults(self, after: int, idle: list[tuple[int, str]]) -> None:
         """A tile put into a pond out of turn (and taken back), while the discard at ``after`` was on offer
