@@ -30,6 +30,9 @@ from vision.scene_model import Scene
 from vision.tracking import Tracker
 
 FPS = 10.0
+#: a frame the camera takes within this of the moment the reader gets free is there for it (the reader takes it,
+#: not the one before: a wait of 99.99 ms, a float short of the frame interval, is no wait of an interval)
+SAME_MOMENT_S = 1e-4
 SETTLE_FRAMES = 3  # frames filmed after a moment's two while the camera's last reading is not yet confirmed
 
 
@@ -198,8 +201,8 @@ class CameraObserver:
     def _shoot(self, t: float, arms: tuple[tuple[int, str], ...], dropped: bool) -> list[ObservationEvent]:
         start = t
         if self.slowdown is not None and not dropped:
-            if self.free_at >= t + 1 / FPS:  # the camera filmed on while the reader was busy: it takes the newest
-                k = int((self.free_at - t) * FPS + 1e-9)  # (the table as it lies: the arms have moved on)
+            if self.free_at >= t + 1 / FPS - SAME_MOMENT_S:  # the camera filmed on while the reader was busy: it
+                k = int((self.free_at - t + SAME_MOMENT_S) * FPS)  # takes the newest (the arms have moved on)
                 t, arms = t + k / FPS, ()
                 self.frames += k
                 self.queue_dropped += k
