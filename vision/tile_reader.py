@@ -51,6 +51,12 @@ LOOK_DROP = 0.2
 #: the answered face's mean enrolled crop (the tuning split's own tiles of six sets: median 0.005-0.02, 99.9 % under
 #: 0.11, 2 of 2 892 over 0.14; another set's tiles taken for a face of the table's set: 0.17 and more)
 INK_FAR = 0.14
+#: ... or this far, for a face of faint ink (its mean crop's under GLARE_FAINT: kai's seasons 0.061-0.081), on a
+#: crop clipped white by the lamp's glare (:data:`vision.ink.GLARE_BODY`: faint neutral ink reads coloured there;
+#: kai's own seasons 0.15-0.22 from their mean crops, mcr seed 11 hand 5 asked four of them; held-out sets'
+#: seasons taken for kai's 0.55 and more)
+INK_FAR_GLARE = 0.25
+GLARE_FAINT = 0.1
 #: ... looked at for the faces the set draws as another of its faces in other inks (TileSet.ink_twins: a red
 #: five and its five, the flowers) where the crop fits its face less closely than the set's own crops do (its
 #: match level; another set's tiles taken for such a face: 0.017 below it at the nearest): on the tuning split every tile of another set taken for a face of the
@@ -65,6 +71,16 @@ INK_BLANK = 0.05
 #: two faces whose inks are at least this far apart are told apart by them (:meth:`SetReader._inks_decide`;
 #: kai's flowers 0.84-0.93 from one another, its red fives 0.92 from their fives)
 INK_APART = 0.5
+
+
+#: a doubt between faces that are not ink twins but drawn in other inks (classic's 5p and 5s: the embedding
+#: holds them 0.84 alike under the lamp, a 0.135 margin where 0.15 is needed) is decided by the inks where the
+#: crop's are the nearest face's closely (at most INK_CLOSE: the own set's median 0.005-0.02; another set's
+#: tiles taken for a face of the table's set 0.17 and more) and at least INK_RIVAL from every rival's
+#: (classic's 5p on the table: 0.02-0.04 from its 5p, 0.27-0.29 from its 5s)
+INKS_DECIDE_ALIKE = True
+INK_CLOSE = 0.07
+INK_RIVAL = 0.2
 
 
 @lru_cache(maxsize=4)
@@ -133,18 +149,18 @@ class SetReader:
 
     def probabilities(self, crops: Sequence[Image]) -> tuple[Float32Array, Float32Array]:
         """Class probabilities (N, classes) with the sets, and orientation logits (N, 4), one pass a crop."""
-        p, orient, _, _, _ = self._read(crops)
+        p, orient, _, _, _, _ = self._read(crops)
         return p, orient
 
     def _read(self, crops: Sequence[Image]
-              ) -> tuple[Float32Array, Float32Array, Float32Array | None, BoolArray, Image]:
-        """Probabilities, orientation logits, similarities to the prototypes, the blank-dragon mask and the
-        network's input (for a second look)."""
+              ) -> tuple[Float32Array, Float32Array, Float32Array | None, BoolArray, Image, Float32Array]:
+        """Probabilities, orientation logits, similarities to the prototypes, the blank-dragon mask, the
+        network's input (for a second look) and the embeddings (the set watch's: one tile counted once)."""
         x = self.clf.prepare(list(crops))
         logits, orient, emb = self.clf.run_prepared(x)
         p, cos = self.clf.fused(logits, emb, self.tileset)
         blank = self.clf.blank_of(p, crops, self.tileset)
-        return self.clf.apply_blank(p, blank), orient, cos, blank, x
+        return self.clf.apply_blank(p, blank), orient, cos, blank, x, emb
 
     def similarity(self, crops: Sequence[Image]) -> Float32Array | Float64Array:
         """Each crop's cosine similarity to its nearest enrolled prototype (N,): how much it looks like a face
@@ -159,7 +175,7 @@ class SetReader:
         """The most probable allowed class of each crop (batched); ``Reading.probs`` is the renormalised row."""
         if not crops:
             return []
-        p, orient, cos, blank, x = self._read(crops)
+        p, orient, cos, blank, x, emb = self._read(crops)
         seen_face = self._faces[p.argmax(1)]  # before the zone's mask: a crop the reader itself takes for a face
         keep = None
         if allowed is not None:  # the zone priors, one mask per distinct label set
@@ -187,7 +203,7 @@ class SetReader:
         if self.watch is not None:
             # a face at all (not a back or a shadow the zone's mask made a face): the watch's sample
             watched = face & seen_face & ~blank & (near >= WATCH_FLOOR)
-            if self.watch.see(near[watched]):  # the tiles in view are not the set's: ask, read nothing
+            if self.watch.see(near[watched], emb[watched]):  # the tiles in view are not the set's: ask, read nothing
                 unsure = face
                 p = p.copy()
                 p[face] = np.where(self._faces, 1.0, 0.0) / self._faces.sum()
@@ -249,15 +265,19 @@ class SetReader:
         top1 = c[np.arange(len(c)), first]
         rivals = c >= (top1 - SURE_MARGIN)[:, None]  # the nearest face and every face as near as a margin
         level = ts.match_level or TRUST_LEVEL
-        cand = np.flatnonzero(doubted & (first == p.argmax(1)) & (top1 >= level - SURE_DROP)
-                              & (rivals.sum(1) > 1) & ~(rivals & ~ts.ink_twins[None, :]).any(1))
+        twins_only = ~(rivals & ~np.broadcast_to(ts.ink_twins_within(keep), rivals.shape)).any(1)
+        cand = np.flatnonzero(doubted & (first == p.argmax(1)) & (top1 >= level - SURE_DROP) & (rivals.sum(1) > 1)
+                              & (twins_only | INKS_DECIDE_ALIKE))
         if not len(cand):
             return out
         d = _ink_distances(ink_signatures([crops[int(i)] for i in cand]), ts)  # (n, classes), inf where not held
         for j, i in enumerate(cand):
             others = np.flatnonzero(rivals[i])
             others = others[others != first[i]]
-            out[i] = d[j, first[i]] <= INK_FAR and bool((d[j, others] >= INK_APART).all())
+            if twins_only[i]:
+                out[i] = d[j, first[i]] <= INK_FAR and bool((d[j, others] >= INK_APART).all())
+            else:  # faces the embedding holds alike, drawn in other inks: the crop's are the answer's, closely
+                out[i] = d[j, first[i]] <= INK_CLOSE and bool((d[j, others] >= INK_RIVAL).all())
         return out
 
     def _inks_agree(self, crops: Sequence[Image], best: IntArray, judged: BoolArray) -> BoolArray:
@@ -275,7 +295,9 @@ class SetReader:
             inked = ts.ink.ink[rows[idx]] >= INK_MIN
             # a face with (next to) no ink has no inks to compare: the crop must hold none either (a stain
             # over a 2p, 0.68 to kai's blank 5z and nothing else near, was read as it: ink 0.44, a blank's 0.0)
-            ok[idx] = np.where(inked, ink_distance(sig, ts.ink, rows[idx]) <= INK_FAR, sig.ink <= INK_BLANK)
+            faint = ts.ink.ink[rows[idx]] < GLARE_FAINT
+            far = np.where(sig.glare & faint, INK_FAR_GLARE, INK_FAR) if sig.glare is not None else INK_FAR
+            ok[idx] = np.where(inked, ink_distance(sig, ts.ink, rows[idx]) <= far, sig.ink <= INK_BLANK)
         return ok
 
 

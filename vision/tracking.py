@@ -32,6 +32,10 @@ from vision.conventions import conventions
 from vision.scene_model import MeldView, PondTile, Scene, SeatView
 from vision.tile_labels import NONE, UNKNOWN
 
+#: A revealed hand read with a tile unread is told (and the judge asked) only after this many readings alike:
+#: half a second of the camera's frames for the other readings to give that place its face (a hand is scored
+#: once, at its end; sichuan-mpl2025 seed 11 hands 151 and 157: a 9p and a 4m unread in two frames in a row)
+HAND_UNREAD_FRAMES = 5
 UNREAD = (UNKNOWN, NONE)  # a place the reader gave no face: it takes the face a later reading gives
 #: The last tiles of a pond read as bare cloth this long are gone (a tile put down out of turn and taken back,
 #: the finder still cutting its empty place); shorter, an arm over them taken for cloth: they keep their faces.
@@ -181,6 +185,21 @@ def unsure(zone: str, state: ZoneState) -> bool:
     return False
 
 
+def _fill_unread(prev: HandState, cur: HandState) -> HandState | None:
+    """Two readings of a revealed hand that agree on every place both read (the same count, no place read as two
+    faces), as one: a place one could not read takes the face the other gave it (each is the reader's sure
+    answer for that tile; a hand laid down does not change face). Fourteen tiles a frame, a frame seldom reads
+    all of them: sichuan-mpl2025 seed 11 hand 190, three frames each with another place unread, the judge was
+    asked about a 4m the frame before had read. None where they disagree, or where neither holds an unread tile
+    the other read."""
+    (n0, a), (n1, b) = prev, cur
+    if n0 != n1 or len(a) != len(b) or a == b:
+        return None
+    if any(x != y and UNKNOWN not in (x, y) for x, y in zip(a, b)):
+        return None
+    return (n1, tuple(x if y == UNKNOWN else y for x, y in zip(a, b)))
+
+
 def _turned_up(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
     """A face-down tile of a set now shows its face (a concealed kong turned up at the reveal): a change,
     not a misread."""
@@ -253,6 +272,14 @@ class Tracker:
             return (tuple(out),)
         return cur
 
+    def _needed(self, zone: str, state: ZoneState) -> int:
+        """The frames a zone's new reading must be seen in: a revealed hand that holds an unread tile waits
+        :data:`HAND_UNREAD_FRAMES` (re-read every frame, :meth:`unsettled`; each place takes the face any of
+        them gives it, :func:`_fill_unread`) before it is told with the tile unread and the judge asked."""
+        if zone.startswith("hand") and unsure(zone, state):
+            return max(self.debounce, HAND_UNREAD_FRAMES)
+        return self.debounce
+
     def unsettled(self) -> set[str]:
         """Zones to read again at the next frame whatever their image: a new reading that holds an unread
         tile is confirmed only by reading it again, not by a frame that looks the same — the frame it came
@@ -261,7 +288,7 @@ class Tracker:
         are gone (:data:`CLOTH_GONE_S`) or show a face: one reading of a frame that looks the same after it
         is no second (sichuan-wmsg seed 11 hand 2: an 8p read as cloth once, under a shadow, was gone 3.5 s
         later without another look)."""
-        return {z for z, c in self._cand.items() if c is not None and c.count < self.debounce
+        return {z for z, c in self._cand.items() if c is not None and c.count < self._needed(z, c.state)
                 and unsure(z, c.state) and c.state != zone_state(self.stable, z)} | set(self._cloth_since) | {
             z for z, since in self._none_since.items() if self._t - since < NONE_REREAD_S}
 
@@ -277,7 +304,12 @@ class Tracker:
             cur = self._keep_identities(z, zone_state(scene, z), zone_state(self.stable, z), t_mono)
             c = self._cand[z]
             if read is None or z in read:
-                if c is not None and c.state == cur:
+                both = _fill_unread(cast(HandState, c.state), cast(HandState, cur)) \
+                    if c is not None and z.startswith("hand") else None
+                if c is not None and both is not None:  # a revealed hand read again, other places unread
+                    c.state = both
+                    c.count += 1
+                elif c is not None and c.state == cur:
                     c.count += 1
                 else:
                     c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall)
@@ -289,7 +321,7 @@ class Tracker:
             else:
                 c = self._cand[z] = _Candidate(cur, frame, t_mono, t_wall)
             old = zone_state(self.stable, z)
-            if c.count >= self.debounce and c.state != old:
+            if c.count >= self._needed(z, c.state) and c.state != old:
                 seat = int(z[-1]) if z != "centre" else -1
                 evs = diff_events(self.profile, z, old, c.state, t_mono=c.t_mono, t_wall=c.t_wall, frame=c.frame,
                                   pond_order=self._pond_order.get(seat), last_removed=self._last_removed)

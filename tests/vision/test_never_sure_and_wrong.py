@@ -60,6 +60,34 @@ def test_the_watch_flips_on_a_run_of_strangers_and_back_with_hysteresis():
     assert w.check().seen == 0 and not w.wrong
 
 
+def test_the_watch_counts_a_tile_read_again_once():
+    """The pipeline reads a zone again at every change: a pond's first tile, read at each later discard of its
+    seat, is one tile -- its embedding the same each time -- and one vote."""
+    rng = np.random.default_rng(5)
+    odd = rng.normal(size=(1, 32)).astype(np.float32)
+    w = SetWatch(0.97)
+    for _ in range(3 * MIN_SEEN):
+        assert not w.see([0.5], odd + rng.normal(scale=1e-3, size=odd.shape).astype(np.float32))
+    assert w.check().seen == 1
+    tiles = rng.normal(size=(MIN_SEEN, 32)).astype(np.float32)  # as many other tiles, none like the set
+    assert w.see([0.5] * MIN_SEEN, tiles) and w.check().seen == MIN_SEEN + 1
+    plain = SetWatch(0.97)  # without embeddings every crop counts
+    assert plain.see([0.5] * MIN_SEEN) and plain.check().seen == MIN_SEEN
+
+
+def test_a_hard_seat_of_the_own_set_is_no_wrong_set_but_a_set_unlike_all_through_is():
+    """The own set's tiles at a seat far from the camera pull the median under the line (sichuan-mpl2025 seed 11
+    hand 161: 0.905 against kai's 0.916), its best tiles stay near the match level; another set's are unlike
+    all through."""
+    own = [0.78, 0.81, 0.83, 0.84, 0.85, 0.87, 0.88, 0.89, 0.90, 0.90, 0.91, 0.91, 0.92, 0.95, 0.96, 0.97, 0.98,
+           0.98, 0.99, 0.99]
+    w = SetWatch(0.976)
+    assert not w.see(own) and w.check().similarity < w.line
+    other = [0.70, 0.74, 0.77, 0.79, 0.80, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87, 0.88, 0.89, 0.90, 0.91, 0.92,
+             0.93, 0.94, 0.95]
+    assert SetWatch(0.976).see(other)
+
+
 def test_a_face_with_a_small_margin_is_asked(kai_table):
     """Two faces at once (half 3p, half 4p): the fused probability may be sure, the embedding is not."""
     clf = pipeline_classifier()
