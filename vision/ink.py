@@ -44,10 +44,10 @@ FAINT = 0.08  # absorption under this is the body's own grain, not ink
 DARK_BODY = 110.0  # a body darker than this (mean of B, G, R) carries light ink (fluffy_black)
 
 
-#: a light body at least this bright in every channel is clipped by the camera (the lamp's glare): the inks'
-#: channels are clipped unevenly, so faint neutral ink reads as coloured (kai's seasons, ink 0.06-0.08, under
-#: glare: 0.15-0.22 from their mean enrolled crops, all 26 of a hand's crops that far; 0.02-0.09 unclipped)
-GLARE_BODY = 248.0
+#: a light body this bright in any channel is clipped there by the camera (the lamp's glare): the inks' channels
+#: are clipped unevenly, so faint neutral ink reads as coloured (kai's seasons, ink 0.05-0.08, their bodies at
+#: 246-253 in blue and 255 in green and red: 0.15-0.29 from their mean enrolled crops; 0.02-0.09 unclipped)
+GLARE_BODY = 253.0
 BODY_SHARE = 0.2  # the body is the brightest fifth of a crop's pixels, per channel (the darkest, on a dark body)
 LO, MED, HI = round(BODY_SHARE * H * W), H * W // 2, round((1 - BODY_SHARE) * H * W)
 
@@ -66,7 +66,7 @@ _INNER = _inner(H, W)
 class InkSignature:
     """``hist`` (N, BINS + 1): each crop's ink by hue (the last bin neutral ink), rows summing to one (zero where
     there is no ink); ``ink`` (N,): how much ink a crop holds (mean weight over its inner part); ``glare`` (N,):
-    a light body clipped white in every channel (:data:`GLARE_BODY`), its inks only roughly measured."""
+    a light body clipped white in a channel (:data:`GLARE_BODY`), its inks only roughly measured."""
 
     hist: Float32Array
     ink: Float32Array
@@ -115,7 +115,7 @@ def ink_signatures(crops: Sequence[Image]) -> InkSignature:
     hue = hist[:, :BINS]  # a hue at a bin's edge, or a little off under another lamp, shared with its neighbours
     hist[:, :BINS] = (1 - 2 * SMOOTH) * hue + SMOOTH * (np.roll(hue, 1, axis=1) + np.roll(hue, -1, axis=1))
     total = hist.sum(1)
-    glare = ~dark & (body.min(1) >= GLARE_BODY + 1.0)  # (body is the brightest fifth + 1)
+    glare = ~dark & (body.max(1) >= GLARE_BODY + 1.0)  # (body is the brightest fifth + 1)
     return InkSignature((hist / np.maximum(total, 1e-9)[:, None]).astype(np.float32),
                         (total / len(_INNER)).astype(np.float32), glare)
 

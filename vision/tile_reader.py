@@ -53,9 +53,9 @@ LOOK_DROP = 0.2
 INK_FAR = 0.14
 #: ... or this far, for a face of faint ink (its mean crop's under GLARE_FAINT: kai's seasons 0.061-0.081), on a
 #: crop clipped white by the lamp's glare (:data:`vision.ink.GLARE_BODY`: faint neutral ink reads coloured there;
-#: kai's own seasons 0.15-0.22 from their mean crops, mcr seed 11 hand 5 asked four of them; held-out sets'
-#: seasons taken for kai's 0.55 and more)
-INK_FAR_GLARE = 0.25
+#: kai's own seasons 0.15-0.29 from their mean crops, mcr seed 11 hand 5 asked four of them, hand 10 and red@3
+#: hand 2 more; held-out sets' seasons taken for kai's 0.55 and more)
+INK_FAR_GLARE = 0.35
 GLARE_FAINT = 0.1
 #: ... looked at for the faces the set draws as another of its faces in other inks (TileSet.ink_twins: a red
 #: five and its five, the flowers) where the crop fits its face less closely than the set's own crops do (its
