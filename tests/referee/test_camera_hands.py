@@ -18,6 +18,9 @@ from controller.referee.sim import harness
     # kai's seasons in the flowers set aside, clipped white by the lamp: their faint inks read coloured, 0.15-0.22
     # from their mean crops where the ink check allowed 0.14 (tile_reader.INK_FAR_GLARE); four asked
     ("mcr", 5, "glare"),
+    # kai's revealed 6m, boxed tight by the finder: 0.72 like its prototype; read again padded with its own edge
+    # (scene_parse.SceneParser._hand_tiles_again), 0.91
+    ("mcr-siamese@3", 3, "padded"),
 ])
 def test_a_hand_that_asked_about_a_tile_the_camera_reads(table, hand, why):
     spec = harness.TableSpec.parse(table)
