@@ -289,7 +289,7 @@ class SceneParser:
         if not again:
             return reads
         pad = max(1, int(round(HAND_PAD_MM * self.px)))
-        padded = [cv2.copyMakeBorder(np.ascontiguousarray(crops[i]), k, k, k, k, cv2.BORDER_REPLICATE)
+        padded = [cast(Image, cv2.copyMakeBorder(np.ascontiguousarray(crops[i]), k, k, k, k, cv2.BORDER_REPLICATE))
                   for i in again for k in (pad, pad + 1)]
         second = self.reader.read(padded, [allowed[i] for i in again for _ in (0, 1)])
         out = list(reads)
