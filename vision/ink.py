@@ -31,9 +31,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
-from vision.arrays import Float32Array, Image, IntArray
+from vision.arrays import BoolArray, Float32Array, Image, IntArray
 from vision.tile_preprocess import to_bgr
 
 H, W = 20, 15  # the size crops are measured at (the set's mean crops: 40 x 30)
@@ -70,7 +69,7 @@ class InkSignature:
 
     hist: Float32Array
     ink: Float32Array
-    glare: npt.NDArray[np.bool_] | None = None
+    glare: BoolArray
 
     def __len__(self) -> int:
         return len(self.ink)

@@ -265,11 +265,18 @@ class SceneParser:
         for i in again:
             k = max(1, int(round(ROW_END_TRIM * crops[i].shape[1])))
             cut += [crops[i][:, k:], crops[i][:, :-k]]
-        second = self.reader.read(cut, [allowed[i] for i in again for _ in (0, 1)])
+        return self._take_sure(reads, again, cut, allowed, need=1)
+
+    def _take_sure(self, reads: list[Reading], again: list[int], looks: list[Image],
+                   allowed: list[frozenset[str] | None], need: int) -> list[Reading]:
+        """``reads`` with each tile of ``again`` read from its two other ``looks`` (in order, two a tile) by the
+        same reader, held to the same rule: it takes a face where at least ``need`` of the two are sure and
+        the sure ones name one face."""
+        second = self.reader.read(looks, [allowed[i] for i in again for _ in (0, 1)])
         out = list(reads)
         for j, i in enumerate(again):
-            sure = [r for r in second[2 * j:2 * j + 2] if r.label not in (UNKNOWN, BACK, "none")]
-            if sure and len({r.label for r in sure}) == 1:
+            sure = [r for r in second[2 * j:2 * j + 2] if r.label not in (UNKNOWN, BACK, NONE)]
+            if len(sure) >= need and len({r.label for r in sure}) == 1:
                 out[i] = sure[0]
         return out
 
@@ -291,13 +298,7 @@ class SceneParser:
         pad = max(1, int(round(HAND_PAD_MM * self.px)))
         padded = [cast(Image, cv2.copyMakeBorder(np.ascontiguousarray(crops[i]), k, k, k, k, cv2.BORDER_REPLICATE))
                   for i in again for k in (pad, pad + 1)]
-        second = self.reader.read(padded, [allowed[i] for i in again for _ in (0, 1)])
-        out = list(reads)
-        for j, i in enumerate(again):
-            a, b = second[2 * j], second[2 * j + 1]
-            if a.label not in (UNKNOWN, BACK, NONE) and a.label == b.label:
-                out[i] = a
-        return out
+        return self._take_sure(reads, again, padded, allowed, need=2)
 
     def tile_crops(self, top: Image) -> list[Image]:
         """Every face-up or face-down tile of the rectified table image, cut as the reader gets them."""

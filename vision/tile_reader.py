@@ -78,7 +78,6 @@ INK_APART = 0.5
 #: crop's are the nearest face's closely (at most INK_CLOSE: the own set's median 0.005-0.02; another set's
 #: tiles taken for a face of the table's set 0.17 and more) and at least INK_RIVAL from every rival's
 #: (classic's 5p on the table: 0.02-0.04 from its 5p, 0.27-0.29 from its 5s)
-INKS_DECIDE_ALIKE = True
 INK_CLOSE = 0.07
 INK_RIVAL = 0.2
 
@@ -266,8 +265,7 @@ class SetReader:
         rivals = c >= (top1 - SURE_MARGIN)[:, None]  # the nearest face and every face as near as a margin
         level = ts.match_level or TRUST_LEVEL
         twins_only = ~(rivals & ~np.broadcast_to(ts.ink_twins_within(keep), rivals.shape)).any(1)
-        cand = np.flatnonzero(doubted & (first == p.argmax(1)) & (top1 >= level - SURE_DROP) & (rivals.sum(1) > 1)
-                              & (twins_only | INKS_DECIDE_ALIKE))
+        cand = np.flatnonzero(doubted & (first == p.argmax(1)) & (top1 >= level - SURE_DROP) & (rivals.sum(1) > 1))
         if not len(cand):
             return out
         d = _ink_distances(ink_signatures([crops[int(i)] for i in cand]), ts)  # (n, classes), inf where not held
@@ -296,7 +294,7 @@ class SetReader:
             # a face with (next to) no ink has no inks to compare: the crop must hold none either (a stain
             # over a 2p, 0.68 to kai's blank 5z and nothing else near, was read as it: ink 0.44, a blank's 0.0)
             faint = ts.ink.ink[rows[idx]] < GLARE_FAINT
-            far = np.where(sig.glare & faint, INK_FAR_GLARE, INK_FAR) if sig.glare is not None else INK_FAR
+            far = np.where(sig.glare & faint, INK_FAR_GLARE, INK_FAR)
             ok[idx] = np.where(inked, ink_distance(sig, ts.ink, rows[idx]) <= far, sig.ink <= INK_BLANK)
         return ok
 
