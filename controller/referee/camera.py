@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from rules.events import IndicatorSeen, ObservationEvent, RackCounted
 from vision.arrays import Float32Array, Image
@@ -50,6 +51,8 @@ MeldCrops = tuple[list[list[str]], list[list[Image]]]
 #: the dora row; the ura row lies one tile further from the centre. Free of every vision zone.
 INDICATOR_SLOTS: tuple[tuple[float, float], ...] = tuple((140.0 + 29.0 * i, 130.0) for i in range(5))
 INDICATOR_ROW_MM = 40.0  # from the dora row to the ura row
+SLOT_PAD_MM = 3.0  # a slot is cut this much wider on every side, then trimmed to the tile found in it: the
+# table's calibration lies a millimetre off where the tile does (a crop cut into its sides read 5p "unknown")
 APART_GAP_MM = 5.0  # a gap this wide before the last standing tile(s): they stand apart
 MIN_SCORE = 0.7  # template reader: a reading below this is "unknown" (clean tiles score above 0.8)
 MIN_MARGIN = 0.0  # and one this close to the next face
@@ -105,6 +108,35 @@ def is_felt(crop: Image, std: float = 20.0, inner: bool = False) -> bool:
         h, w = crop.shape[:2]
         crop = crop[int(0.15 * h):int(0.85 * h) + 1, int(0.15 * w):int(0.85 * w) + 1]
     return bool(crop.size) and float(crop.std(axis=(0, 1)).max()) < std and float(crop.mean()) < (175 if inner else 150)
+
+
+def slot_tile(crop: Image, pad: int) -> Image:
+    """The tile in a slot cut ``pad`` pixels wider than a tile on every side: trimmed to the rows and columns
+    that differ from the cloth of its border ring (the tile as the tile finder boxes it); where no tile-sized
+    object stands out, the slot's middle, a tile's size."""
+    h, w = crop.shape[:2]
+    th, tw = h - 2 * pad, w - 2 * pad
+    centre = crop[pad:h - pad, pad:w - pad]
+    ring = np.concatenate([crop[:2].reshape(-1, 3), crop[-2:].reshape(-1, 3), crop[:, :2].reshape(-1, 3),
+                           crop[:, -2:].reshape(-1, 3)]).astype(np.float32)
+    diff = np.abs(crop.astype(np.float32) - np.median(ring, axis=0)).max(axis=2) > SLOT_CLOTH_DIFF
+    x0, x1 = _run_through(diff.mean(axis=0) > 0.5, w // 2)  # (the run through the middle: a neighbour's
+    y0, y1 = _run_through(diff.mean(axis=1) > 0.5, h // 2)  # edge inside the ring is another tile)
+    if abs((x1 - x0) - tw) > pad or abs((y1 - y0) - th) > pad:  # not one tile's size: a hand over it, a shade
+        return np.ascontiguousarray(centre)
+    return np.ascontiguousarray(crop[y0:y1, x0:x1])
+
+
+def _run_through(on: npt.NDArray[np.bool_], mid: int) -> tuple[int, int]:
+    """The run of ``on`` through index ``mid`` (empty there: (mid, mid))."""
+    if not on[mid]:
+        return mid, mid
+    off = np.flatnonzero(~on)
+    left, right = off[off < mid], off[off > mid]
+    return (int(left[-1]) + 1 if left.size else 0), (int(right[0]) if right.size else len(on))
+
+
+SLOT_CLOTH_DIFF = 40.0  # a pixel this far (0-255, its farthest channel) from the cloth's colour is not cloth
 
 
 class AgreeingReader:
@@ -402,13 +434,13 @@ class CameraReader:
         return out
 
     # --- riichi's dead-wall indicators ------------------------------------------------------------------
-    def _slot_quad(self, row: int, i: int) -> Float32Array:
+    def _slot_quad(self, row: int, i: int, pad: float = 0.0) -> Float32Array:
         from vision.geometry import DEFAULT_GEOMETRY as GEO
         from vision.geometry import apply_homography, local_to_table
 
         a, b = INDICATOR_SLOTS[i]
         b += row * INDICATOR_ROW_MM
-        w, h = GEO.tile_w / 2, GEO.tile_h / 2
+        w, h = GEO.tile_w / 2 + pad, GEO.tile_h / 2 + pad
         local = np.array([[a - w, b - h], [a + w, b - h], [a + w, b + h], [a - w, b + h]])
         return apply_homography(self.cal.h, local_to_table(0, local, GEO)).astype(np.float32)
 
@@ -426,12 +458,15 @@ class CameraReader:
                 cv2.absdiff(small, self._strip_ref) > 28)) < 6 and all(s.count >= 2 for s in self.slots.values()):
             return []
         self._strip_ref = small
-        w, h = int(round(27 * PX_PER_MM)), int(round(36 * PX_PER_MM))
+        pad = int(round(SLOT_PAD_MM * PX_PER_MM))
+        w, h = int(round(27 * PX_PER_MM)) + 2 * pad, int(round(36 * PX_PER_MM)) + 2 * pad
         dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         crops: list[Image] = []
         keys: list[tuple[int, int]] = []
-        for k, q in quads.items():
-            crop = cast(Image, cv2.warpPerspective(image, cv2.getPerspectiveTransform(q, dst), (w, h)))
+        for k in quads:
+            q = self._slot_quad(*k, pad=SLOT_PAD_MM)
+            crop = slot_tile(cast(Image, cv2.warpPerspective(image, cv2.getPerspectiveTransform(q, dst), (w, h))),
+                             pad)
             if is_felt(crop, 12.0):
                 self.slots[k].see(None, stamp)  # felt: no tile there
                 continue

@@ -2,6 +2,8 @@
 guessed) — or ``none`` where the finder cut a "tile" out of bare cloth."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from controller.referee.camera import AgreeingReader, ConfidentReader, is_felt
@@ -285,3 +287,44 @@ def test_the_camera_reader_finds_its_set_watch_through_the_reader_chain():
     assert cr.set_check() == {"wrong": True, "similarity": 0.7, "line": 0.91, "seen": 50}
     cr.reader = ConfidentReader(Fixed(["1m"]))
     assert cr.set_check() is None
+
+
+def test_an_indicator_slot_is_trimmed_to_the_tile_in_it_not_to_a_neighbour_s_edge():
+    """A slot is cut wider than a tile and trimmed to the tile found in it (the calibration lies a millimetre
+    off where the tile lies): the tile's own rectangle, a neighbour's edge in the cut left out; no tile-sized
+    object in the cut (a hand over it) gives the slot's middle."""
+    from controller.referee.camera import slot_tile
+
+    pad = 4
+    cut = np.zeros((43 + 2 * pad, 32 + 2 * pad, 3), np.uint8)
+    cut[:] = (150, 60, 20)  # blue cloth
+    cut[pad + 2:pad + 2 + 43, pad - 1:pad - 1 + 32] = (230, 235, 240)  # the tile, 2 px down and 1 px left
+    cut[pad + 10:pad + 20, pad + 5:pad + 15] = (20, 20, 200)  # its red ink
+    cut[:, -2:] = (230, 235, 240)  # the next tile's edge
+    tile = slot_tile(cut, pad)
+    assert tile.shape[:2] == (43, 32)
+    assert (tile[0, 0] == (230, 235, 240)).all() and (tile[-1, -1] == (230, 235, 240)).all()
+    cut[:] = (150, 60, 20)
+    cut[:, 5:] = (230, 235, 240)  # an arm across the slot: nothing a tile's size
+    assert slot_tile(cut, pad).shape[:2] == (43, 32)
+
+
+def test_a_dora_indicator_is_read_with_the_calibration_a_millimetre_off():
+    """Riichi 11-26: fluffy_black's 5p turned as the dora indicator was cut at the calibrated slot, a
+    millimetre into its sides, and read 'unknown' at every frame: a question asked twice in the hand."""
+    from controller.referee.camera import CameraReader
+    from controller.referee.sim.render import TableFilm
+    from rules.events import IndicatorSeen
+    from vision.calibration import calibrate
+    from vision.scene_model import Scene, SeatView
+
+    film = TableFilm("riichi-ema2016", 4, style="fluffy_black", seed=11)
+    cal = calibrate(film.frame())
+    for dx, dy in ((1.5, 0.0), (-1.5, 1.0), (0.0, -1.5)):
+        off = dataclasses.replace(cal, h=np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]]) @ cal.h)
+        cam = CameraReader(off, "riichi-ema2016", ["fluffy_black"])
+        film.set_table(Scene("riichi-ema2016", tuple(SeatView(standing=13) for _ in range(4))), indicators=("5p",))
+        seen = [e for k in range(3) for e in cam.process(film.frame(), t_mono=0.1 * k)
+                if isinstance(e, IndicatorSeen)]
+        assert [(e.kind, e.index, e.tile) for e in seen] == [("dora", 0, "5p")], (dx, dy)
+        cam.close()
